@@ -1,0 +1,357 @@
+"""The public, JSON-in JSON-out face of the Architectura engine.
+
+Every function takes and returns plain JSON-compatible data; the input is never mutated.
+An illegal decision raises IllegalDecision naming the clause; a bad state raises
+InvalidState listing every problem.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.architectura.catalog import Catalog, builtin_catalogs, load_catalog
+from engine.architectura.city import breaks_three_in_a_row, eligible_cells, protected_against
+from engine.architectura.flow import cost_payable, deciding_seat, options, step
+from engine.architectura.model import BLOCKS, Action, Event, Game
+from engine.architectura.scoring import final_scores
+from engine.architectura.serialize import (
+    _Reader,
+    game_from_json,
+    game_to_json,
+    parse_cell,
+    pending_json,
+)
+from engine.architectura.setup import new_game as _new_game
+from engine.errors import IllegalDecision, InvalidState, Problem, SetupError
+
+DECISION_TYPES = {
+    "play": ("card", "cell"),
+    "play_face_down": ("card", "cell"),
+    "obelisk": ("card",),
+    "pay": ("card",),
+    "rotate": ("target", "steps"),
+    "move": ("target", "cell"),
+    "fountain": ("cell",),
+    "guesthouse": ("cell",),
+    "mulligan": (),
+    "pass": (),
+    "apply": (),
+    "decline": (),
+    "destroy": ("target",),
+    "restore": ("target",),
+    "swap": ("target",),
+    "remove": ("target",),
+    "protect": ("target",),
+    "manufactory": ("target",),
+    "smithy": ("target",),
+}
+
+
+def get_catalog(spec: Any) -> Catalog:
+    """A catalog by id (a built-in one) or given inline as a catalog document."""
+    if isinstance(spec, dict):
+        return load_catalog(spec)
+    cat = builtin_catalogs().get(spec) if isinstance(spec, str) else None
+    if cat is None:
+        raise SetupError(
+            "unknown_catalog",
+            f"no built-in catalog {spec!r}; known: {sorted(builtin_catalogs())}",
+            "A-10",
+            "/catalog",
+        )
+    return cat
+
+
+def new_game(setup: dict[str, Any]) -> dict[str, Any]:
+    """A-1: a new game's state from {seats, variant, seed, first_seat, colours, replacements, catalog}."""
+    g = new_game_internal(setup)
+    return game_to_json(g)
+
+
+def new_game_internal(setup: dict[str, Any]) -> Game:
+    if not isinstance(setup, dict):
+        raise SetupError("invalid_setup", "the set-up must be an object", "A-1", "")
+    cat = get_catalog(setup.get("catalog", "reference"))
+    seed = setup.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+        raise SetupError(
+            "invalid_seed", "seed must be an integer from 0 to 2^64-1", "A-1.6", "/seed"
+        )
+    return _new_game(
+        cat,
+        setup.get("seats", 2),
+        seed,
+        setup.get("variant", "basic"),
+        setup.get("first_seat", 0),
+        setup.get("colours"),
+        setup.get("replacements"),
+    )
+
+
+def load(state: Any, catalog: Any = None) -> Game:
+    """Read and check a state (InvalidState lists every problem)."""
+    cat = get_catalog(catalog) if catalog is not None else None
+    return game_from_json(state, cat)
+
+
+def validate(state: Any, catalog: Any = None) -> list[Problem]:
+    """Every consistency problem of a state; an empty list means it is valid."""
+    try:
+        load(state, catalog)
+    except InvalidState as e:
+        return e.problems
+    except SetupError as e:
+        return [Problem(e.code, e.detail, e.pointer, e.clause)]
+    return []
+
+
+def legal_decisions(state: Any, catalog: Any = None) -> dict[str, Any]:
+    """The pending decision and every option; each option is accepted unchanged by `apply`."""
+    g = load(state, catalog)
+    pending = pending_json(g)
+    return {
+        "pending": pending,
+        "options": pending["options"] if pending else [],
+        "game_over": g.over,
+    }
+
+
+def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
+    """A decision object to an engine action; malformed ones are refused with a reason."""
+    seat = deciding_seat(g)
+    if g.over or seat is None:
+        raise IllegalDecision(
+            "game_over", "The game is over: no decision can be made.", "A-3.7", pointer
+        )
+    if not isinstance(d, dict):
+        raise IllegalDecision("malformed_decision", "A decision must be an object.", None, pointer)
+    kind = d.get("type")
+    if kind not in DECISION_TYPES:
+        raise IllegalDecision(
+            "unknown_decision_type", f"Unknown decision type {kind!r}.", None, pointer + "/type"
+        )
+    if "seat" in d and d["seat"] != seat:
+        raise IllegalDecision(
+            "not_your_decision",
+            f"This decision belongs to seat {seat} ({g.colours[seat]}), not seat {d['seat']!r}.",
+            "A-9",
+            pointer + "/seat",
+        )
+    extra = set(d) - {"type", "seat", *DECISION_TYPES[kind]}
+    if extra:
+        raise IllegalDecision(
+            "malformed_decision",
+            f"Unexpected field(s) {sorted(extra)} for {kind}.",
+            None,
+            pointer + "/" + sorted(extra)[0],
+        )
+    out: list[Any] = [kind]
+    for field in DECISION_TYPES[kind]:
+        v = d.get(field)
+        fp = f"{pointer}/{field}"
+        if field in ("card", "target"):
+            if not isinstance(v, str) or v not in g.inst.index:
+                raise IllegalDecision(
+                    "unknown_card", f"{v!r} is not a card of this game.", "A-1.3", fp
+                )
+            out.append(g.inst.index[v])
+        elif field == "cell":
+            if v is None and kind == "play":
+                out.append(-1)
+                continue
+            r = _Reader()
+            cell = parse_cell(r, v, fp, g.n)
+            if cell < 0:
+                p = r.problems[0]
+                raise IllegalDecision("invalid_cell", p.detail, "A-1.2", fp)
+            out.append(cell)
+        elif field == "steps":
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise IllegalDecision(
+                    "malformed_decision", "steps must be an integer.", "A-7.2", fp
+                )
+            out.append(v)
+    return tuple(out)
+
+
+def diagnose(g: Game, a: Action, pointer: str) -> IllegalDecision:
+    """Why an action is not among the options: the most specific rule it breaks."""
+    t = g.tasks[-1]
+    seat = t["seat"]
+    opts = options(g)
+    kinds = sorted({o[0] for o in opts})
+    kind = a[0]
+    if kind not in kinds:
+        return IllegalDecision(
+            "wrong_decision_type",
+            f"The pending decision accepts {', '.join(kinds)}, not {kind}.",
+            "A-3",
+            pointer + "/type",
+        )
+    if kind == "play" and t["k"] == "turn":
+        iid, cell = a[1], a[2]
+        card = g.card(iid)
+        if iid not in g.hands[seat]:
+            return IllegalDecision(
+                "card_not_in_hand",
+                f"{g.name(iid)} is not in your hand.",
+                "A-3.2",
+                pointer + "/card",
+            )
+        if card.outside and cell >= 0:
+            return IllegalDecision(
+                "played_outside_city",
+                f"{card.name} is played outside the city (cell null).",
+                "A-9",
+                pointer + "/cell",
+            )
+        if not card.outside and cell < 0:
+            return IllegalDecision(
+                "cell_required",
+                f"{card.name} must be played onto a cell.",
+                "A-3.2",
+                pointer + "/cell",
+            )
+        if not cost_payable(g, seat, iid):
+            return IllegalDecision(
+                "cost_cannot_be_paid",
+                f"{card.name}'s play cost cannot be paid.",
+                "A-3.1c",
+                pointer + "/card",
+            )
+        f = g.fountain[cell]
+        if f >= 0 and f != seat:
+            return IllegalDecision(
+                "fountain_cell",
+                "An opponent's Fountain token lies on that cell.",
+                "A-4.3",
+                pointer + "/cell",
+            )
+        if cell not in eligible_cells(g, seat):
+            return IllegalDecision(
+                "cell_not_eligible", _why_not_eligible(g, cell), "A-4.1", pointer + "/cell"
+            )
+        if breaks_three_in_a_row(g, seat, cell):
+            return IllegalDecision(
+                "three_in_a_row",
+                "With 3 or 4 players you may not play a third consecutive face-up card of your colour in a street.",
+                "A-4.2",
+                pointer + "/cell",
+            )
+    if kind in ("rotate", "destroy", "restore", "move", "swap", "remove", "protect"):
+        cell = g.locate(a[1])
+        if cell >= 0 and g.city[cell][-1][2] and protected_against(g, g.city[cell][-1], seat):
+            return IllegalDecision(
+                "target_protected",
+                f"{g.name(a[1])} is protected against you.",
+                "A-6.2",
+                pointer + "/target",
+            )
+        clause = {
+            "rotate": "A-7.2",
+            "destroy": "A-7.3",
+            "restore": "A-7.4",
+            "move": "A-7.5",
+            "swap": "A-7.6",
+            "remove": "A-7.7",
+            "protect": "A-7.8",
+        }[kind]
+        return IllegalDecision(
+            "illegal_target",
+            f"{g.name(a[1])} is not a legal target of this {kind} "
+            "(see the pending decision's options).",
+            clause,
+            pointer + "/target",
+        )
+    return IllegalDecision(
+        "illegal_decision",
+        f"That decision is not among the legal options of the pending {t['k']} decision.",
+        "A-3",
+        pointer,
+    )
+
+
+def _why_not_eligible(g: Game, cell: int) -> str:
+    stack = g.city[cell]
+    where = f"[{cell // BLOCKS + 1}, {cell % BLOCKS + 1}]"
+    if stack and stack[-1][2]:
+        return f"Cell {where} holds a face-up card; only empty or face-down cells are eligible."
+    if cell % BLOCKS == 0:
+        return f"Cell {where} is block 1 of a street that is not the first street without cards."
+    return f"Cell {where} is empty and the cell to its left is empty."
+
+
+def apply_internal(g: Game, d: Any, pointer: str = "") -> None:
+    a = parse_decision(g, d, pointer)
+    if a not in options(g):
+        raise diagnose(g, a, pointer)
+    step(g, a)
+
+
+def apply(state: Any, decision: Any, catalog: Any = None) -> tuple[dict[str, Any], list[Event]]:
+    """Apply one decision: (new state, events). The input state is never mutated."""
+    return apply_all(state, [decision], catalog)
+
+
+def apply_all(
+    state: Any, decisions: Any, catalog: Any = None
+) -> tuple[dict[str, Any], list[Event]]:
+    """All or nothing: the first illegal decision raises with its index; nothing is applied."""
+    g = load(state, catalog)
+    if not isinstance(decisions, list):
+        raise IllegalDecision(
+            "malformed_decision", "decisions must be an array", None, "/decisions"
+        )
+    g.log = []
+    for i, d in enumerate(decisions):
+        before = len(g.log)
+        try:
+            apply_internal(g, d, f"/decisions/{i}")
+        except IllegalDecision as e:
+            raise IllegalDecision(e.code, e.detail, e.clause, e.pointer, i) from None
+        for ev in g.log[before:]:
+            ev["decision"] = i
+    events = g.log
+    g.log = None
+    return game_to_json(g), events
+
+
+def score(state: Any, catalog: Any = None) -> dict[str, Any]:
+    """Standings now (A-8.1 applied to the current city) or the final scores."""
+    g = load(state, catalog)
+    out = final_scores(g)
+    out["final"] = g.over
+    return out
+
+
+def replay(start: Any, decisions: Any, catalog: Any = None) -> dict[str, Any]:
+    """Settle a dispute: from a starting state (or a set-up) apply a decision log. Returns
+    the final state and events, or the index of the first illegal decision and its error."""
+    if isinstance(start, dict) and "setup" in start:
+        g = new_game_internal(start["setup"])
+    else:
+        g = load(start, catalog)
+    if not isinstance(decisions, list):
+        raise IllegalDecision(
+            "malformed_decision", "decisions must be an array", None, "/decisions"
+        )
+    g.log = []
+    for i, d in enumerate(decisions):
+        before = len(g.log)
+        try:
+            apply_internal(g, d, f"/decisions/{i}")
+        except IllegalDecision as e:
+            events = g.log
+            g.log = None
+            return {
+                "ok": False,
+                "applied": i,
+                "error": IllegalDecision(e.code, e.detail, e.clause, e.pointer, i).to_json(),
+                "state": game_to_json(g),
+                "events": events,
+            }
+        for ev in g.log[before:]:
+            ev["decision"] = i
+    events = g.log
+    g.log = None
+    return {"ok": True, "applied": len(decisions), "state": game_to_json(g), "events": events}

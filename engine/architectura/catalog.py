@@ -1,0 +1,550 @@
+"""Card catalogs (A-10): a strict loader for the documented JSON format.
+
+The format is described in docs/catalog.md. A catalog is refused with every problem listed
+(CatalogError); an accepted one has a stable content hash that each game state records.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from engine.canonical import digest
+from engine.errors import CatalogError, Problem
+
+FORMAT = "architectura-catalog/1"
+ID_RE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+FORMULA_RE = re.compile(r"^(X|No\.)([+-][0-9]{1,2})?$")
+OPS = {"rotate", "destroy", "restore", "move", "swap", "remove", "protect", "hand_limit", "special"}
+TARGETED_OPS = {"rotate", "destroy", "restore", "move", "swap", "remove", "protect"}
+SPECIALS = {"fountain", "laboratory", "manufactory", "smithy"}
+PASSIVES = {"guesthouse", "graveyard"}
+PREGAMES = {"obelisk"}
+SCORES = {"per_match", "if_any", "per_graveyard_card"}
+WHERES = {"adjacent", "street", "city"}
+DEFAULT_COLOURS = ("blue", "green", "yellow", "red")
+
+
+@dataclass(frozen=True)
+class Selector:
+    """Which top cards of the city an operation may pick (A-7.1)."""
+
+    where: str = "city"  # adjacent | street | city (relative to the source card)
+    owner: str = "any"  # any | own
+    face: str = "up"  # up | down
+    lower_than_source: bool = False
+    card: str | None = None  # only cards with this catalog id
+
+
+@dataclass(frozen=True)
+class Op:
+    """One operation of an on-play effect (A-7)."""
+
+    op: str
+    may: bool = False
+    count: int = 1  # maximum number of targets; 0 means "all" (A-7, Arsenal)
+    steps: int = 1
+    per_owner: bool = False  # at most one target per card owner (Library)
+    value: int = 0  # hand_limit value
+    name: str = ""  # special operation name
+    target: Selector = field(default_factory=Selector)
+
+
+@dataclass(frozen=True)
+class Score:
+    """One end-of-game scoring modifier (A-7.10, A-8.1)."""
+
+    score: str
+    points: int
+    target: Selector = field(default_factory=Selector)
+
+
+@dataclass(frozen=True)
+class CardDef:
+    id: str
+    name: str
+    kind: str  # basic | additional
+    values: tuple[int, ...]  # ascending side values; empty for a formula card
+    basic_index: int
+    formula: str | None  # "X" or "No." base, with offset below
+    offset: int
+    shield: bool
+    replaces: str | None
+    cost_remove: int
+    cost_from: tuple[str, ...]
+    outside: bool
+    on_play: tuple[Op, ...]
+    end_of_game: tuple[Score, ...]
+    passive: frozenset[str]
+    pregame: str | None
+    names: dict[str, str]
+    text: str
+
+    @property
+    def rotatable(self) -> bool:
+        """A-2.5: a card printed with one value only cannot be rotated."""
+        return len(self.values) > 1
+
+    @property
+    def basic_value(self) -> int | None:
+        return self.values[self.basic_index] if self.values else None
+
+    @property
+    def has_on_play(self) -> bool:
+        return bool(self.on_play)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    id: str
+    name: str
+    provenance: str
+    colours: tuple[str, ...]
+    cards: dict[str, CardDef]
+    basic_ids: tuple[str, ...]
+    raw: dict[str, Any]
+    hash: str
+
+    def to_json(self) -> dict[str, Any]:
+        return self.raw
+
+
+def _selector(d: Any, path: str, problems: list[Problem]) -> Selector:
+    if not isinstance(d, dict):
+        problems.append(Problem("catalog_type", "target must be an object", path))
+        return Selector()
+    unknown = set(d) - {"where", "owner", "face", "value", "card"}
+    for k in sorted(unknown):
+        problems.append(
+            Problem("catalog_unknown_field", f"unknown target field {k!r}", f"{path}/{k}")
+        )
+    where = d.get("where", "city")
+    owner = d.get("owner", "any")
+    face = d.get("face", "up")
+    value = d.get("value")
+    card = d.get("card")
+    if where not in WHERES:
+        problems.append(
+            Problem("catalog_value", f"where must be one of {sorted(WHERES)}", f"{path}/where")
+        )
+    if owner not in ("any", "own"):
+        problems.append(Problem("catalog_value", "owner must be 'any' or 'own'", f"{path}/owner"))
+    if face not in ("up", "down"):
+        problems.append(Problem("catalog_value", "face must be 'up' or 'down'", f"{path}/face"))
+    if value not in (None, "lower_than_source"):
+        problems.append(
+            Problem("catalog_value", "value may only be 'lower_than_source'", f"{path}/value")
+        )
+    if card is not None and not (isinstance(card, str) and ID_RE.match(card)):
+        problems.append(Problem("catalog_value", "card must be a card id", f"{path}/card"))
+    return Selector(str(where), str(owner), str(face), value == "lower_than_source", card)
+
+
+def _op(d: Any, path: str, problems: list[Problem]) -> Op | None:
+    if not isinstance(d, dict) or not isinstance(d.get("op"), str) or d["op"] not in OPS:
+        problems.append(Problem("catalog_value", f"op must be one of {sorted(OPS)}", f"{path}/op"))
+        return None
+    kind = d["op"]
+    allowed = {"op", "may", "count", "steps", "per_owner", "target", "value", "name"}
+    for k in sorted(set(d) - allowed):
+        problems.append(Problem("catalog_unknown_field", f"unknown op field {k!r}", f"{path}/{k}"))
+    may = d.get("may", False)
+    if not isinstance(may, bool):
+        problems.append(Problem("catalog_type", "may must be a boolean", f"{path}/may"))
+        may = False
+    count_raw = d.get("count", 1)
+    count = 0 if count_raw == "all" else count_raw
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0 or count > 8:
+        problems.append(Problem("catalog_value", "count must be 1..8 or 'all'", f"{path}/count"))
+        count = 1
+    steps = d.get("steps", 1)
+    if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= 3:
+        problems.append(Problem("catalog_value", "steps must be 1..3", f"{path}/steps"))
+        steps = 1
+    per_owner = d.get("per_owner", False)
+    if not isinstance(per_owner, bool):
+        problems.append(Problem("catalog_type", "per_owner must be a boolean", f"{path}/per_owner"))
+        per_owner = False
+    value = d.get("value", 0)
+    name = d.get("name", "")
+    target = Selector()
+    if kind in TARGETED_OPS:
+        target = _selector(d.get("target", {}), f"{path}/target", problems)
+        if kind == "restore" or kind == "remove":
+            if target.face != "down":
+                problems.append(
+                    Problem(
+                        "catalog_value", f"{kind} targets face-down cards", f"{path}/target/face"
+                    )
+                )
+        elif target.face != "up":
+            problems.append(
+                Problem("catalog_value", f"{kind} targets face-up cards", f"{path}/target/face")
+            )
+    if kind == "hand_limit" and (
+        not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 12
+    ):
+        problems.append(Problem("catalog_value", "hand_limit value must be 1..12", f"{path}/value"))
+        value = 3
+    if kind == "special" and name not in SPECIALS:
+        problems.append(
+            Problem(
+                "catalog_value", f"special name must be one of {sorted(SPECIALS)}", f"{path}/name"
+            )
+        )
+    return Op(kind, may, count, steps, per_owner, int(value), str(name), target)
+
+
+def _score(d: Any, path: str, problems: list[Problem]) -> Score | None:
+    if not isinstance(d, dict) or d.get("score") not in SCORES:
+        problems.append(
+            Problem("catalog_value", f"score must be one of {sorted(SCORES)}", f"{path}/score")
+        )
+        return None
+    for k in sorted(set(d) - {"score", "points", "target"}):
+        problems.append(Problem("catalog_unknown_field", f"unknown field {k!r}", f"{path}/{k}"))
+    pts = d.get("points")
+    if not isinstance(pts, int) or isinstance(pts, bool) or not -20 <= pts <= 20:
+        problems.append(
+            Problem("catalog_value", "points must be an integer -20..20", f"{path}/points")
+        )
+        pts = 0
+    target = _selector(d.get("target", {}), f"{path}/target", problems)
+    return Score(str(d["score"]), int(pts), target)
+
+
+CARD_FIELDS = {
+    "id",
+    "name",
+    "names",
+    "kind",
+    "values",
+    "basic",
+    "formula",
+    "shield",
+    "replaces",
+    "cost",
+    "placement",
+    "on_play",
+    "end_of_game",
+    "passive",
+    "pregame",
+    "text",
+}
+
+
+def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
+    if not isinstance(d, dict):
+        problems.append(Problem("catalog_type", "a card must be an object", path))
+        return None
+    start = len(problems)
+    for k in sorted(set(d) - CARD_FIELDS):
+        problems.append(
+            Problem("catalog_unknown_field", f"unknown card field {k!r}", f"{path}/{k}")
+        )
+    cid = d.get("id")
+    if not isinstance(cid, str) or not ID_RE.match(cid):
+        problems.append(Problem("catalog_value", "id must match ^[a-z][a-z0-9_]*$", f"{path}/id"))
+        cid = "?"
+    name = d.get("name")
+    if not isinstance(name, str) or not name:
+        problems.append(Problem("catalog_value", "name must be a non-empty string", f"{path}/name"))
+    names = d.get("names", {})
+    if not isinstance(names, dict) or any(
+        k not in ("pt", "fr", "de") or not isinstance(v, str) for k, v in names.items()
+    ):
+        problems.append(Problem("catalog_value", "names maps pt/fr/de to strings", f"{path}/names"))
+        names = {}
+    kind = d.get("kind")
+    if kind not in ("basic", "additional"):
+        problems.append(
+            Problem("catalog_value", "kind must be 'basic' or 'additional'", f"{path}/kind")
+        )
+    values: tuple[int, ...] = ()
+    basic_index = 0
+    formula: str | None = None
+    offset = 0
+    if "formula" in d:
+        if "values" in d or "basic" in d:
+            problems.append(
+                Problem("catalog_value", "a card has values+basic or a formula, not both", path)
+            )
+        m = FORMULA_RE.match(d["formula"]) if isinstance(d["formula"], str) else None
+        if not m:
+            problems.append(
+                Problem(
+                    "catalog_value", "formula must look like X, X+2, No., No.-1", f"{path}/formula"
+                )
+            )
+        else:
+            formula = m.group(1)
+            offset = int(m.group(2) or 0)
+    else:
+        raw_values = d.get("values")
+        if (
+            not isinstance(raw_values, list)
+            or not 1 <= len(raw_values) <= 4
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in raw_values)
+        ):
+            problems.append(
+                Problem("catalog_value", "values must list 1 to 4 integers", f"{path}/values")
+            )
+        elif any(a >= b for a, b in itertools.pairwise(raw_values)):
+            problems.append(
+                Problem(
+                    "catalog_value", "values must be strictly ascending (A-2.1)", f"{path}/values"
+                )
+            )
+        else:
+            values = tuple(raw_values)
+            basic = d.get("basic")
+            if basic not in values:
+                problems.append(
+                    Problem(
+                        "catalog_value", "basic must be one of the card's values", f"{path}/basic"
+                    )
+                )
+            else:
+                basic_index = values.index(basic)
+    shield = d.get("shield", False)
+    if not isinstance(shield, bool):
+        problems.append(Problem("catalog_type", "shield must be a boolean", f"{path}/shield"))
+        shield = False
+    replaces = d.get("replaces")
+    if replaces is not None and (kind != "additional" or not isinstance(replaces, str)):
+        problems.append(
+            Problem(
+                "catalog_value",
+                "only an additional card may name the card it replaces",
+                f"{path}/replaces",
+            )
+        )
+        replaces = None
+    cost_remove, cost_from = 0, ()
+    if "cost" in d:
+        c = d["cost"]
+        if (
+            not isinstance(c, dict)
+            or set(c) != {"remove", "from"}
+            or not isinstance(c["remove"], int)
+            or not 1 <= c["remove"] <= 3
+            or not isinstance(c["from"], list)
+            or not c["from"]
+            or any(z not in ("hand", "graveyard") for z in c["from"])
+        ):
+            problems.append(
+                Problem(
+                    "catalog_value",
+                    "cost is {remove: 1..3, from: [hand|graveyard]}",
+                    f"{path}/cost",
+                )
+            )
+        else:
+            cost_remove, cost_from = c["remove"], tuple(c["from"])
+    placement = d.get("placement", "city")
+    if placement not in ("city", "outside"):
+        problems.append(
+            Problem("catalog_value", "placement must be 'city' or 'outside'", f"{path}/placement")
+        )
+    on_play: list[Op] = []
+    raw_ops = d.get("on_play", [])
+    if not isinstance(raw_ops, list):
+        problems.append(Problem("catalog_type", "on_play must be a list", f"{path}/on_play"))
+        raw_ops = []
+    for i, o in enumerate(raw_ops):
+        op = _op(o, f"{path}/on_play/{i}", problems)
+        if op:
+            on_play.append(op)
+    eog: list[Score] = []
+    raw_scores = d.get("end_of_game", [])
+    if not isinstance(raw_scores, list):
+        problems.append(
+            Problem("catalog_type", "end_of_game must be a list", f"{path}/end_of_game")
+        )
+        raw_scores = []
+    for i, s in enumerate(raw_scores):
+        sc = _score(s, f"{path}/end_of_game/{i}", problems)
+        if sc:
+            eog.append(sc)
+    passive = d.get("passive", [])
+    if not isinstance(passive, list) or any(p not in PASSIVES for p in passive):
+        problems.append(
+            Problem(
+                "catalog_value", f"passive entries must be in {sorted(PASSIVES)}", f"{path}/passive"
+            )
+        )
+        passive = []
+    pregame = d.get("pregame")
+    if pregame is not None and pregame not in PREGAMES:
+        problems.append(
+            Problem(
+                "catalog_value", f"pregame must be one of {sorted(PREGAMES)}", f"{path}/pregame"
+            )
+        )
+    text = d.get("text", "")
+    if not isinstance(text, str):
+        problems.append(Problem("catalog_type", "text must be a string", f"{path}/text"))
+        text = ""
+    if len(problems) > start:
+        return None
+    return CardDef(
+        id=str(cid),
+        name=str(name),
+        kind=str(kind),
+        values=values,
+        basic_index=basic_index,
+        formula=formula,
+        offset=offset,
+        shield=shield,
+        replaces=replaces,
+        cost_remove=cost_remove,
+        cost_from=cost_from,
+        outside=placement == "outside",
+        on_play=tuple(on_play),
+        end_of_game=tuple(eog),
+        passive=frozenset(passive),
+        pregame=pregame,
+        names=dict(names),
+        text=text,
+    )
+
+
+def load_catalog(data: Any) -> Catalog:
+    """Check a catalog document and build it, or raise CatalogError listing every problem."""
+    problems: list[Problem] = []
+    if not isinstance(data, dict):
+        raise CatalogError([Problem("catalog_type", "a catalog must be a JSON object", "")])
+    for k in sorted(set(data) - {"format", "id", "name", "provenance", "colours", "cards"}):
+        problems.append(Problem("catalog_unknown_field", f"unknown catalog field {k!r}", f"/{k}"))
+    if data.get("format") != FORMAT:
+        problems.append(Problem("catalog_format", f"format must be {FORMAT!r}", "/format"))
+    cat_id = data.get("id")
+    if not isinstance(cat_id, str) or not ID_RE.match(cat_id):
+        problems.append(Problem("catalog_value", "id must match ^[a-z][a-z0-9_]*$", "/id"))
+    for k in ("name", "provenance"):
+        if not isinstance(data.get(k), str) or not data[k]:
+            problems.append(Problem("catalog_value", f"{k} must be a non-empty string", f"/{k}"))
+    colours = data.get("colours", list(DEFAULT_COLOURS))
+    if (
+        not isinstance(colours, list)
+        or len(colours) != 4
+        or len(set(colours)) != 4
+        or not all(isinstance(c, str) and ID_RE.match(c) for c in colours)
+    ):
+        problems.append(
+            Problem("catalog_value", "colours must list 4 distinct colour ids (A-1.1)", "/colours")
+        )
+        colours = list(DEFAULT_COLOURS)
+    raw_cards = data.get("cards")
+    cards: dict[str, CardDef] = {}
+    if not isinstance(raw_cards, list) or not raw_cards:
+        problems.append(Problem("catalog_value", "cards must be a non-empty list", "/cards"))
+        raw_cards = []
+    for i, rc in enumerate(raw_cards):
+        card = _card(rc, f"/cards/{i}", problems)
+        if card is None:
+            continue
+        if card.id in cards:
+            problems.append(
+                Problem("catalog_duplicate", f"card id {card.id!r} appears twice", f"/cards/{i}/id")
+            )
+        cards[card.id] = card
+    basics = [c for c in cards.values() if c.kind == "basic"]
+    if raw_cards and len(basics) != 12 and not problems:
+        problems.append(
+            Problem(
+                "catalog_value", f"a deck has 12 basic cards (A-1.3); found {len(basics)}", "/cards"
+            )
+        )
+    for i, rc in enumerate(raw_cards):
+        if not isinstance(rc, dict) or rc.get("id") not in cards:
+            continue
+        card = cards[rc["id"]]
+        if card.replaces is not None:
+            target = cards.get(card.replaces)
+            if target is None or target.kind != "basic":
+                problems.append(
+                    Problem(
+                        "catalog_reference",
+                        f"replaces {card.replaces!r}, which is not a basic card",
+                        f"/cards/{i}/replaces",
+                    )
+                )
+        elif card.kind == "additional" and not any(
+            b.basic_value == card.basic_value for b in basics
+        ):
+            problems.append(
+                Problem(
+                    "catalog_reference",
+                    f"{card.id!r} replaces no basic card: no basic card has basic value {card.basic_value} (A-1.5)",
+                    f"/cards/{i}",
+                )
+            )
+        for j, sc in enumerate(card.end_of_game):
+            if sc.target.card is not None and sc.target.card not in cards:
+                problems.append(
+                    Problem(
+                        "catalog_reference",
+                        f"unknown card {sc.target.card!r}",
+                        f"/cards/{i}/end_of_game/{j}/target/card",
+                    )
+                )
+    if problems:
+        raise CatalogError(problems)
+    return Catalog(
+        id=str(cat_id),
+        name=str(data["name"]),
+        provenance=str(data["provenance"]),
+        colours=tuple(colours),
+        cards=cards,
+        basic_ids=tuple(c.id for c in basics),
+        raw=data,
+        hash=digest(data),
+    )
+
+
+def replaceable(catalog: Catalog, additional: str, basic: str) -> bool:
+    """A-1.5: an additional card replaces a basic card of the same basic value, or the one it names."""
+    a, b = catalog.cards.get(additional), catalog.cards.get(basic)
+    if a is None or b is None or a.kind != "additional" or b.kind != "basic":
+        return False
+    if a.replaces is not None:
+        return a.replaces == basic
+    return a.basic_value is not None and a.basic_value == b.basic_value
+
+
+_BUILTIN: dict[str, Catalog] = {}
+
+
+def builtin_catalogs() -> dict[str, Catalog]:
+    """The catalogs shipped with the engine, by id (today: the A-10 reference catalog)."""
+    if not _BUILTIN:
+        text = (
+            resources.files("engine.architectura")
+            .joinpath("data/reference.json")
+            .read_text("utf-8")
+        )
+        cat = load_catalog(json.loads(text))
+        _BUILTIN[cat.id] = cat
+    return _BUILTIN
+
+
+_BY_HASH: dict[str, Catalog] = {}
+
+
+def remember(catalog: Catalog) -> None:
+    """Keep a custom catalog so later states naming its hash resolve without resending it."""
+    if len(_BY_HASH) > 256:
+        _BY_HASH.clear()
+    _BY_HASH[catalog.hash] = catalog
+
+
+def find_catalog(cat_id: str, cat_hash: str) -> Catalog | None:
+    builtin = builtin_catalogs().get(cat_id)
+    if builtin is not None and builtin.hash == cat_hash:
+        return builtin
+    return _BY_HASH.get(cat_hash)

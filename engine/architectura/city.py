@@ -1,0 +1,271 @@
+"""The city: card values (A-2), eligible cells (A-4), protection (A-6) and the primitive
+changes every rule is built from (A-7.3 destroy, A-7.4 restore, A-7.5 move, A-7.6 swap,
+A-7.7 remove). Nothing here asks a player anything; flow.py does that."""
+
+from __future__ import annotations
+
+from engine.architectura.model import BLOCKS, Entry, Game, cell_json
+
+
+def adjacent_cells(g: Game, cell: int) -> list[int]:
+    """A-7.1: left, right, above, below; never diagonal."""
+    street, block = divmod(cell, BLOCKS)
+    out = []
+    if block > 0:
+        out.append(cell - 1)
+    if block < BLOCKS - 1:
+        out.append(cell + 1)
+    if street > 0:
+        out.append(cell - BLOCKS)
+    if street < g.n - 1:
+        out.append(cell + BLOCKS)
+    return out
+
+
+def street_cells(cell: int) -> range:
+    start = cell - cell % BLOCKS
+    return range(start, start + BLOCKS)
+
+
+def current_value(g: Game, cell: int) -> int | None:
+    """A-2.3/A-2.4/A-2.6: the value of the top card, recomputed on every read; None when the
+    cell is empty or its top card is face down."""
+    stack = g.city[cell]
+    if not stack:
+        return None
+    iid, orient, face_up, _ = stack[-1]
+    if not face_up:
+        return None
+    card = g.inst.cdef[iid]
+    if card.formula is None:
+        return card.values[orient]
+    block = cell % BLOCKS
+    if card.formula == "X":
+        left = current_value(g, cell - 1) if block > 0 else None
+        return (left if left is not None else 0) + card.offset
+    return block + 1 + card.offset
+
+
+def is_protected(g: Game, entry: Entry) -> bool:
+    """A-6.1: a token on it, or the shield symbol printed on it."""
+    return entry[3] or g.inst.cdef[entry[0]].shield
+
+
+def protected_against(g: Game, entry: Entry, actor: int) -> bool:
+    """A-6.2: a protected card cannot be affected by its owner's opponents."""
+    return g.inst.owner[entry[0]] != actor and (entry[3] or g.inst.cdef[entry[0]].shield)
+
+
+def _occupied(g: Game, cell: int, lifted: int) -> bool:
+    """A-4.1/A-4.3: a card (face up or down) or a Fountain token occupies a cell."""
+    stack = g.city[cell]
+    n = len(stack) - (1 if cell == lifted else 0)
+    return n > 0 or g.fountain[cell] >= 0
+
+
+def eligible_cells(g: Game, seat: int, lifted: int = -1) -> list[int]:
+    """A-4.1 (a)(b)(c) and A-4.3, for `seat`; `lifted` is the cell a moving card leaves (A-4.4).
+
+    Rulings (docs/rulings.md): a Fountain token occupies its cell for (a) and (b), and its
+    cell stays eligible for the token's owner.
+    """
+    out = []
+    city, fountain = g.city, g.fountain
+    opened = True  # streets open top to bottom: block 1 of the first street with no card
+    for street in range(g.n):
+        base = street * BLOCKS
+        empty_street = not any(_occupied(g, c, lifted) for c in range(base, base + BLOCKS))
+        for cell in range(base, base + BLOCKS):
+            f = fountain[cell]
+            if f >= 0:
+                if f == seat:
+                    out.append(cell)
+                continue
+            stack = city[cell]
+            depth = len(stack) - (1 if cell == lifted else 0)
+            if depth > 0:
+                if not stack[depth - 1][2]:
+                    out.append(cell)  # (c) a face-down top card
+            elif cell > base:
+                if _occupied(g, cell - 1, lifted):
+                    out.append(cell)  # (a)
+            elif empty_street and opened:
+                out.append(cell)  # (b)
+        if empty_street:
+            opened = False
+    return out
+
+
+def breaks_three_in_a_row(g: Game, seat: int, cell: int) -> bool:
+    """A-4.2: with 3-4 players, a play may not make 3+ consecutive face-up cards of the
+    player's colour in a street (face-down cards break a run)."""
+    if g.n < 3:
+        return False
+    base = cell - cell % BLOCKS
+    owner = g.inst.owner
+    run = 1
+    c = cell - 1
+    while c >= base:
+        stack = g.city[c]
+        if not stack or not stack[-1][2] or owner[stack[-1][0]] != seat:
+            break
+        run += 1
+        c -= 1
+    c = cell + 1
+    while c < base + BLOCKS:
+        stack = g.city[c]
+        if not stack or not stack[-1][2] or owner[stack[-1][0]] != seat:
+            break
+        run += 1
+        c += 1
+    return run >= 3
+
+
+def has_graveyard(g: Game, seat: int) -> bool:
+    return any("graveyard" in g.inst.cdef[i].passive for i in g.outside[seat])
+
+
+# -- primitive changes -----------------------------------------------------------------
+
+
+def claim_fountain(g: Game, seat: int, cell: int) -> None:
+    """A-9 Fountain: the owner playing or moving a card onto the token's cell takes it back."""
+    if g.fountain[cell] == seat:
+        g.fountain[cell] = -1
+        g.tokens[seat] += 1
+        g.emit(
+            {
+                "type": "token_returned",
+                "seat": seat,
+                "cell": cell_json(cell),
+                "reason": "fountain",
+                "clause": "A-9",
+            }
+        )
+
+
+def place(g: Game, iid: int, cell: int, face_up: bool) -> None:
+    """A-2.2: a card enters the city with its basic value on top."""
+    g.city[cell].append((iid, g.inst.cdef[iid].basic_index, face_up, False))
+    claim_fountain(g, g.inst.owner[iid], cell)
+
+
+def lift(g: Game, cell: int) -> Entry:
+    entry = g.city[cell].pop()
+    return entry
+
+
+def return_token(g: Game, entry: Entry, reason: str) -> Entry:
+    """A-6.4: a token returns to its owner when its card leaves the city or is destroyed."""
+    if entry[3]:
+        seat = g.inst.owner[entry[0]]
+        g.tokens[seat] += 1
+        g.emit(
+            {
+                "type": "token_returned",
+                "seat": seat,
+                "card": g.name(entry[0]),
+                "reason": reason,
+                "clause": "A-6.4",
+            }
+        )
+        return (entry[0], entry[1], entry[2], False)
+    return entry
+
+
+def destroy_now(g: Game, cell: int, clause: str, face_down_stays: bool = False) -> None:
+    """A-7.3: turn the top card face down in place, or (A-9 Graveyard) put it beside the
+    owner's Graveyard. `face_down_stays` is the Laboratory ruling."""
+    entry = g.city[cell][-1]
+    entry = return_token(g, entry, "destroyed")
+    seat = g.inst.owner[entry[0]]
+    if not face_down_stays and has_graveyard(g, seat):
+        g.city[cell].pop()
+        g.graves[seat].append(entry[0])
+        g.emit(
+            {
+                "type": "destroyed",
+                "card": g.name(entry[0]),
+                "cell": cell_json(cell),
+                "to": "graveyard",
+                "clause": clause,
+            }
+        )
+        return
+    g.city[cell][-1] = (entry[0], entry[1], False, False)
+    g.emit(
+        {"type": "destroyed", "card": g.name(entry[0]), "cell": cell_json(cell), "clause": clause}
+    )
+
+
+def rotate_now(g: Game, cell: int, steps: int, wrap: bool, clause: str) -> bool:
+    """A-2.1 rotation (+ clockwise/higher, - counter-clockwise/lower); comparisons never
+    wrap (A-5.5). Returns False when nothing turned."""
+    iid, orient, face_up, token = g.city[cell][-1]
+    n = len(g.inst.cdef[iid].values)
+    if n < 2:
+        return False
+    new = orient + steps
+    if wrap:
+        new %= n
+    elif not 0 <= new < n:
+        return False
+    if new == orient:
+        return False
+    g.city[cell][-1] = (iid, new, face_up, token)
+    g.emit(
+        {
+            "type": "rotated",
+            "card": g.name(iid),
+            "cell": cell_json(cell),
+            "steps": steps,
+            "value": current_value(g, cell),
+            "clause": clause,
+        }
+    )
+    return True
+
+
+def restore_now(g: Game, cell: int, clause: str) -> None:
+    """A-7.4: face up with the basic value on top; no comparison, no effect."""
+    iid = g.city[cell][-1][0]
+    g.city[cell][-1] = (iid, g.inst.cdef[iid].basic_index, True, False)
+    g.emit({"type": "restored", "card": g.name(iid), "cell": cell_json(cell), "clause": clause})
+
+
+def remove_from_city(g: Game, cell: int, clause: str) -> None:
+    """A-7.7: the top card leaves the game; the cell shows what it covered."""
+    entry = return_token(g, g.city[cell].pop(), "removed")
+    seat = g.inst.owner[entry[0]]
+    g.removed[seat].append(entry[0])
+    g.emit({"type": "removed", "card": g.name(entry[0]), "cell": cell_json(cell), "clause": clause})
+
+
+def move_now(g: Game, src: int, dst: int, clause: str) -> None:
+    """A-7.5: same orientation, token travels with it; covered cards stay."""
+    entry = g.city[src].pop()
+    g.city[dst].append(entry)
+    claim_fountain(g, g.inst.owner[entry[0]], dst)
+    g.emit(
+        {
+            "type": "moved",
+            "card": g.name(entry[0]),
+            "from": cell_json(src),
+            "to": cell_json(dst),
+            "clause": clause,
+        }
+    )
+
+
+def swap_now(g: Game, a: int, b: int, clause: str) -> None:
+    """A-7.6: exchange the two top cards, same orientations."""
+    ea, eb = g.city[a][-1], g.city[b][-1]
+    g.city[a][-1], g.city[b][-1] = eb, ea
+    g.emit(
+        {
+            "type": "swapped",
+            "cards": [g.name(ea[0]), g.name(eb[0])],
+            "cells": [cell_json(a), cell_json(b)],
+            "clause": clause,
+        }
+    )

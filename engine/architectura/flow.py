@@ -1,0 +1,898 @@
+"""Whose decision it is, what the options are, and what each decision does.
+
+The rules are resolved by a small interpreter over a stack of plain-data tasks
+(`Game.tasks`). A task either resolves by itself or asks one seat to choose among options;
+because tasks are plain data, a state can stop in the middle of a turn (an owner's
+protection choice, a Laboratory play, a Guesthouse escape) and be resumed by another
+request: the service stays stateless.
+
+Every function cites the clause it implements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine import rng as rngmod
+from engine.architectura.catalog import Op
+from engine.architectura.city import (
+    adjacent_cells,
+    breaks_three_in_a_row,
+    current_value,
+    destroy_now,
+    eligible_cells,
+    is_protected,
+    lift,
+    move_now,
+    place,
+    protected_against,
+    remove_from_city,
+    restore_now,
+    return_token,
+    rotate_now,
+    street_cells,
+    swap_now,
+)
+from engine.architectura.model import BLOCKS, Action, Game, Task, cell_json
+from engine.architectura.scoring import final_scores
+
+DECLINE: Action = ("decline",)
+APPLY: Action = ("apply",)
+PASS: Action = ("pass",)
+MULLIGAN: Action = ("mulligan",)
+
+
+# -- A-3 the turn ------------------------------------------------------------------------
+
+
+def cost_payable(g: Game, seat: int, iid: int, hand: list[int] | None = None) -> bool:
+    """A-9 City Hall / Magic Academy: enough other cards to remove from the game."""
+    card = g.inst.cdef[iid]
+    if not card.cost_remove:
+        return True
+    hand = g.hands[seat] if hand is None else hand
+    available = len(hand) - (1 if iid in hand else 0)
+    if "graveyard" in card.cost_from:
+        available += len(g.graves[seat])
+    return available >= card.cost_remove
+
+
+def remove_unpayable_cards(g: Game, seat: int) -> None:
+    """A-3.1c (ruling): a card in hand whose play cost cannot be paid at the start of its
+    owner's turn is removed from the game; repeated until every remaining card is payable."""
+    changed = True
+    while changed:
+        changed = False
+        hand = g.hands[seat]
+        for iid in hand:
+            if not cost_payable(g, seat, iid):
+                hand.remove(iid)
+                g.removed[seat].append(iid)
+                g.emit(
+                    {
+                        "type": "removed",
+                        "seat": seat,
+                        "card": g.name(iid),
+                        "from": "hand",
+                        "reason": "cost_cannot_be_paid",
+                        "clause": "A-3.1c",
+                    }
+                )
+                changed = True
+                break
+
+
+def playable_cells(g: Game, seat: int) -> list[int]:
+    """A-4.1 to A-4.3 for a play from the hand."""
+    return [c for c in eligible_cells(g, seat) if not breaks_three_in_a_row(g, seat, c)]
+
+
+def play_options(g: Game, seat: int) -> list[Action]:
+    """A-3.2: one card from hand onto an eligible cell (Graveyard: outside the city)."""
+    hand = g.hands[seat]
+    if not hand:
+        return []
+    cdef = g.inst.cdef
+    cells: list[int] | None = None
+    out: list[Action] = []
+    for iid in hand:
+        card = cdef[iid]
+        if card.outside:
+            out.append(("play", iid, -1))
+            continue
+        if card.cost_remove and not cost_payable(g, seat, iid):
+            continue
+        if cells is None:
+            cells = playable_cells(g, seat)
+        for c in cells:
+            out.append(("play", iid, c))
+    return out
+
+
+def start_of_turn_options(g: Game, seat: int) -> list[Action]:
+    """A-3.1a (Obelisk, before the very first turn) and A-3.1b (mulligan, once per game)."""
+    out: list[Action] = []
+    hand = g.hands[seat]
+    if not hand:
+        return out
+    if not g.started[seat] and any(g.inst.cdef[d].pregame == "obelisk" for d in g.decks[seat]):
+        out.extend(("obelisk", h) for h in hand)
+    if not g.mulligan[seat]:
+        out.append(MULLIGAN)
+    return out
+
+
+def can_still_play(g: Game, seat: int) -> bool:
+    """A-3.7: a seat is still in the game while it has a legal play now, or will draw."""
+    if len(g.hands[seat]) < g.limits[seat] and g.decks[seat]:
+        return True
+    return bool(play_options(g, seat))
+
+
+def begin_turn(g: Game, seat: int) -> None:
+    """A-3.1 then A-3.7: the game ends when no seat can play any more."""
+    g.seat = seat
+    g.turn += 1
+    remove_unpayable_cards(g, seat)
+    if not any(can_still_play(g, (seat + i) % g.n) for i in range(g.n)):
+        end_game(g)
+        return
+    g.tasks.append({"k": "turn", "seat": seat})
+
+
+def end_game(g: Game) -> None:
+    """A-3.7 / A-8: no one can play; final scores are computed."""
+    g.over = True
+    g.tasks = []
+    g.emit({"type": "game_over", "scores": final_scores(g), "clause": "A-3.7"})
+
+
+def draw_to_limit(g: Game, seat: int) -> None:
+    """A-3.5: draw until the hand holds the hand limit; an empty deck draws nothing."""
+    hand, deck = g.hands[seat], g.decks[seat]
+    drawn = []
+    while len(hand) < g.limits[seat] and deck:
+        iid = deck.pop(0)
+        hand.append(iid)
+        drawn.append(iid)
+    if drawn:
+        g.emit(
+            {
+                "type": "drew",
+                "seat": seat,
+                "count": len(drawn),
+                "cards": [g.name(i) for i in drawn],
+                "clause": "A-3.5",
+            }
+        )
+
+
+def mulligan(g: Game, seat: int) -> None:
+    """A-3.1b: the whole hand to the bottom of the deck in random order, then draw as many."""
+    hand = g.hands[seat]
+    k = len(hand)
+    cards = hand[:]
+    g.rng = rngmod.shuffle(g.rng, cards)
+    g.decks[seat].extend(cards)
+    hand.clear()
+    for _ in range(k):
+        hand.append(g.decks[seat].pop(0))
+    g.mulligan[seat] = True
+    g.started[seat] = True
+    g.emit({"type": "mulligan", "seat": seat, "count": k, "clause": "A-3.1b"})
+    remove_unpayable_cards(g, seat)
+
+
+def obelisk_exchange(g: Game, seat: int, give: int) -> None:
+    """A-3.1a / A-9 Obelisk: one card from hand to the bottom of the deck, Obelisk from the
+    deck into the hand, then the deck is shuffled."""
+    deck, hand = g.decks[seat], g.hands[seat]
+    obelisk = next(d for d in deck if g.inst.cdef[d].pregame == "obelisk")
+    hand.remove(give)
+    deck.append(give)
+    deck.remove(obelisk)
+    hand.append(obelisk)
+    g.rng = rngmod.shuffle(g.rng, deck)
+    g.emit(
+        {
+            "type": "obelisk_taken",
+            "seat": seat,
+            "card": g.name(obelisk),
+            "gave": g.name(give),
+            "clause": "A-3.1a",
+        }
+    )
+    remove_unpayable_cards(g, seat)
+
+
+def start_play(g: Game, seat: int, iid: int, cell: int) -> None:
+    """A-3.2, then the play cost of A-9 (City Hall, Magic Academy) when the card has one."""
+    g.hands[seat].remove(iid)
+    card = g.inst.cdef[iid]
+    if card.cost_remove:
+        g.tasks.append(
+            {"k": "pay", "seat": seat, "card": iid, "cell": cell, "left": card.cost_remove}
+        )
+    else:
+        finish_play(g, seat, iid, cell)
+
+
+def finish_play(g: Game, seat: int, iid: int, cell: int) -> None:
+    """A-3.2 to A-3.4: the card enters the city, is compared (A-5), then its effect resolves."""
+    card = g.inst.cdef[iid]
+    if card.outside:
+        g.outside[seat].append(iid)
+        g.emit({"type": "played", "seat": seat, "card": g.name(iid), "cell": None, "clause": "A-9"})
+        if card.on_play:
+            g.tasks.append({"k": "effect", "seat": seat, "src": iid, "def": card.id, "i": 0})
+        return
+    place(g, iid, cell, True)
+    g.emit(
+        {
+            "type": "played",
+            "seat": seat,
+            "card": g.name(iid),
+            "cell": cell_json(cell),
+            "value": current_value(g, cell),
+            "clause": "A-3.2",
+        }
+    )
+    if card.on_play:
+        g.tasks.append({"k": "effect", "seat": seat, "src": iid, "def": card.id, "i": 0})
+    compare(g, seat, cell)
+
+
+# -- A-5 comparison --------------------------------------------------------------------
+
+
+def comparison_outcome(left: int, played: int) -> str:
+    """A-5.1 to A-5.4."""
+    if left == played:
+        return "equal"
+    if left < played:
+        return "destroy" if 2 * left <= played else "lower"
+    return "raise"
+
+
+def compare(g: Game, seat: int, cell: int) -> None:
+    """A-5: the played card against its left neighbour; A-5.6 protection applies."""
+    if cell % BLOCKS == 0:
+        return
+    left_cell = cell - 1
+    left = g.top(left_cell)
+    if left is None or not left[2]:
+        return
+    lv = current_value(g, left_cell)
+    pv = current_value(g, cell)
+    assert lv is not None and pv is not None
+    outcome = comparison_outcome(lv, pv)
+    clause = {"equal": "A-5.1", "destroy": "A-5.2", "lower": "A-5.3", "raise": "A-5.4"}[outcome]
+    g.emit(
+        {
+            "type": "compared",
+            "card": g.name(left[0]),
+            "cell": cell_json(left_cell),
+            "left_value": lv,
+            "played_value": pv,
+            "outcome": outcome,
+            "clause": clause,
+        }
+    )
+    if outcome == "equal":
+        return
+    if outcome != "destroy":
+        card = g.inst.cdef[left[0]]
+        new = left[1] + (1 if outcome == "raise" else -1)
+        if not card.rotatable or not 0 <= new < len(card.values):
+            return  # A-2.5, A-5.3, A-5.4: already at its lowest/highest, or one-sided
+    if protected_against(g, left, seat):
+        g.emit(
+            {
+                "type": "protected",
+                "card": g.name(left[0]),
+                "cell": cell_json(left_cell),
+                "clause": "A-5.6",
+            }
+        )
+        return
+    if is_protected(g, left):
+        g.tasks.append(
+            {"k": "consent", "seat": seat, "target": left[0], "action": outcome, "clause": "A-5.6"}
+        )
+        return
+    comparison_result(g, seat, left_cell, outcome, clause)
+
+
+def comparison_result(g: Game, seat: int, cell: int, outcome: str, clause: str) -> None:
+    if outcome == "destroy":
+        request_destroy(g, cell, clause)
+    else:
+        rotate_now(g, cell, 1 if outcome == "raise" else -1, False, clause)
+
+
+# -- A-7 effects -----------------------------------------------------------------------
+
+
+def request_destroy(g: Game, cell: int, clause: str) -> None:
+    """A-7.3, with the Guesthouse's owner asked first (A-9 Guesthouse)."""
+    entry = g.city[cell][-1]
+    if "guesthouse" in g.inst.cdef[entry[0]].passive and entry[2]:
+        g.tasks.append(
+            {"k": "guesthouse", "seat": g.owner(entry[0]), "target": entry[0], "clause": clause}
+        )
+        return
+    destroy_now(g, cell, clause)
+
+
+OP_CLAUSE = {
+    "rotate": "A-7.2",
+    "destroy": "A-7.3",
+    "restore": "A-7.4",
+    "move": "A-7.5",
+    "swap": "A-7.6",
+    "remove": "A-7.7",
+    "protect": "A-7.8",
+}
+
+
+def op_of(g: Game, t: Task) -> Op:
+    return g.cat.cards[t["def"]].on_play[t["i"]]
+
+
+def selector_cells(g: Game, op: Op, src_cell: int) -> list[int] | range:
+    where = op.target.where
+    if where == "city":
+        return range(len(g.city))
+    if src_cell < 0:
+        return []
+    if where == "adjacent":
+        return adjacent_cells(g, src_cell)
+    return street_cells(src_cell)
+
+
+def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
+    """A-7: the legal targets of one operation, and whether all of them are the actor's own
+    protected cards (A-6.3: then the owner may refuse even a mandatory effect)."""
+    op = op_of(g, t)
+    seat = t["seat"]
+    src_cell = g.locate(t["src"])
+    src_value = current_value(g, src_cell) if src_cell >= 0 else None
+    sel = op.target
+    face_up = sel.face == "up"
+    done = t["done"]
+    owner, cdef = g.inst.owner, g.inst.cdef
+    out: list[Action] = []
+    all_own_protected = True
+    for c in selector_cells(g, op, src_cell):
+        stack = g.city[c]
+        if not stack:
+            continue
+        entry = stack[-1]
+        iid = entry[0]
+        if entry[2] != face_up:
+            continue
+        if sel.owner == "own" and owner[iid] != seat:
+            continue
+        if sel.card is not None and cdef[iid].id != sel.card:
+            continue
+        if op.per_owner:
+            if owner[iid] in done:
+                continue
+        elif iid in done:
+            continue
+        if face_up:
+            if sel.lower_than_source:
+                v = current_value(g, c)
+                if src_value is None or v is None or v >= src_value:
+                    continue
+            if protected_against(g, entry, seat):
+                continue  # A-6.2
+        kind = op.op
+        before = len(out)
+        if kind == "rotate":
+            n = len(cdef[iid].values)
+            if n < 2:
+                continue  # A-2.5
+            out.append(("rotate", iid, op.steps))
+            if (2 * op.steps) % n:
+                out.append(("rotate", iid, -op.steps))
+        elif kind == "move":
+            out.extend(("move", iid, d) for d in eligible_cells(g, seat, lifted=c) if d != c)
+        elif kind == "swap":
+            if c != src_cell:
+                out.append(("swap", iid))
+        elif kind == "protect":
+            if g.tokens[seat] > 0 and owner[iid] == seat and not is_protected(g, entry):
+                out.append(("protect", iid))
+        else:  # destroy, restore, remove
+            out.append((kind, iid))
+        if len(out) > before and not (face_up and owner[iid] == seat and is_protected(g, entry)):
+            all_own_protected = False
+    return out, all_own_protected
+
+
+def apply_op(g: Game, t: Task, a: Action) -> None:
+    """Carry out one chosen target of an operation (A-7.2 to A-7.8)."""
+    op = op_of(g, t)
+    kind = a[0]
+    clause = OP_CLAUSE[kind]
+    iid = a[1]
+    cell = g.locate(iid)
+    n = t["n"] + 1
+    done = [*t["done"], g.owner(iid) if op.per_owner else iid]
+    g.tasks.pop()
+    if not (op.count and n >= op.count):
+        g.tasks.append({**t, "n": n, "done": done})
+    if kind == "rotate":
+        rotate_now(g, cell, a[2], True, clause)
+    elif kind == "destroy":
+        request_destroy(g, cell, clause)
+    elif kind == "restore":
+        restore_now(g, cell, clause)
+    elif kind == "move":
+        move_now(g, cell, a[2], clause)
+    elif kind == "swap":
+        swap_now(g, g.locate(t["src"]), cell, clause)
+    elif kind == "remove":
+        remove_from_city(g, cell, clause)
+    elif kind == "protect":
+        entry = g.city[cell][-1]
+        g.city[cell][-1] = (entry[0], entry[1], entry[2], True)
+        g.tokens[t["seat"]] -= 1
+        g.emit(
+            {
+                "type": "protected",
+                "card": g.name(iid),
+                "cell": cell_json(cell),
+                "seat": t["seat"],
+                "clause": clause,
+            }
+        )
+
+
+def destroy_every_lower(g: Game, t: Task, op: Op) -> None:
+    """A-9 Arsenal (an operation with count 'all'): the set of cards is fixed by their
+    values when the effect starts (ruling), then each is destroyed left to right; opponents'
+    protected cards are spared (A-6.2), the owner chooses for their own (A-6.3)."""
+    seat = t["seat"]
+    pseudo = {**t, "n": 0, "done": []}
+    targets, _ = op_targets(g, pseudo)
+    work: list[Task] = []
+    for a in targets:
+        iid = a[1]
+        entry = g.city[g.locate(iid)][-1]
+        if is_protected(g, entry):
+            work.append(
+                {
+                    "k": "consent",
+                    "seat": seat,
+                    "target": iid,
+                    "action": "destroy",
+                    "clause": "A-6.3",
+                }
+            )
+        else:
+            work.append({"k": "destroy", "target": iid, "clause": "A-7.3"})
+    g.tasks.extend(reversed(work))
+
+
+def run_effect_step(g: Game, t: Task) -> None:
+    """A-3.4: the effect's operations, in printed order."""
+    ops = g.cat.cards[t["def"]].on_play
+    i = t["i"]
+    g.tasks.pop()
+    if i >= len(ops):
+        return
+    g.tasks.append({**t, "i": i + 1})
+    op = ops[i]
+    seat = t["seat"]
+    base = {"seat": seat, "src": t["src"], "def": t["def"], "i": i}
+    if op.op == "hand_limit":
+        if op.value > g.limits[seat]:
+            g.limits[seat] = op.value
+            g.emit({"type": "hand_limit", "seat": seat, "limit": op.value, "clause": "A-7.9"})
+    elif op.op == "special":
+        if op.name == "laboratory":
+            order = [(seat + k) % g.n for k in range(1, g.n)]
+            g.tasks.append({"k": "lab", "seat": order[0], "queue": order[1:], "by": seat})
+        else:
+            g.tasks.append({"k": op.name, **base})
+    elif op.count == 0:
+        destroy_every_lower(g, t | {"i": i}, op)
+    else:
+        g.tasks.append({"k": "op", **base, "n": 0, "done": []})
+
+
+# -- special operations (A-9) ---------------------------------------------------------
+
+
+def fountain_options(g: Game, t: Task) -> list[Action]:
+    """A-9 Fountain: a token from supply onto an eligible empty cell."""
+    seat = t["seat"]
+    if g.tokens[seat] <= 0:
+        return []
+    return [("fountain", c) for c in eligible_cells(g, seat) if not g.city[c] and g.fountain[c] < 0]
+
+
+def lab_options(g: Game, t: Task) -> list[Action]:
+    """A-9 Laboratory: the opponent picks a card of their hand and an eligible cell."""
+    seat = t["seat"]
+    hand = g.hands[seat]
+    if not hand:
+        return []
+    cells = eligible_cells(g, seat)
+    return [("play_face_down", iid, c) for iid in hand for c in cells]
+
+
+def manufactory_plays(
+    g: Game, seat: int, cell: int, excluded: int, hand: list[int]
+) -> list[Action]:
+    """A-9 Manufactory: a different card from hand onto the freed cell, by the usual rules."""
+    if breaks_three_in_a_row(g, seat, cell):
+        return []
+    out: list[Action] = []
+    for iid in hand:
+        if iid == excluded or g.inst.cdef[iid].outside:
+            continue
+        if cost_payable(g, seat, iid, hand):
+            out.append(("play", iid, cell))
+    return out
+
+
+def manufactory_options(g: Game, t: Task) -> list[Action]:
+    """A-9 Manufactory: a card may only be returned if a different card can then be played
+    on its cell (no partial resolution)."""
+    seat = t["seat"]
+    out: list[Action] = []
+    for c, stack in enumerate(g.city):
+        if not stack:
+            continue
+        iid, _, face_up, _ = stack[-1]
+        if not face_up or g.owner(iid) != seat:
+            continue
+        if manufactory_plays(g, seat, c, iid, [*g.hands[seat], iid]):
+            out.append(("manufactory", iid))
+    return [*out, DECLINE] if out else []
+
+
+def smithy_options(g: Game, t: Task) -> list[Action]:
+    """A-9 Smithy: copy the on-play effect of any face-up card (not another Smithy: ruling)."""
+    out: list[Action] = []
+    for stack in g.city:
+        if not stack or not stack[-1][2]:
+            continue
+        card = g.inst.cdef[stack[-1][0]]
+        if card.on_play and not any(o.op == "special" and o.name == "smithy" for o in card.on_play):
+            out.append(("smithy", stack[-1][0]))
+    return [*out, DECLINE] if out else []
+
+
+# -- the task table --------------------------------------------------------------------
+
+OptionsFn = Callable[[Game, Task], list[Action]]
+ApplyFn = Callable[[Game, Task, Action], None]
+AutoFn = Callable[[Game, Task], None]
+
+
+def _turn_options(g: Game, t: Task) -> list[Action]:
+    seat = t["seat"]
+    plays = play_options(g, seat)
+    extra = start_of_turn_options(g, seat)
+    if extra and not plays:
+        extra.append(PASS)
+    return plays + extra
+
+
+def _turn_empty(g: Game, t: Task) -> None:
+    seat = t["seat"]
+    g.tasks.pop()
+    g.started[seat] = True
+    if not g.hands[seat] and not g.decks[seat]:
+        g.emit({"type": "skipped", "seat": seat, "clause": "A-3.2"})
+    else:
+        g.emit({"type": "passed", "seat": seat, "clause": "A-3.2"})
+    g.tasks.append({"k": "end_turn", "seat": seat})
+
+
+def _turn_apply(g: Game, t: Task, a: Action) -> None:
+    seat = t["seat"]
+    kind = a[0]
+    if kind == "mulligan":
+        mulligan(g, seat)
+    elif kind == "obelisk":
+        obelisk_exchange(g, seat, a[1])
+    elif kind == "pass":
+        _turn_empty(g, t)
+    else:
+        g.tasks.pop()
+        g.started[seat] = True
+        g.tasks.append({"k": "end_turn", "seat": seat})
+        start_play(g, seat, a[1], a[2])
+
+
+def _pay_options(g: Game, t: Task) -> list[Action]:
+    seat = t["seat"]
+    card = g.inst.cdef[t["card"]]
+    out: list[Action] = [("pay", i) for i in g.hands[seat]]
+    if "graveyard" in card.cost_from:
+        out.extend(("pay", i) for i in g.graves[seat])
+    return out
+
+
+def _pay_apply(g: Game, t: Task, a: Action) -> None:
+    seat, iid = t["seat"], a[1]
+    zone = g.hands[seat] if iid in g.hands[seat] else g.graves[seat]
+    zone.remove(iid)
+    g.removed[seat].append(iid)
+    g.emit(
+        {
+            "type": "removed",
+            "seat": seat,
+            "card": g.name(iid),
+            "reason": "play_cost",
+            "for": g.name(t["card"]),
+            "clause": "A-9",
+        }
+    )
+    g.tasks.pop()
+    if t["left"] > 1:
+        g.tasks.append({**t, "left": t["left"] - 1})
+    else:
+        finish_play(g, seat, t["card"], t["cell"])
+
+
+def _pay_empty(g: Game, t: Task) -> None:
+    # Unreachable when options were offered correctly; kept so a state can never stall.
+    g.tasks.pop()
+    g.removed[t["seat"]].append(t["card"])
+    g.emit(
+        {
+            "type": "removed",
+            "card": g.name(t["card"]),
+            "reason": "cost_cannot_be_paid",
+            "clause": "A-3.1c",
+        }
+    )
+
+
+def _consent_options(g: Game, t: Task) -> list[Action]:
+    cell = g.locate(t["target"])
+    if cell < 0 or not g.city[cell][-1][2]:
+        return []
+    return [APPLY, DECLINE]
+
+
+def _consent_apply(g: Game, t: Task, a: Action) -> None:
+    """A-6.3: the owner chooses whether their own card affects their protected card."""
+    g.tasks.pop()
+    cell = g.locate(t["target"])
+    if a[0] == "decline":
+        g.emit(
+            {
+                "type": "protection_kept",
+                "card": g.name(t["target"]),
+                "cell": cell_json(cell),
+                "clause": "A-6.3",
+            }
+        )
+        return
+    comparison_result(g, t["seat"], cell, t["action"], t["clause"])
+
+
+def _op_options(g: Game, t: Task) -> list[Action]:
+    targets, all_own = op_targets(g, t)
+    if not targets:
+        return []
+    if op_of(g, t).may or t["n"] > 0 or all_own:
+        return [*targets, DECLINE]
+    return targets
+
+
+def _pop(g: Game, t: Task) -> None:
+    g.tasks.pop()
+
+
+def _decline_or(fn: ApplyFn) -> ApplyFn:
+    def apply(g: Game, t: Task, a: Action) -> None:
+        if a[0] == "decline":
+            g.tasks.pop()
+            g.emit({"type": "declined", "seat": t["seat"], "clause": "A-7"})
+        else:
+            fn(g, t, a)
+
+    return apply
+
+
+def _guesthouse_options(g: Game, t: Task) -> list[Action]:
+    cell = g.locate(t["target"])
+    dests = [("guesthouse", d) for d in eligible_cells(g, t["seat"], lifted=cell) if d != cell]
+    return [*dests, DECLINE] if dests else []
+
+
+def _guesthouse_apply(g: Game, t: Task, a: Action) -> None:
+    """A-9 Guesthouse: its owner moves it instead of letting it be destroyed."""
+    g.tasks.pop()
+    cell = g.locate(t["target"])
+    if a[0] == "decline":
+        destroy_now(g, cell, t["clause"])
+    else:
+        move_now(g, cell, a[1], "A-9")
+
+
+def _guesthouse_empty(g: Game, t: Task) -> None:
+    g.tasks.pop()
+    destroy_now(g, g.locate(t["target"]), t["clause"])
+
+
+def _fountain_apply(g: Game, t: Task, a: Action) -> None:
+    seat = t["seat"]
+    g.tasks.pop()
+    g.fountain[a[1]] = seat
+    g.tokens[seat] -= 1
+    g.emit({"type": "fountain_placed", "seat": seat, "cell": cell_json(a[1]), "clause": "A-9"})
+
+
+def _lab_next(g: Game, t: Task) -> None:
+    g.tasks.pop()
+    if t["queue"]:
+        g.tasks.append({**t, "seat": t["queue"][0], "queue": t["queue"][1:]})
+
+
+def _lab_apply(g: Game, t: Task, a: Action) -> None:
+    """A-9 Laboratory: played face down, counts as destroyed, stays in the city (ruling)."""
+    seat, iid, cell = t["seat"], a[1], a[2]
+    g.hands[seat].remove(iid)
+    place(g, iid, cell, False)
+    g.emit(
+        {
+            "type": "played_face_down",
+            "seat": seat,
+            "card": g.name(iid),
+            "cell": cell_json(cell),
+            "clause": "A-9",
+        }
+    )
+    _lab_next(g, t)
+
+
+def _lab_empty(g: Game, t: Task) -> None:
+    g.emit(
+        {
+            "type": "skipped",
+            "seat": t["seat"],
+            "reason": "laboratory_no_card_or_cell",
+            "clause": "A-9",
+        }
+    )
+    _lab_next(g, t)
+
+
+def _manufactory_apply(g: Game, t: Task, a: Action) -> None:
+    seat, iid = t["seat"], a[1]
+    g.tasks.pop()
+    cell = g.locate(iid)
+    return_token(g, lift(g, cell), "returned_to_hand")
+    g.hands[seat].append(iid)
+    g.emit(
+        {
+            "type": "returned_to_hand",
+            "seat": seat,
+            "card": g.name(iid),
+            "cell": cell_json(cell),
+            "clause": "A-9",
+        }
+    )
+    g.tasks.append({"k": "manuf_play", "seat": seat, "cell": cell, "excluded": iid})
+
+
+def _manuf_play_options(g: Game, t: Task) -> list[Action]:
+    return manufactory_plays(g, t["seat"], t["cell"], t["excluded"], g.hands[t["seat"]])
+
+
+def _manuf_play_apply(g: Game, t: Task, a: Action) -> None:
+    g.tasks.pop()
+    start_play(g, t["seat"], a[1], a[2])
+
+
+def _smithy_apply(g: Game, t: Task, a: Action) -> None:
+    seat = t["seat"]
+    g.tasks.pop()
+    copied = g.inst.cdef[a[1]]
+    g.emit(
+        {
+            "type": "copied",
+            "seat": seat,
+            "card": g.name(a[1]),
+            "by": g.name(t["src"]),
+            "clause": "A-9",
+        }
+    )
+    g.tasks.append({"k": "smithy_remove", "card": t["src"]})
+    g.tasks.append({"k": "effect", "seat": seat, "src": t["src"], "def": copied.id, "i": 0})
+
+
+def _smithy_remove(g: Game, t: Task) -> None:
+    """A-9 Smithy: removed from the game once the copied effect has resolved."""
+    g.tasks.pop()
+    iid = t["card"]
+    cell = g.locate(iid)
+    if cell >= 0:
+        remove_from_city(g, cell, "A-9")
+        return
+    seat = g.owner(iid)
+    if iid in g.graves[seat]:
+        g.graves[seat].remove(iid)
+        g.removed[seat].append(iid)
+        g.emit({"type": "removed", "card": g.name(iid), "from": "graveyard", "clause": "A-9"})
+
+
+def _destroy_auto(g: Game, t: Task) -> None:
+    g.tasks.pop()
+    cell = g.locate(t["target"])
+    if cell >= 0 and g.city[cell][-1][2]:
+        request_destroy(g, cell, t["clause"])
+
+
+def _end_turn(g: Game, t: Task) -> None:
+    g.tasks.pop()
+    draw_to_limit(g, t["seat"])
+    begin_turn(g, (t["seat"] + 1) % g.n)
+
+
+# A task kind that asks: (options, apply, what happens when there is nothing to choose).
+ASKING: dict[str, tuple[OptionsFn, ApplyFn, AutoFn]] = {
+    "turn": (_turn_options, _turn_apply, _turn_empty),
+    "pay": (_pay_options, _pay_apply, _pay_empty),
+    "consent": (_consent_options, _consent_apply, _pop),
+    "op": (_op_options, _decline_or(apply_op), _pop),
+    "guesthouse": (_guesthouse_options, _guesthouse_apply, _guesthouse_empty),
+    "fountain": (fountain_options, _fountain_apply, _pop),
+    "lab": (lab_options, _lab_apply, _lab_empty),
+    "manufactory": (manufactory_options, _decline_or(_manufactory_apply), _pop),
+    "manuf_play": (_manuf_play_options, _manuf_play_apply, _pop),
+    "smithy": (smithy_options, _decline_or(_smithy_apply), _pop),
+}
+AUTOMATIC: dict[str, AutoFn] = {
+    "effect": run_effect_step,
+    "destroy": _destroy_auto,
+    "smithy_remove": _smithy_remove,
+    "end_turn": _end_turn,
+}
+
+
+def settle(g: Game) -> list[Action]:
+    """Resolve everything that needs no choice; return the options of the next decision."""
+    while not g.over and g.tasks:
+        t = g.tasks[-1]
+        auto = AUTOMATIC.get(t["k"])
+        if auto is not None:
+            auto(g, t)
+            continue
+        options_fn, _, empty_fn = ASKING[t["k"]]
+        opts = options_fn(g, t)
+        if opts:
+            g._opts = opts
+            return opts
+        empty_fn(g, t)
+    g._opts = []
+    return []
+
+
+def options(g: Game) -> list[Action]:
+    if g._opts is None:
+        return settle(g)
+    return g._opts
+
+
+def step(g: Game, a: Action) -> None:
+    """Apply an action known to be among `options(g)` (callers check; bots pass options)."""
+    t = g.tasks[-1]
+    ASKING[t["k"]][1](g, t, a)
+    g._opts = None
+    settle(g)
+
+
+def deciding_seat(g: Game) -> int | None:
+    if g.over or not g.tasks:
+        return None
+    return int(g.tasks[-1]["seat"])

@@ -1,0 +1,146 @@
+"""The internal game model: compact, mutable, cheap to copy (the bots copy it a lot).
+
+The public face is plain JSON (serialize.py); this module is what the rule functions work on.
+Card instances are small integers; a city entry is a tuple
+(instance, orientation index, face_up, token) where `token` means one of the owner's
+protection tokens lies on the card (A-6.1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.architectura.catalog import CardDef, Catalog
+
+BLOCKS = 8
+RULES_VERSION = "architectura-rules/1.0"
+HAND_LIMIT = 3
+TOKENS = 2
+
+Entry = tuple[int, int, bool, bool]
+Action = tuple[Any, ...]
+Task = dict[str, Any]
+Event = dict[str, Any]
+
+CARD, ORIENT, FACE_UP, TOKEN = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class Instances:
+    """Every card instance of one game: its stable id (`red.palace`), owner seat and card."""
+
+    names: tuple[str, ...]
+    owner: tuple[int, ...]
+    cdef: tuple[CardDef, ...]
+    index: dict[str, int]
+
+
+class Game:
+    __slots__ = (
+        "_opts",
+        "cat",
+        "city",
+        "colours",
+        "decks",
+        "fountain",
+        "graves",
+        "hands",
+        "inst",
+        "limits",
+        "log",
+        "mulligan",
+        "n",
+        "outside",
+        "over",
+        "removed",
+        "replacements",
+        "rng",
+        "seat",
+        "started",
+        "tasks",
+        "tokens",
+        "turn",
+        "variant",
+    )
+
+    cat: Catalog
+    inst: Instances
+    n: int
+    colours: tuple[str, ...]
+    variant: str
+    replacements: tuple[tuple[tuple[str, str], ...], ...]
+    decks: list[list[int]]
+    hands: list[list[int]]
+    tokens: list[int]
+    limits: list[int]
+    mulligan: list[bool]
+    started: list[bool]
+    outside: list[list[int]]
+    graves: list[list[int]]
+    removed: list[list[int]]
+    city: list[list[Entry]]
+    fountain: list[int]
+    seat: int
+    turn: int
+    tasks: list[Task]
+    rng: int
+    over: bool
+    log: list[Event] | None
+    _opts: list[Action] | None
+
+    def copy(self) -> Game:
+        g = Game.__new__(Game)
+        g.cat, g.inst, g.n, g.colours = self.cat, self.inst, self.n, self.colours
+        g.variant, g.replacements = self.variant, self.replacements
+        g.decks = [d[:] for d in self.decks]
+        g.hands = [h[:] for h in self.hands]
+        g.tokens = self.tokens[:]
+        g.limits = self.limits[:]
+        g.mulligan = self.mulligan[:]
+        g.started = self.started[:]
+        g.outside = [o[:] for o in self.outside]
+        g.graves = [o[:] for o in self.graves]
+        g.removed = [o[:] for o in self.removed]
+        g.city = [s[:] for s in self.city]
+        g.fountain = self.fountain[:]
+        g.seat, g.turn, g.rng, g.over = self.seat, self.turn, self.rng, self.over
+        g.tasks = self.tasks[:]  # tasks are never mutated in place
+        g.log = None
+        g._opts = self._opts
+        return g
+
+    # -- small queries used everywhere -------------------------------------------------
+
+    def emit(self, event: Event) -> None:
+        if self.log is not None:
+            self.log.append(event)
+
+    def name(self, iid: int) -> str:
+        return self.inst.names[iid]
+
+    def owner(self, iid: int) -> int:
+        return self.inst.owner[iid]
+
+    def card(self, iid: int) -> CardDef:
+        return self.inst.cdef[iid]
+
+    def top(self, cell: int) -> Entry | None:
+        stack = self.city[cell]
+        return stack[-1] if stack else None
+
+    def locate(self, iid: int) -> int:
+        """The cell where `iid` is the top card, or -1."""
+        for cell, stack in enumerate(self.city):
+            if stack and stack[-1][0] == iid:
+                return cell
+        return -1
+
+    @property
+    def streets(self) -> int:
+        return self.n
+
+
+def cell_json(cell: int) -> list[int]:
+    """Cells are [street, block], both counted from 1 as the rulebook does."""
+    return [cell // BLOCKS + 1, cell % BLOCKS + 1]

@@ -1,0 +1,54 @@
+"""The seeded generator whose state travels inside the game state (A-1.6).
+
+SplitMix64: tiny, fully specified, and its whole state is one 64-bit integer, so a state
+written by any client reproduces the same shuffles. Stored as a 16-digit hex string because
+JSON numbers above 2**53 are not safe in every client language.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+T = TypeVar("T")
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def seed_to_state(seed: int) -> int:
+    return seed & MASK
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """Advance the generator: returns (new_state, output)."""
+    state = (state + GOLDEN) & MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return state, z ^ (z >> 31)
+
+
+def below(state: int, n: int) -> tuple[int, int]:
+    """An unbiased integer in [0, n) by rejection sampling."""
+    limit = MASK + 1 - ((MASK + 1) % n)
+    while True:
+        state, x = next_u64(state)
+        if x < limit:
+            return state, x % n
+
+
+def shuffle(state: int, items: list[T]) -> int:
+    """Fisher-Yates shuffle of `items` in place; returns the new generator state."""
+    for i in range(len(items) - 1, 0, -1):
+        state, j = below(state, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return state
+
+
+def to_hex(state: int) -> str:
+    return f"{state:016x}"
+
+
+def from_hex(text: str) -> int:
+    if len(text) != 16:
+        raise ValueError("generator state must be 16 hex digits")
+    return int(text, 16)
