@@ -533,18 +533,9 @@ def builtin_catalogs() -> dict[str, Catalog]:
     return _BUILTIN
 
 
-_BY_HASH: dict[str, Catalog] = {}
-
-
-def remember(catalog: Catalog) -> None:
-    """Keep a custom catalog so later states naming its hash resolve without resending it."""
-    if len(_BY_HASH) > 256:
-        _BY_HASH.clear()
-    _BY_HASH[catalog.hash] = catalog
-
-
 def find_catalog(cat_id: str, cat_hash: str) -> Catalog | None:
+    """A built-in catalog with that id and content hash (custom ones travel with requests)."""
     builtin = builtin_catalogs().get(cat_id)
     if builtin is not None and builtin.hash == cat_hash:
         return builtin
-    return _BY_HASH.get(cat_hash)
+    return None

@@ -56,43 +56,40 @@ def protected_against(g: Game, entry: Entry, actor: int) -> bool:
     return g.inst.owner[entry[0]] != actor and (entry[3] or g.inst.cdef[entry[0]].shield)
 
 
-def _occupied(g: Game, cell: int, lifted: int) -> bool:
-    """A-4.1/A-4.3: a card (face up or down) or a Fountain token occupies a cell."""
-    stack = g.city[cell]
-    n = len(stack) - (1 if cell == lifted else 0)
-    return n > 0 or g.fountain[cell] >= 0
-
-
 def eligible_cells(g: Game, seat: int, lifted: int = -1) -> list[int]:
     """A-4.1 (a)(b)(c) and A-4.3, for `seat`; `lifted` is the cell a moving card leaves (A-4.4).
 
-    Rulings (docs/rulings.md): a Fountain token occupies its cell for (a) and (b), and its
-    cell stays eligible for the token's owner.
+    A-R1: a Fountain token occupies its cell for (a) and (b), and its cell stays eligible
+    for the token's owner. One pass over the city: this is the engine's hottest function.
     """
-    out = []
+    out: list[int] = []
     city, fountain = g.city, g.fountain
-    opened = True  # streets open top to bottom: block 1 of the first street with no card
-    for street in range(g.n):
-        base = street * BLOCKS
-        empty_street = not any(_occupied(g, c, lifted) for c in range(base, base + BLOCKS))
+    opened = False  # block 1 of the first street with no card at all is open (b)
+    for base in range(0, g.n * BLOCKS, BLOCKS):
+        empty_street = True
+        left_occupied = False
         for cell in range(base, base + BLOCKS):
+            stack = city[cell]
+            depth = len(stack) - 1 if cell == lifted else len(stack)
             f = fountain[cell]
             if f >= 0:
+                empty_street = False
+                left_occupied = True
                 if f == seat:
                     out.append(cell)
                 continue
-            stack = city[cell]
-            depth = len(stack) - (1 if cell == lifted else 0)
-            if depth > 0:
+            if depth:
+                empty_street = False
+                left_occupied = True
                 if not stack[depth - 1][2]:
                     out.append(cell)  # (c) a face-down top card
-            elif cell > base:
-                if _occupied(g, cell - 1, lifted):
-                    out.append(cell)  # (a)
-            elif empty_street and opened:
-                out.append(cell)  # (b)
-        if empty_street:
-            opened = False
+                continue
+            if left_occupied:
+                out.append(cell)  # (a)
+            left_occupied = False
+        if empty_street and not opened:
+            out.append(base)  # (b): nothing else of this street was added
+            opened = True
     return out
 
 

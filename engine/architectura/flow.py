@@ -122,11 +122,24 @@ def start_of_turn_options(g: Game, seat: int) -> list[Action]:
     return out
 
 
+def has_legal_play(g: Game, seat: int) -> bool:
+    """Whether `play_options` would offer anything, without listing the options."""
+    hand = g.hands[seat]
+    if not hand:
+        return False
+    cdef = g.inst.cdef
+    if any(cdef[i].outside for i in hand):
+        return True
+    if not any(cost_payable(g, seat, i) for i in hand):
+        return False
+    return bool(playable_cells(g, seat))
+
+
 def can_still_play(g: Game, seat: int) -> bool:
-    """A-3.7: a seat is still in the game while it has a legal play now, or will draw."""
+    """A-3.7 / A-R4: a seat is still in the game while it has a legal play now, or will draw."""
     if len(g.hands[seat]) < g.limits[seat] and g.decks[seat]:
         return True
-    return bool(play_options(g, seat))
+    return has_legal_play(g, seat)
 
 
 def begin_turn(g: Game, seat: int) -> None:
