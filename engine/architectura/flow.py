@@ -696,7 +696,9 @@ def _op_options(g: Game, t: Task) -> list[Action]:
     targets, all_own = op_targets(g, t)
     if not targets:
         return []
-    if op_of(g, t).may or t["n"] > 0 or all_own:
+    # "may" lets the actor stop at any point (Greenhouse: 1 or 2); a mandatory operation
+    # takes every target it can, unless only the actor's own protected cards are left (A-R5).
+    if op_of(g, t).may or all_own:
         return [*targets, DECLINE]
     return targets
 
