@@ -1,0 +1,128 @@
+"""The stateless HTTP referee for Architectura (docs/http.md, openapi.yaml).
+
+`create_app()` is the application factory gunicorn serves (`gunicorn "app:create_app()"`).
+No game is stored server-side: every request carries the full state. The app only translates
+HTTP to engine calls and back; the rules live in `engine/`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from flask import Flask, Response
+
+from app.errors import register_error_handlers
+from app.jsonio import json_response
+from app.logging import configure_logging, install_request_logging
+
+ReadinessCheck = Callable[[], tuple[str, bool, str]]
+
+DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024
+DEFAULT_MAX_DECISIONS = 2000
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"environment variable {name} must be an integer, not {raw!r}") from None
+    if value <= 0:
+        raise ValueError(f"environment variable {name} must be positive, not {value}")
+    return value
+
+
+def config_from_env() -> dict[str, Any]:
+    """The settings read from the environment (documented in docs/http.md)."""
+    return {
+        "MAX_CONTENT_LENGTH": _env_int("MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES),
+        "MAX_DECISIONS": _env_int("MAX_DECISIONS", DEFAULT_MAX_DECISIONS),
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
+        "REDIS_URL": os.environ.get("REDIS_URL") or None,
+        "CACHE_TTL_S": _env_int("CACHE_TTL_S", 3600),
+        "CACHE_MAX_ENTRIES": _env_int("CACHE_MAX_ENTRIES", 10_000),
+    }
+
+
+def critical(check: ReadinessCheck) -> ReadinessCheck:
+    """Mark a readiness check whose failure makes the service unready (503). Unmarked checks
+    (an optional cache, say) only turn the status to "degraded" and keep 200."""
+    check.critical = True  # type: ignore[attr-defined]
+    return check
+
+
+@critical
+def _engine_check() -> tuple[str, bool, str]:
+    import engine.architectura as arch
+
+    try:
+        cats = arch.builtin_catalogs()
+    except Exception as e:  # readiness reports, it never raises
+        return "engine", False, f"the built-in catalogs do not load: {e}"
+    return "engine", True, f"catalogs: {', '.join(sorted(cats))}"
+
+
+OPENAPI_PATH = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "openapi.yaml"
+)
+
+
+def openapi_text() -> str:
+    """The contract served at /openapi.yaml (the repository's openapi.yaml)."""
+    with open(OPENAPI_PATH, encoding="utf-8") as f:
+        return f.read()
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the referee. Settings come from the environment, then `config` overrides them."""
+    app = Flask(__name__)
+    app.config.update(config_from_env())
+    if config:
+        app.config.update(config)
+    configure_logging(str(app.config["LOG_LEVEL"]))
+    app.extensions["readiness_checks"] = [_engine_check]
+    install_request_logging(app)
+    register_error_handlers(app)
+
+    from app.routes import bp as v1_bp
+    from app.suggest import bp as suggest_bp
+
+    app.register_blueprint(v1_bp)
+    app.register_blueprint(suggest_bp, url_prefix="/v1")
+
+    @app.get("/healthz")
+    def healthz() -> Response:
+        """Liveness: the process answers."""
+        return json_response({"status": "ok"})
+
+    @app.get("/readyz")
+    def readyz() -> Response:
+        """Readiness: every registered check; a degraded optional dependency (the cache) is
+        reported but does not make the service unready."""
+        checks: dict[str, dict[str, Any]] = {}
+        unready = False
+        for check in app.extensions["readiness_checks"]:
+            try:
+                name, ok, detail = check()
+            except Exception as e:  # a broken check is reported, never a 500
+                name = getattr(check, "__name__", "check")
+                ok, detail = False, f"the check raised {type(e).__name__}: {e}"
+            checks[str(name)] = {"ok": bool(ok), "detail": str(detail)}
+            unready = unready or (not ok and getattr(check, "critical", False))
+        if unready:
+            return json_response({"status": "unready", "checks": checks}, 503)
+        status = "ready" if all(c["ok"] for c in checks.values()) else "degraded"
+        return json_response({"status": status, "checks": checks})
+
+    text = openapi_text()
+
+    @app.get("/openapi.yaml")
+    def openapi() -> Response:
+        """The API contract."""
+        return Response(text, mimetype="application/yaml")
+
+    return app
