@@ -30,7 +30,7 @@ from engine.architectura import Action, Catalog, Game
 from engine.errors import IllegalDecision, SetupError
 
 MAX_ITERATIONS = 200_000
-MAX_TIME_MS = 30_000
+MAX_TIME_MS = 10_000
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,10 @@ class Budget:
                 continue
             if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= hi:
                 raise SetupError(
-                    "invalid_budget", f"{name} must be an integer from 1 to {hi}", None, f"/{name}"
+                    "invalid_budget",
+                    f"{name} must be an integer from 1 to {hi}",
+                    None,
+                    f"/budget/{name}",
                 )
 
     def to_json(self) -> dict[str, int]:

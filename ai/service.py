@@ -1,0 +1,139 @@
+"""`suggest`: what the HTTP layer calls for POST /v1/suggest.
+
+The state is read and checked by the engine, written back in canonical form, and reduced to
+the seat's view (`arch.player_view`); the bot is given that view and nothing else. Results
+are cached by position: rules version, catalog hash, seat, the canonical digest of the
+seat's view (its information set) and the search settings (bot, budget, seed). Two states
+that differ only in what the seat cannot see share a key, which is exactly right: the bot
+would answer them identically anyway.
+
+Iteration budgets are deterministic (same key, same answer, cached or not). A time budget
+is not: the iterations done in the time depend on the machine's speed and load, so the
+first result stored for a key is the one later hits return until it expires.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import engine.architectura as arch
+from ai.bots import BOT_NAMES, LEVELS, Bot, Budget, make_bot
+from ai.cache import PositionCache
+from engine.canonical import digest
+from engine.errors import IllegalDecision, SetupError
+
+KEY_VERSION = "v1"
+MAX_SEED = 2**63 - 1
+
+
+def resolve_settings(
+    bot: str, level: str | None, iterations: int | None, time_ms: int | None, seed: int
+) -> tuple[dict[str, Any], Budget | None]:
+    """Check the request's search settings; returns (settings as JSON, ISMCTS budget)."""
+    if bot not in BOT_NAMES:
+        raise SetupError(
+            "unknown_bot", f"unknown bot {bot!r}; known: {', '.join(BOT_NAMES)}", None, "/bot"
+        )
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise SetupError(
+            "invalid_seed", f"seed must be an integer from 0 to {MAX_SEED}", None, "/seed"
+        )
+    if level is not None and (iterations is not None or time_ms is not None):
+        raise SetupError(
+            "invalid_budget", "give either a level or a budget, not both", None, "/budget"
+        )
+    if level is not None and level not in LEVELS:
+        raise SetupError(
+            "unknown_level", f"unknown level {level!r}; known: {', '.join(LEVELS)}", None, "/level"
+        )
+    settings: dict[str, Any] = {"bot": bot, "seed": seed}
+    if bot != "ismcts":
+        return settings, None
+    if iterations is None and time_ms is None:
+        budget = LEVELS[level or "medium"]
+    else:
+        budget = Budget(iterations=iterations, time_ms=time_ms)
+    settings.update(budget.to_json())
+    return settings, budget
+
+
+def cache_key(
+    rules_version: str, catalog_hash: str, seat: int, view: dict[str, Any], settings: dict[str, Any]
+) -> str:
+    return ":".join(
+        (KEY_VERSION, rules_version, catalog_hash, str(seat), digest(view), digest(settings))
+    )
+
+
+def _bot_for(settings: dict[str, Any], budget: Budget | None) -> Bot:
+    return make_bot(settings["bot"], budget)
+
+
+def suggest(
+    state: dict[str, Any],
+    seat: int,
+    *,
+    level: str | None = None,
+    iterations: int | None = None,
+    time_ms: int | None = None,
+    seed: int = 0,
+    bot: str = "ismcts",
+    cache: PositionCache | None = None,
+    catalog: Any = None,
+) -> dict[str, Any]:
+    """The decision `seat` should take now, with the search statistics behind it.
+
+    Raises EngineError subclasses (InvalidState, IllegalDecision, SetupError) for input
+    the HTTP layer should answer with 4xx."""
+    t0 = time.perf_counter()
+    settings, budget = resolve_settings(bot, level, iterations, time_ms, seed)
+    if level is None and bot == "ismcts" and iterations is None and time_ms is None:
+        level = "medium"
+    cat = arch.get_catalog(catalog) if catalog is not None else None
+    g = arch.load(state, catalog)
+    view = arch.player_view(arch.game_to_json(g), seat)
+    if arch.is_terminal(g):
+        raise IllegalDecision(
+            "game_over", "The game is over: no decision can be made.", "A-3.7", "/state"
+        )
+    decider = arch.current_player(g)
+    if decider != seat:
+        raise IllegalDecision(
+            "not_your_decision",
+            f"The pending decision belongs to seat {decider} ({g.colours[decider or 0]}), "
+            f"not seat {seat}.",
+            "A-9",
+            "/seat",
+        )
+    key = cache_key(arch.RULES_VERSION, g.cat.hash, seat, view, settings)
+    stored = cache.get(key) if cache is not None else None
+    cached = stored is not None
+    if stored is None:
+        result = _bot_for(settings, budget).choose(view, seed, cat)
+        options = [
+            {
+                "decision": arch.action_to_json(g, seat, o.action),
+                "visits": o.visits,
+                "value": None if o.value is None else round(o.value, 6),
+            }
+            for o in result.options
+        ] or [{"decision": arch.action_to_json(g, seat, result.action), "visits": 0, "value": None}]
+        stored = {
+            "decision": arch.action_to_json(g, seat, result.action),
+            "stats": {
+                "iterations": result.iterations,
+                "time_ms": round(result.time_ms, 3),
+                "options": options,
+            },
+        }
+        if cache is not None:
+            cache.put(key, stored)
+    return {
+        "decision": stored["decision"],
+        "bot": settings["bot"],
+        "level": level,
+        "settings": settings,
+        "stats": {**stored["stats"], "elapsed_ms": round((time.perf_counter() - t0) * 1000, 3)},
+        "cached": cached,
+    }
