@@ -216,6 +216,7 @@ class IsmctsBot:
     def __init__(self, budget: Budget, exploration: float = 0.7) -> None:
         self.budget = budget
         self.c = exploration
+        self.last_root: Node | None = None  # the last search tree, for inspection
 
     def choose(
         self, view: dict[str, Any], seed: int, catalog: Catalog | None = None
@@ -235,6 +236,7 @@ class IsmctsBot:
             done += 1
             if time.perf_counter() >= deadline:
                 break
+        self.last_root = root
         stats = []
         for a in opts:
             ch = root.children.get((seat, a))

@@ -1,0 +1,189 @@
+"""ai.service.suggest, the in-process cache, and POST /v1/suggest."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from ai_support import hide_differently, midgame
+
+import engine.architectura as arch
+from ai.bots import LEVELS
+from ai.cache import MemoryCache, make_cache
+from ai.service import suggest
+from app import create_app
+from engine.errors import IllegalDecision, InvalidState, SetupError
+
+
+def test_suggestion_is_a_legal_option_with_stats() -> None:
+    state = midgame(2)
+    seat = state["pending"]["seat"]
+    out = suggest(state, seat, iterations=120, seed=4)
+    assert out["decision"] in state["pending"]["options"]
+    assert out["bot"] == "ismcts" and out["level"] is None and out["cached"] is False
+    assert out["settings"] == {"bot": "ismcts", "seed": 4, "iterations": 120}
+    stats = out["stats"]
+    assert stats["iterations"] == 120 and stats["time_ms"] > 0
+    assert [o["decision"] for o in stats["options"]] == state["pending"]["options"]
+    assert sum(o["visits"] for o in stats["options"]) == 120
+    best = max(stats["options"], key=lambda o: o["visits"])
+    assert best["decision"] == out["decision"]
+    for o in stats["options"]:
+        assert o["value"] is None or 0.0 <= o["value"] <= 1.0
+    new_state, _ = arch.apply(state, out["decision"])
+    assert new_state != state
+
+
+def test_levels_and_default_level() -> None:
+    state = midgame(6)
+    seat = state["pending"]["seat"]
+    out = suggest(state, seat, level="easy")
+    assert out["level"] == "easy"
+    assert out["settings"] == {"bot": "ismcts", "seed": 0, **LEVELS["easy"].to_json()}
+    default = suggest(state, seat)
+    assert default["level"] == "medium"
+    assert default["settings"]["iterations"] == LEVELS["medium"].iterations
+    greedy = suggest(state, seat, bot="greedy", seed=3)
+    assert greedy["settings"] == {"bot": "greedy", "seed": 3}
+    assert greedy["decision"] in state["pending"]["options"]
+
+
+def test_memory_cache_hit_returns_the_same_answer() -> None:
+    state = midgame(9)
+    seat = state["pending"]["seat"]
+    cache = make_cache(None)
+    assert isinstance(cache, MemoryCache)
+    first = suggest(state, seat, iterations=100, seed=1, cache=cache)
+    again = suggest(state, seat, iterations=100, seed=1, cache=cache)
+    assert (first["cached"], again["cached"]) == (False, True)
+    assert again["decision"] == first["decision"]
+    assert again["stats"]["options"] == first["stats"]["options"]
+    # same information set, other hidden cards: same key, so a hit
+    other = hide_differently(state, seat, random.Random(1))
+    assert suggest(other, seat, iterations=100, seed=1, cache=cache)["cached"] is True
+    # other settings are other keys
+    assert suggest(state, seat, iterations=100, seed=2, cache=cache)["cached"] is False
+    assert suggest(state, seat, iterations=101, seed=1, cache=cache)["cached"] is False
+    assert suggest(state, seat, bot="greedy", seed=1, cache=cache)["cached"] is False
+    assert len(cache) == 4
+    assert cache.status() == {
+        "backend": "memory",
+        "ok": True,
+        "detail": "in-process LRU, 4/10000 entries",
+    }
+
+
+def test_memory_cache_is_a_bounded_lru_with_ttl() -> None:
+    c = MemoryCache(max_entries=2, ttl_s=3600)
+    c.put("a", {"v": 1})
+    c.put("b", {"v": 2})
+    assert c.get("a") == {"v": 1}
+    c.put("c", {"v": 3})  # evicts b, the least recently used
+    assert c.get("b") is None
+    assert c.get("a") == {"v": 1} and c.get("c") == {"v": 3}
+    got = c.get("a")
+    assert got is not None
+    got["v"] = 99  # callers get copies
+    assert c.get("a") == {"v": 1}
+    expired = MemoryCache(ttl_s=0)
+    expired.put("k", {"v": 1})
+    assert expired.get("k") is None
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "code"),
+    [
+        ({"level": "easy", "iterations": 10}, "invalid_budget"),
+        ({"iterations": 0}, "invalid_budget"),
+        ({"time_ms": 10**7}, "invalid_budget"),
+        ({"level": "grandmaster"}, "unknown_level"),
+        ({"bot": "minimax"}, "unknown_bot"),
+        ({"seed": -1}, "invalid_seed"),
+    ],
+)
+def test_bad_settings_are_setup_errors(kwargs: dict[str, Any], code: str) -> None:
+    state = midgame(1)
+    with pytest.raises(SetupError) as e:
+        suggest(state, state["pending"]["seat"], **kwargs)
+    assert e.value.code == code
+
+
+def test_rule_errors() -> None:
+    state = midgame(1)
+    seat = state["pending"]["seat"]
+    with pytest.raises(IllegalDecision) as e:
+        suggest(state, 1 - seat, iterations=5)
+    assert (e.value.code, e.value.clause, e.value.pointer) == ("not_your_decision", "A-9", "/seat")
+    with pytest.raises(IllegalDecision) as e:
+        suggest(state, 7, iterations=5)
+    assert e.value.code == "unknown_seat"
+    broken = dict(state, turn="soon")
+    with pytest.raises(InvalidState):
+        suggest(broken, seat, iterations=5)
+    g = arch.load(state)
+    rnd = random.Random(0)
+    while not arch.is_terminal(g):
+        arch.apply_action(g, rnd.choice(arch.legal_actions(g)))
+    with pytest.raises(IllegalDecision) as e:
+        suggest(arch.game_to_json(g), 0, iterations=5)
+    assert e.value.code == "game_over"
+
+
+@pytest.fixture
+def client() -> Any:
+    app = create_app({"REDIS_URL": None, "TESTING": True})
+    return app.test_client()
+
+
+def test_http_suggest_and_cache(client: Any) -> None:
+    state = midgame(12)
+    seat = state["pending"]["seat"]
+    body = {"state": state, "seat": seat, "budget": {"iterations": 60}, "seed": 5}
+    r1 = client.post("/v1/suggest", json=body)
+    assert r1.status_code == 200, r1.get_json()
+    r2 = client.post("/v1/suggest", json=body)
+    a, b = r1.get_json(), r2.get_json()
+    assert (a["cached"], b["cached"]) == (False, True)
+    assert a["decision"] == b["decision"] and a["decision"] in state["pending"]["options"]
+    assert a["stats"]["iterations"] == 60
+    r3 = client.post("/v1/suggest", json={"state": state, "seat": seat, "level": "easy"})
+    assert r3.status_code == 200 and r3.get_json()["level"] == "easy"
+    ready = client.get("/readyz").get_json()
+    assert ready["checks"]["position_cache"]["ok"] is True
+    assert ready["checks"]["position_cache"]["detail"].startswith("memory")
+
+
+@pytest.mark.parametrize(
+    ("patch", "status", "code", "pointer"),
+    [
+        ({"level": "easy", "budget": {"iterations": 3}}, 400, "invalid_request", "/budget"),
+        ({"budget": {}}, 400, "invalid_request", "/budget"),
+        ({"budget": {"iterations": 0}}, 400, "invalid_request", "/budget/iterations"),
+        ({"level": "godlike"}, 400, "invalid_request", "/level"),
+        ({"bot": "alphazero"}, 400, "invalid_request", "/bot"),
+        ({"seed": "1"}, 400, "invalid_request", "/seed"),
+        ({"seat": None}, 400, "invalid_request", "/seat"),
+        ({"extra": 1}, 400, "invalid_request", "/extra"),
+        ({"flip_seat": True}, 422, "not_your_decision", "/seat"),
+        ({"state": {"game": "chess"}}, 422, "invalid_state", None),
+    ],
+)
+def test_http_errors(
+    client: Any, patch: dict[str, Any], status: int, code: str, pointer: str | None
+) -> None:
+    state = midgame(12)
+    seat = state["pending"]["seat"]
+    body: dict[str, Any] = {"state": state, "seat": seat, "budget": {"iterations": 5}}
+    if patch.pop("flip_seat", False):
+        body["seat"] = 1 - seat
+    body.update(patch)
+    r = client.post("/v1/suggest", json=body)
+    assert r.status_code == status, r.get_json()
+    assert r.mimetype == "application/problem+json"
+    problem = r.get_json()
+    assert problem["code"] == code
+    if pointer is not None:
+        assert problem["pointer"] == pointer
+    else:
+        assert problem["pointer"].startswith("/state")
