@@ -1,0 +1,260 @@
+"""The Redis position cache against a real redis-server that the tests start themselves
+(never the machine's own Redis): round trip with TTL, Redis killed mid-test, a Redis that
+hangs, and two gunicorn instances sharing one Redis."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from ai_support import midgame
+
+from ai.cache import KEY_PREFIX, RedisCache, make_cache
+from ai.service import suggest
+
+ROOT = Path(__file__).resolve().parent.parent
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class RedisServer:
+    """A throw-away redis-server: no persistence, bounded memory, LRU eviction."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.url = f"redis://127.0.0.1:{port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                REDIS_SERVER,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--maxmemory",
+                "32mb",
+                "--maxmemory-policy",
+                "allkeys-lru",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=0.5)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                if client.ping():
+                    break
+            except redis.RedisError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not start on port {self.port}")
+            time.sleep(0.05)
+        client.close()
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    server = RedisServer(free_port())
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_redis_round_trip_with_ttl(redis_server: RedisServer) -> None:
+    cache = make_cache(redis_server.url, ttl_s=120)
+    assert isinstance(cache, RedisCache)
+    assert cache.get("nothing") is None
+    cache.put("k1", {"decision": {"type": "pass"}, "n": 3})
+    assert cache.get("k1") == {"decision": {"type": "pass"}, "n": 3}
+    raw = redis.Redis.from_url(redis_server.url)
+    assert 0 < raw.ttl(KEY_PREFIX + "k1") <= 120
+    raw.close()
+    assert cache.status() == {"backend": "redis", "ok": True, "detail": "connected"}
+
+
+def test_suggest_survives_redis_dying_mid_test(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    state = midgame(14)
+    seat = state["pending"]["seat"]
+    cache = RedisCache(redis_server.url, backoff_s=0.2)
+    first = suggest(state, seat, iterations=40, seed=1, cache=cache)
+    hit = suggest(state, seat, iterations=40, seed=1, cache=cache)
+    assert (first["cached"], hit["cached"]) == (False, True)
+
+    redis_server.kill()
+    caplog.set_level(logging.WARNING, logger="ai.cache")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        out = suggest(state, seat, iterations=40, seed=1, cache=cache)
+        assert out["cached"] is False
+        assert out["decision"] == first["decision"]
+        assert time.perf_counter() - t0 < 2.0
+    status = cache.status()
+    assert status["backend"] == "redis" and status["ok"] is False
+    assert "unavailable" in status["detail"]
+    warnings = [r for r in caplog.records if r.name == "ai.cache"]
+    assert len(warnings) == 1, [r.getMessage() for r in warnings]
+    assert "without the cache" in warnings[0].getMessage()
+
+    # Redis comes back (empty): after the back-off the cache is used again.
+    redis_server.start()
+    time.sleep(1.0)  # longer than the longest back-off reached above
+    assert cache.status()["ok"] is True
+    assert suggest(state, seat, iterations=40, seed=1, cache=cache)["cached"] is False
+    assert suggest(state, seat, iterations=40, seed=1, cache=cache)["cached"] is True
+    assert any("is back" in r.getMessage() for r in caplog.records if r.name == "ai.cache")
+
+
+def test_a_hanging_redis_costs_one_short_timeout_then_nothing() -> None:
+    """A server that accepts connections but never answers (a stuck Redis)."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        port = listener.getsockname()[1]
+        cache = RedisCache(f"redis://127.0.0.1:{port}/0", socket_timeout=0.1, backoff_s=30)
+        state = midgame(15)
+        seat = state["pending"]["seat"]
+        t0 = time.perf_counter()
+        out = suggest(state, seat, iterations=20, seed=1, cache=cache)
+        first = time.perf_counter() - t0
+        assert out["cached"] is False
+        assert first < 2.0
+        t1 = time.perf_counter()
+        for _ in range(5):
+            assert cache.get("anything") is None
+            cache.put("anything", {"x": 1})
+        assert time.perf_counter() - t1 < 0.05  # backing off: no socket calls at all
+        assert cache.status()["ok"] is False
+
+
+def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer")
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=30) as r:
+        out: dict[str, Any] = json.loads(r.read())
+        return out
+
+
+def test_two_gunicorn_instances_share_one_redis(redis_server: RedisServer) -> None:
+    gunicorn = str(Path(sys.executable).parent / "gunicorn")
+    procs: list[subprocess.Popen[bytes]] = []
+    ports = [free_port(), free_port()]
+    try:
+        for port in ports:
+            env = dict(
+                os.environ,
+                REDIS_URL=redis_server.url,
+                PORT=str(port),
+                BIND=f"127.0.0.1:{port}",
+                WEB_CONCURRENCY="1",
+                LOG_LEVEL="warning",
+            )
+            procs.append(
+                subprocess.Popen(
+                    [gunicorn, "-c", "gunicorn.conf.py", "app:create_app()"],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+        for port, proc in zip(ports, procs, strict=True):
+            _wait_http(f"http://127.0.0.1:{port}/healthz", proc)
+        state = midgame(16)
+        body = {
+            "state": state,
+            "seat": state["pending"]["seat"],
+            "budget": {"iterations": 50},
+            "seed": 8,
+        }
+        a = _post(f"http://127.0.0.1:{ports[0]}/v1/suggest", body)
+        b = _post(f"http://127.0.0.1:{ports[1]}/v1/suggest", body)
+        assert (a["cached"], b["cached"]) == (False, True)
+        assert a["decision"] == b["decision"]
+        assert a["stats"]["options"] == b["stats"]["options"]
+        with urllib.request.urlopen(f"http://127.0.0.1:{ports[1]}/readyz", timeout=5) as r:
+            ready = json.loads(r.read())
+        assert ready["checks"]["position_cache"] == {"ok": True, "detail": "redis: connected"}
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+
+
+def test_readyz_reports_a_dead_redis_and_suggest_still_answers() -> None:
+    from app import create_app
+
+    port = free_port()  # nothing listens there
+    client = create_app({"REDIS_URL": f"redis://127.0.0.1:{port}/0"}).test_client()
+    state = midgame(17)
+    body = {"state": state, "seat": state["pending"]["seat"], "budget": {"iterations": 20}}
+    r = client.post("/v1/suggest", json=body)
+    assert r.status_code == 200 and r.get_json()["cached"] is False
+    ready = client.get("/readyz")
+    assert ready.status_code == 200
+    out = ready.get_json()
+    assert out["status"] == "degraded"
+    check = out["checks"]["position_cache"]
+    assert check["ok"] is False and check["detail"].startswith("redis: redis unavailable")
