@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 from marshmallow import Schema
+from werkzeug.exceptions import RequestEntityTooLarge
 
 import engine.architectura as arch
 from app import schemas
@@ -33,7 +34,12 @@ def read_body(schema: Schema) -> dict[str, Any]:
             "unsupported_media_type",
             f"Send the body as application/json (got {mt or 'no Content-Type'}).",
         )
-    body = loads(request.get_data(cache=False))
+    raw = request.get_data(cache=False)  # 413 when Content-Length exceeds the limit
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if request.content_length is None and limit is not None and len(raw) >= limit:
+        # a chunked body is cut at the limit by werkzeug: refuse it rather than misread it
+        raise RequestEntityTooLarge()
+    body = loads(raw)
     if not isinstance(body, dict):
         raise ApiError(400, "invalid_request", "The request body must be a JSON object.", "")
     data: dict[str, Any] = schema.load(body)

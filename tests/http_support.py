@@ -1,0 +1,140 @@
+"""Helpers for the HTTP tests: the app, real game states, and checking a response against
+the operation it answers in openapi.yaml (status documented, media type, body schema)."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+import engine.architectura as arch
+from app import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC_URI = "urn:architectura:openapi"
+
+
+@cache
+def spec() -> dict[str, Any]:
+    with open(ROOT / "openapi.yaml", encoding="utf-8") as f:
+        data: dict[str, Any] = yaml.safe_load(f)
+    return data
+
+
+@cache
+def _registry() -> Registry:  # type: ignore[type-arg]
+    return Registry().with_resource(SPEC_URI, Resource(spec(), DRAFT202012))  # type: ignore[call-arg,arg-type]
+
+
+def validator(pointer: str) -> jsonschema.Draft202012Validator:
+    """A validator for the schema at `pointer` in openapi.yaml ("/components/schemas/X")."""
+    return jsonschema.Draft202012Validator(
+        {"$ref": f"{SPEC_URI}#{pointer}"},
+        registry=_registry(),
+        format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER,
+    )
+
+
+def schema_errors(name: str, value: Any) -> list[str]:
+    v = validator(f"/components/schemas/{name}")
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in v.iter_errors(value)]
+
+
+def _resolve(obj: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in obj:
+        node: Any = spec()
+        for part in obj["$ref"].lstrip("#/").split("/"):
+            node = node[part]
+        obj = node
+    return obj
+
+
+def check_response(method: str, path_template: str, resp: Any) -> Any:
+    """Assert `resp` (a Flask test response) is what openapi.yaml documents for the operation;
+    return its JSON body."""
+    op = spec()["paths"][path_template][method.lower()]
+    status = str(resp.status_code)
+    assert status in op["responses"], (
+        f"{method} {path_template}: undocumented status {status}: {resp.data[:500]!r}"
+    )
+    doc = _resolve(op["responses"][status])
+    assert "X-Request-ID" in resp.headers
+    content = doc.get("content", {})
+    mimetype = resp.mimetype
+    assert mimetype in content, f"{method} {path_template} {status}: media type {mimetype}"
+    if mimetype == "application/yaml":
+        return resp.get_data(as_text=True)
+    body = resp.get_json()
+    pointer = "/paths/" + path_template.replace("~", "~0").replace("/", "~1")
+    pointer += f"/{method.lower()}/responses/{status}"
+    if "$ref" in op["responses"][status]:
+        pointer = op["responses"][status]["$ref"].lstrip("#")
+    errors = [
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+        for e in validator(f"{pointer}/content/{mimetype.replace('/', '~1')}/schema").iter_errors(
+            body
+        )
+    ]
+    assert not errors, f"{method} {path_template} {status} breaks the contract: {errors[:5]}"
+    return body
+
+
+def make_app(**config: Any) -> Any:
+    cfg = {"TESTING": True, "LOG_LEVEL": "WARNING"}
+    cfg.update(config)
+    return create_app(cfg)
+
+
+def advanced_setup(seats: int, seed: int) -> dict[str, Any]:
+    """An advanced set-up where every seat replaces a few basic cards (A-1.5)."""
+    from engine.architectura.catalog import replaceable
+
+    cat = arch.builtin_catalogs()["reference"]
+    rnd = random.Random(seed)
+    additional = sorted(c.id for c in cat.cards.values() if c.kind == "additional")
+    reps = []
+    for _ in range(seats):
+        chosen: dict[str, str] = {}
+        for add in rnd.sample(additional, len(additional)):
+            for basic in cat.basic_ids:
+                if basic not in chosen.values() and replaceable(cat, add, basic):
+                    chosen[add] = basic
+                    break
+            if len(chosen) == 4:
+                break
+        reps.append(chosen)
+    return {"seats": seats, "seed": seed, "variant": "advanced", "replacements": reps}
+
+
+def play_random(
+    state: dict[str, Any], decisions: int, seed: int = 0
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Play up to `decisions` random legal decisions with the engine; (state, log)."""
+    rnd = random.Random(seed)
+    log: list[dict[str, Any]] = []
+    for _ in range(decisions):
+        if state["game_over"]:
+            break
+        d = rnd.choice(arch.legal_decisions(state)["options"])
+        state, _ = arch.apply(state, d)
+        log.append(d)
+    return state, log
+
+
+def mid_game(seats: int = 4, seed: int = 3, decisions: int = 24) -> dict[str, Any]:
+    state, _ = play_random(arch.new_game({"seats": seats, "seed": seed}), decisions, seed)
+    assert not state["game_over"]
+    return state
+
+
+def finished_game(seats: int = 2, seed: int = 5) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    start = arch.new_game({"seats": seats, "seed": seed})
+    state, log = play_random(start, 10_000, seed)
+    assert state["game_over"]
+    return state, log

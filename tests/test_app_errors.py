@@ -1,0 +1,512 @@
+"""Every error path: each answer is a documented 4xx problem+json with a stable code, the
+clause where a rule applies and a JSON pointer into the request body; never a 500."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import logging
+from typing import Any
+
+import pytest
+from http_support import check_response, finished_game, make_app, mid_game
+
+import engine.architectura as arch
+
+POSTS = [
+    "/v1/games",
+    "/v1/legal-moves",
+    "/v1/resolve",
+    "/v1/validate",
+    "/v1/view",
+    "/v1/score",
+    "/v1/replay",
+]
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    return make_app().test_client()
+
+
+@pytest.fixture(scope="module")
+def state() -> dict[str, Any]:
+    return arch.new_game({"seats": 2, "seed": 7})
+
+
+def problem(r: Any, path: str, status: int, code: str, method: str = "POST") -> dict[str, Any]:
+    assert r.status_code == status, r.get_json()
+    assert r.mimetype == "application/problem+json"
+    body: dict[str, Any] = check_response(method, path, r)
+    assert body["code"] == code, body
+    assert body["status"] == status
+    assert body["type"] == f"urn:architectura:problem:{code}"
+    return body
+
+
+# -- malformed requests: 400 ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", POSTS)
+@pytest.mark.parametrize(
+    "raw",
+    [b"{", b"", b"   ", b'{"state": NaN}', b"[1, 2", b"\xff\xfe{}", b"[" * 5000 + b"]" * 5000],
+)
+def test_malformed_json(client: Any, path: str, raw: bytes) -> None:
+    r = client.post(path, data=raw, content_type="application/json")
+    body = problem(r, path, 400, "malformed_json")
+    assert body["pointer"] == ""
+
+
+@pytest.mark.parametrize("path", POSTS)
+@pytest.mark.parametrize("value", [[], [1], 3, "state", None, True])
+def test_body_must_be_an_object(client: Any, path: str, value: Any) -> None:
+    r = client.post(path, data=json.dumps(value), content_type="application/json")
+    body = problem(r, path, 400, "invalid_request")
+    assert body["pointer"] == ""
+
+
+@pytest.mark.parametrize("path", POSTS)
+@pytest.mark.parametrize("ctype", ["text/plain", "application/x-www-form-urlencoded", None])
+def test_body_must_be_json(client: Any, path: str, ctype: str | None) -> None:
+    headers = {"Content-Type": ctype} if ctype else {}
+    r = client.post(path, data=b'{"seats": 2, "seed": 1}', headers=headers)
+    problem(r, path, 415, "unsupported_media_type")
+
+
+def test_json_suffix_media_type_is_accepted(client: Any) -> None:
+    r = client.post(
+        "/v1/games", data=b'{"seats": 2, "seed": 1}', content_type="application/vnd.x+json"
+    )
+    assert r.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "pointers"),
+    [
+        ("/v1/games", {}, {"/seats", "/seed"}),
+        ("/v1/games", {"seats": "2", "seed": 1}, {"/seats"}),
+        ("/v1/games", {"seats": 2.0, "seed": 1}, {"/seats"}),
+        ("/v1/games", {"seats": True, "seed": 1}, {"/seats"}),
+        ("/v1/games", {"seats": 5, "seed": -1}, {"/seats", "/seed"}),
+        ("/v1/games", {"seats": 2, "seed": 2**64}, {"/seed"}),
+        ("/v1/games", {"seats": 2, "seed": 1, "variant": "expert"}, {"/variant"}),
+        ("/v1/games", {"seats": 2, "seed": 1, "first_seat": 4}, {"/first_seat"}),
+        ("/v1/games", {"seats": 2, "seed": 1, "colours": "red"}, {"/colours"}),
+        ("/v1/games", {"seats": 2, "seed": 1, "colours": [1, 2]}, {"/colours/0", "/colours/1"}),
+        ("/v1/games", {"seats": 2, "seed": 1, "replacements": {"a": "b"}}, {"/replacements"}),
+        ("/v1/games", {"seats": 2, "seed": 1, "replacements": [{"a": 3}]}, {"/replacements/0/a"}),
+        ("/v1/games", {"seats": 2, "seed": 1, "catalog": 5}, {"/catalog"}),
+        ("/v1/games", {"seats": 2, "seed": 1, "catalog": ""}, {"/catalog"}),
+        ("/v1/games", {"seats": 2, "seed": 1, "players": 2}, {"/players"}),
+        ("/v1/legal-moves", {}, {"/state"}),
+        ("/v1/legal-moves", {"state": []}, {"/state"}),
+        ("/v1/legal-moves", {"state": {}, "catalog": "reference"}, {"/catalog"}),
+        ("/v1/resolve", {"state": {}}, {"/decisions"}),
+        ("/v1/resolve", {"state": {}, "decisions": {}}, {"/decisions"}),
+        ("/v1/resolve", {"state": {}, "decisions": [{}, 3]}, {"/decisions/1"}),
+        ("/v1/resolve", {"state": 1, "decisions": [1], "x": 2}, {"/state", "/decisions/0", "/x"}),
+        ("/v1/validate", {"state": "x"}, {"/state"}),
+        ("/v1/view", {"state": {}}, {"/seat"}),
+        ("/v1/view", {"state": {}, "seat": "0"}, {"/seat"}),
+        ("/v1/view", {"state": {}, "seat": -1}, {"/seat"}),
+        ("/v1/score", {"state": None}, {"/state"}),
+        ("/v1/replay", {"decisions": []}, {""}),
+        ("/v1/replay", {"state": {}, "setup": {"seats": 2, "seed": 1}, "decisions": []}, {""}),
+        ("/v1/replay", {"setup": {"seats": 1}, "decisions": []}, {"/setup/seats", "/setup/seed"}),
+        ("/v1/replay", {"setup": {"seats": 2, "seed": 1}}, {"/decisions"}),
+        ("/v1/replay", {"setup": {"seats": 2, "seed": 1}, "decisions": [[]]}, {"/decisions/0"}),
+    ],
+)
+def test_wrong_types_list_every_field(
+    client: Any, path: str, body: dict[str, Any], pointers: set[str]
+) -> None:
+    r = client.post(path, json=body)
+    p = problem(r, path, 400, "invalid_request")
+    assert {x["pointer"] for x in p["problems"]} == pointers
+    assert p["pointer"] == p["problems"][0]["pointer"]
+    if len(pointers) > 1:
+        assert f"and {len(pointers) - 1} more" in p["detail"]
+
+
+def test_field_problem_codes(client: Any) -> None:
+    r = client.post("/v1/games", json={"seats": "x", "colour": 1})
+    p = problem(r, "/v1/games", 400, "invalid_request")
+    codes = {x["pointer"]: x["code"] for x in p["problems"]}
+    assert codes == {
+        "/seats": "invalid_field",
+        "/seed": "missing_field",
+        "/colour": "unknown_field",
+    }
+
+
+def test_pointer_tokens_are_escaped(client: Any) -> None:
+    r = client.post("/v1/games", json={"seats": 2, "seed": 1, "a/b~c": 1})
+    p = problem(r, "/v1/games", 400, "invalid_request")
+    assert p["pointer"] == "/a~1b~0c"
+
+
+def test_decision_count_limits(state: dict[str, Any]) -> None:
+    client = make_app(MAX_DECISIONS=3).test_client()
+    r = client.post("/v1/resolve", json={"state": state, "decisions": []})
+    assert problem(r, "/v1/resolve", 400, "invalid_request")["pointer"] == "/decisions"
+    r = client.post("/v1/resolve", json={"state": state, "decisions": [{}] * 4})
+    assert "MAX_DECISIONS" in problem(r, "/v1/resolve", 400, "invalid_request")["detail"]
+    r = client.post("/v1/replay", json={"state": state, "decisions": [{}] * 4})
+    problem(r, "/v1/replay", 400, "invalid_request")
+
+
+# -- size limit: 413 ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", POSTS)
+def test_body_over_the_limit(path: str) -> None:
+    client = make_app(MAX_CONTENT_LENGTH=1000).test_client()
+    body = json.dumps({"seats": 2, "seed": 1, "pad": "x" * 1000}).encode()
+    r = client.post(path, data=body, content_type="application/json")
+    p = problem(r, path, 413, "body_too_large")
+    assert "1000 bytes" in p["detail"]
+
+
+def test_default_limit_is_two_mib(state: dict[str, Any]) -> None:
+    client = make_app().test_client()
+    pad = "x" * (2 * 1024 * 1024)
+    r = client.post("/v1/legal-moves", json={"state": state, "pad": pad})
+    problem(r, "/v1/legal-moves", 413, "body_too_large")
+    # just under the limit is read (and refused for its unknown field, not its size)
+    r = client.post("/v1/legal-moves", json={"state": state, "pad": pad[:1_000_000]})
+    problem(r, "/v1/legal-moves", 400, "invalid_request")
+
+
+def test_limit_applies_without_content_length() -> None:
+    client = make_app(MAX_CONTENT_LENGTH=1000).test_client()
+    stream = io.BytesIO(b'{"seats": 2, "seed": 1, "pad": "' + b"x" * 5000 + b'"}')
+    chunked = {"Content-Type": "application/json", "Transfer-Encoding": "chunked"}
+    # a server that handles chunked bodies (gunicorn) says so with wsgi.input_terminated
+    env = {"wsgi.input_terminated": True}
+    r = client.post("/v1/games", input_stream=stream, headers=chunked, environ_overrides=env)
+    problem(r, "/v1/games", 413, "body_too_large")
+    small = io.BytesIO(b'{"seats": 2, "seed": 1}')
+    r = client.post("/v1/games", input_stream=small, headers=chunked, environ_overrides=env)
+    assert r.status_code == 200
+
+
+def test_max_body_bytes_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app import create_app
+
+    monkeypatch.setenv("MAX_BODY_BYTES", "500")
+    app = create_app()
+    assert app.config["MAX_CONTENT_LENGTH"] == 500
+    monkeypatch.setenv("MAX_BODY_BYTES", "lots")
+    with pytest.raises(ValueError, match="MAX_BODY_BYTES"):
+        create_app()
+
+
+# -- routing: 404, 405 ----------------------------------------------------------------------
+
+
+def test_unknown_path(client: Any) -> None:
+    r = client.get("/v1/nothing")
+    assert r.status_code == 404 and r.mimetype == "application/problem+json"
+    assert r.get_json()["code"] == "not_found"
+    assert "X-Request-ID" in r.headers
+
+
+def test_unknown_catalog(client: Any) -> None:
+    r = client.get("/v1/catalogs/chess")
+    p = problem(r, "/v1/catalogs/{catalog_id}", 404, "unknown_catalog", "GET")
+    assert p["clause"] == "A-10"
+    assert "reference" in p["detail"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [("get", "/v1/resolve", "POST"), ("put", "/v1/games", "POST"), ("post", "/healthz", "GET")],
+)
+def test_method_not_allowed(client: Any, method: str, path: str, allowed: str) -> None:
+    r = getattr(client, method)(path)
+    assert r.status_code == 405 and r.mimetype == "application/problem+json"
+    assert r.get_json()["code"] == "method_not_allowed"
+    assert allowed in r.headers["Allow"]
+
+
+# -- rule and consistency errors: 422 -------------------------------------------------------
+
+
+def test_illegal_decision_names_index_clause_and_reason(client: Any, state: dict[str, Any]) -> None:
+    options = arch.legal_decisions(state)["options"]
+    first = options[0]
+    after, _ = arch.apply(state, first)
+    second = arch.legal_decisions(after)["options"][0]
+    bad = {"seat": 0, "type": "play", "card": state["seats"][0]["hand"][0], "cell": [1, 1]}
+    r = client.post("/v1/resolve", json={"state": state, "decisions": [first, second, bad]})
+    p = problem(r, "/v1/resolve", 422, "not_your_decision")
+    assert p["index"] == 2
+    assert p["clause"] == "A-9"
+    assert p["pointer"] == "/decisions/2/seat"
+    assert "state" not in p and "events" not in p  # nothing applied, nothing half-applied
+
+
+@pytest.mark.parametrize(
+    ("decision", "code", "clause", "pointer"),
+    [
+        (
+            {"type": "play", "card": "blue.nothing", "cell": [1, 1]},
+            "unknown_card",
+            "A-1.3",
+            "/card",
+        ),
+        (
+            {"type": "play", "card": "green.villa", "cell": [1, 1]},
+            "card_not_in_hand",
+            "A-3.2",
+            "/card",
+        ),
+        (
+            {"type": "play", "card": "blue.villa", "cell": [1, 3]},
+            "cell_not_eligible",
+            "A-4.1",
+            "/cell",
+        ),
+        ({"type": "play", "card": "blue.villa", "cell": [9, 1]}, "invalid_cell", "A-1.2", "/cell"),
+        ({"type": "teleport"}, "unknown_decision_type", None, "/type"),
+        ({"type": "pass", "extra": 1}, "malformed_decision", None, "/extra"),
+        (
+            {"type": "rotate", "target": "blue.villa", "steps": 1},
+            "wrong_decision_type",
+            "A-3",
+            "/type",
+        ),
+    ],
+)
+def test_illegal_decisions(
+    client: Any,
+    state: dict[str, Any],
+    decision: dict[str, Any],
+    code: str,
+    clause: str | None,
+    pointer: str,
+) -> None:
+    assert "blue.villa" in state["seats"][0]["hand"]
+    r = client.post("/v1/resolve", json={"state": state, "decisions": [decision]})
+    p = problem(r, "/v1/resolve", 422, code)
+    assert p.get("clause") == clause
+    assert p["pointer"] == "/decisions/0" + pointer
+    assert p["index"] == 0
+
+
+def test_decision_after_game_over(client: Any) -> None:
+    final, _ = finished_game(2, 5)
+    r = client.post("/v1/resolve", json={"state": final, "decisions": [{"type": "pass"}]})
+    p = problem(r, "/v1/resolve", 422, "game_over")
+    assert p["clause"] == "A-3.7"
+
+
+@pytest.mark.parametrize("path", ["/v1/legal-moves", "/v1/resolve", "/v1/view", "/v1/score"])
+def test_inconsistent_state_lists_every_problem(client: Any, path: str) -> None:
+    bad = mid_game()
+    bad["seats"][0]["tokens"] = 0
+    bad["seats"][1]["hand"].append(bad["seats"][3]["deck"][0])
+    body: dict[str, Any] = {"state": bad}
+    if path == "/v1/resolve":
+        body["decisions"] = [arch.legal_decisions(mid_game())["options"][0]]
+    if path == "/v1/view":
+        body["seat"] = 0
+    p = problem(client.post(path, json=body), path, 422, "invalid_state")
+    pointers = [x["pointer"] for x in p["problems"]]
+    assert "/state/seats/0/tokens" in pointers
+    assert any(x.startswith("/state/seats/1/hand/") for x in pointers)
+    assert p["pointer"] == pointers[0]
+    assert "more problems" in p["detail"]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "pointer"),
+    [
+        (lambda s: s.update(game="chess"), "/state/game"),
+        (lambda s: s.update(rules_version="0.1"), "/state/rules_version"),
+        (lambda s: s.update(catalog={"id": "reference", "hash": "sha256:00"}), "/state/catalog"),
+        (lambda s: s.update(seats=s["seats"][:1]), "/state/seats"),
+        (lambda s: s["seats"][0].update(hand=["purple.well"]), "/state/seats/0/hand/0"),
+        (lambda s: s.update(rng="z"), "/state/rng"),
+        (lambda s: s.update(pending={"seat": 1}), "/state/pending"),
+        (lambda s: s.update(resolving=[]), "/state/resolving"),
+        (lambda s: s.update(city=[]), "/state/city"),
+        (lambda s: s.update(extra=1), "/state/extra"),
+    ],
+)
+def test_inconsistent_states(client: Any, state: dict[str, Any], mutate: Any, pointer: str) -> None:
+    bad = copy.deepcopy(state)
+    mutate(bad)
+    p = problem(
+        client.post("/v1/legal-moves", json={"state": bad}), "/v1/legal-moves", 422, "invalid_state"
+    )
+    assert pointer in [x["pointer"] for x in p["problems"]]
+    r = client.post("/v1/validate", json={"state": bad})
+    report = check_response("POST", "/v1/validate", r)
+    assert report["valid"] is False
+    assert report["problems"] == p["problems"]
+
+
+def test_view_unknown_seat(client: Any, state: dict[str, Any]) -> None:
+    r = client.post("/v1/view", json={"state": state, "seat": 2})
+    p = problem(r, "/v1/view", 422, "unknown_seat")
+    assert p["pointer"] == "/seat" and p["clause"] == "A-1.1"
+
+
+@pytest.mark.parametrize(
+    ("setup", "code", "pointer", "clause"),
+    [
+        ({"seats": 2, "seed": 1, "first_seat": 2}, "invalid_first_seat", "/first_seat", "A-1.4"),
+        (
+            {"seats": 2, "seed": 1, "replacements": [{"museum": "well"}]},
+            "replacements_in_basic_game",
+            "/replacements",
+            "A-1.5",
+        ),
+        (
+            {"seats": 2, "seed": 1, "variant": "advanced", "replacements": [{"museum": "palace"}]},
+            "illegal_replacement",
+            "/replacements/0/museum",
+            "A-1.5",
+        ),
+        (
+            {"seats": 2, "seed": 1, "variant": "advanced", "replacements": [{}, {}, {}]},
+            "invalid_replacements",
+            "/replacements",
+            "A-1.5",
+        ),
+        (
+            {"seats": 2, "seed": 1, "colours": ["red", "red"]},
+            "invalid_colours",
+            "/colours",
+            "A-1.1",
+        ),
+        (
+            {"seats": 3, "seed": 1, "colours": ["red", "blue"]},
+            "invalid_colours",
+            "/colours",
+            "A-1.1",
+        ),
+        ({"seats": 2, "seed": 1, "catalog": "chess"}, "unknown_catalog", "/catalog", "A-10"),
+    ],
+)
+def test_setup_errors(
+    client: Any, setup: dict[str, Any], code: str, pointer: str, clause: str
+) -> None:
+    p = problem(client.post("/v1/games", json=setup), "/v1/games", 422, code)
+    assert p["pointer"] == pointer and p["clause"] == clause
+    # the same set-up inside a replay points into /setup
+    r = client.post("/v1/replay", json={"setup": setup, "decisions": []})
+    p = problem(r, "/v1/replay", 422, code)
+    assert p["pointer"] == "/setup" + pointer
+
+
+def test_setup_lists_several_problems(client: Any) -> None:
+    r = client.post(
+        "/v1/games",
+        json={"seats": 2, "seed": 1, "first_seat": 3, "variant": "advanced", "colours": ["a", "b"]},
+    )
+    p = problem(r, "/v1/games", 422, "invalid_first_seat")
+    assert [x["pointer"] for x in p["problems"]] == ["/first_seat", "/colours"]
+
+
+def bad_catalog() -> dict[str, Any]:
+    doc = copy.deepcopy(arch.builtin_catalogs()["reference"].to_json())
+    doc["id"] = "Bad Id"
+    doc["cards"][1]["values"] = [4, 3]
+    return doc
+
+
+def test_invalid_custom_catalog(client: Any, state: dict[str, Any]) -> None:
+    doc = bad_catalog()
+    p = problem(
+        client.post("/v1/games", json={"seats": 2, "seed": 1, "catalog": doc}),
+        "/v1/games",
+        422,
+        "invalid_catalog",
+    )
+    pointers = [x["pointer"] for x in p["problems"]]
+    assert "/catalog/id" in pointers
+    assert any(x.startswith("/catalog/cards/1") for x in pointers)
+    assert p["clause"] == "A-10"
+    for path in ("/v1/legal-moves", "/v1/validate", "/v1/score"):
+        r = client.post(path, json={"state": state, "catalog": doc})
+        p2 = problem(r, path, 422, "invalid_catalog")
+        assert [x["pointer"] for x in p2["problems"]] == pointers
+    r = client.post(
+        "/v1/replay", json={"setup": {"seats": 2, "seed": 1, "catalog": doc}, "decisions": []}
+    )
+    p3 = problem(r, "/v1/replay", 422, "invalid_catalog")
+    assert [x["pointer"] for x in p3["problems"]] == ["/setup" + x for x in pointers]
+
+
+def test_replay_from_an_inconsistent_state(client: Any, state: dict[str, Any]) -> None:
+    bad = copy.deepcopy(state)
+    bad["seats"][0]["tokens"] = 1
+    r = client.post("/v1/replay", json={"state": bad, "decisions": []})
+    p = problem(r, "/v1/replay", 422, "invalid_state")
+    assert p["pointer"] == "/state/seats/0/tokens"
+
+
+# -- the catch-all, and the logs ------------------------------------------------------------
+
+
+class Capture(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        from app.logging import JsonFormatter
+
+        self.lines.append(JsonFormatter().format(record))
+
+
+def test_unexpected_error_is_a_logged_500_without_details() -> None:
+    app = make_app()
+
+    @app.get("/boom")
+    def boom() -> str:
+        raise RuntimeError("secret internals")
+
+    cap = Capture()
+    logging.getLogger("app.errors").addHandler(cap)
+    try:
+        r = app.test_client().get("/boom", headers={"X-Request-ID": "r1"})
+    finally:
+        logging.getLogger("app.errors").removeHandler(cap)
+    assert r.status_code == 500 and r.mimetype == "application/problem+json"
+    body = r.get_json()
+    assert body["code"] == "internal_error" and "secret" not in json.dumps(body)
+    assert body["request_id"] == "r1"
+    logged = json.loads(cap.lines[0])
+    assert logged["request_id"] == "r1"
+    assert "secret internals" in logged["exc"]
+
+
+def test_one_json_log_line_per_request(state: dict[str, Any]) -> None:
+    app = make_app(LOG_LEVEL="INFO")
+    client = app.test_client()
+    access = logging.getLogger("app.access")
+    cap = Capture()
+    access.addHandler(cap)
+    old = access.level
+    access.setLevel(logging.INFO)
+    try:
+        client.post("/v1/legal-moves", json={"state": state}, headers={"X-Request-ID": "abc"})
+        client.post("/v1/resolve", data=b"{", content_type="application/json")
+        client.get("/nowhere")
+    finally:
+        access.removeHandler(cap)
+        access.setLevel(old)
+    assert len(cap.lines) == 3
+    lines = [json.loads(x) for x in cap.lines]
+    assert all("\n" not in x for x in cap.lines)
+    first = lines[0]
+    assert first["method"] == "POST" and first["path"] == "/v1/legal-moves"
+    assert first["status"] == 200 and first["request_id"] == "abc"
+    assert isinstance(first["duration_ms"], float) and first["duration_ms"] >= 0
+    assert first["bytes_in"] > 0 and first["bytes_out"] > 0
+    assert [x["status"] for x in lines] == [200, 400, 404]
