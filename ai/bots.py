@@ -29,8 +29,11 @@ import engine.architectura as arch
 from engine.architectura import Action, Catalog, Game
 from engine.errors import IllegalDecision, SetupError
 
-MAX_ITERATIONS = 200_000
+MAX_ITERATIONS = 20_000
 MAX_TIME_MS = 10_000
+# An iteration budget also stops at this wall time (far below gunicorn's 30 s worker timeout);
+# such a result is marked `truncated` (and the service does not cache it).
+SAFETY_MS = 20_000
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,7 @@ class SearchResult:
     iterations: int
     time_ms: float
     options: list[OptionStat] = field(default_factory=list)
+    truncated: bool = False  # an iteration budget cut short by SAFETY_MS
 
 
 class Bot(Protocol):
@@ -229,7 +233,8 @@ class IsmctsBot:
         rnd = random.Random(seed)
         root = Node(-1)
         limit = self.budget.iterations or MAX_ITERATIONS
-        deadline = t0 + self.budget.time_ms / 1000 if self.budget.time_ms is not None else math.inf
+        ms = self.budget.time_ms if self.budget.time_ms is not None else SAFETY_MS
+        deadline = t0 + ms / 1000
         done = 0
         while done < limit:
             self._iterate(root, sampler.sample(rnd), rnd)
@@ -249,7 +254,8 @@ class IsmctsBot:
             range(len(stats)),
             key=lambda i: (stats[i].visits, stats[i].value or 0.0, -i),
         )
-        return SearchResult(opts[best], done, (time.perf_counter() - t0) * 1000, stats)
+        truncated = self.budget.time_ms is None and done < limit
+        return SearchResult(opts[best], done, (time.perf_counter() - t0) * 1000, stats, truncated)
 
     def _iterate(self, root: Node, g: Game, rnd: random.Random) -> None:
         legal, step, decider = arch.legal_actions, arch.apply_action, arch.current_player

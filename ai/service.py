@@ -127,7 +127,9 @@ def suggest(
                 "options": options,
             },
         }
-        if cache is not None:
+        if result.truncated:
+            stored["stats"]["truncated"] = True
+        elif cache is not None:
             cache.put(key, stored)
     return {
         "decision": stored["decision"],

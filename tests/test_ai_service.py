@@ -187,3 +187,20 @@ def test_http_errors(
         assert problem["pointer"] == pointer
     else:
         assert problem["pointer"].startswith("/state")
+
+
+def test_iteration_budget_cut_by_the_safety_limit_is_flagged_and_not_cached(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import ai.bots
+
+    monkeypatch.setattr(ai.bots, "SAFETY_MS", 30)
+    state = midgame(10)
+    seat = state["pending"]["seat"]
+    cache = MemoryCache()
+    out = suggest(state, seat, iterations=20_000, cache=cache)
+    assert out["stats"]["truncated"] is True
+    assert 1 <= out["stats"]["iterations"] < 20_000
+    assert out["decision"] in state["pending"]["options"]
+    assert len(cache) == 0
+    assert suggest(state, seat, iterations=20_000, cache=cache)["cached"] is False
