@@ -29,8 +29,18 @@ class CatalogSpec(fields.Field):  # type: ignore[type-arg]
         raise ValidationError("Must be a catalog id (string) or a catalog document (object).")
 
 
+class JsonInteger(fields.Integer):
+    """A JSON integer: a number without a fraction (JSON Schema counts 3.0 as an integer),
+    never a boolean or a string."""
+
+    def _validated(self, value: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return super()._validated(value)
+
+
 def _strict_int(**kwargs: Any) -> fields.Integer:
-    return fields.Integer(strict=True, **kwargs)
+    return JsonInteger(strict=True, **kwargs)
 
 
 class SetupSchema(Schema):

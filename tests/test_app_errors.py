@@ -87,7 +87,7 @@ def test_json_suffix_media_type_is_accepted(client: Any) -> None:
     [
         ("/v1/games", {}, {"/seats", "/seed"}),
         ("/v1/games", {"seats": "2", "seed": 1}, {"/seats"}),
-        ("/v1/games", {"seats": 2.0, "seed": 1}, {"/seats"}),
+        ("/v1/games", {"seats": 2.5, "seed": 1}, {"/seats"}),
         ("/v1/games", {"seats": True, "seed": 1}, {"/seats"}),
         ("/v1/games", {"seats": 5, "seed": -1}, {"/seats", "/seed"}),
         ("/v1/games", {"seats": 2, "seed": 2**64}, {"/seed"}),
@@ -510,3 +510,14 @@ def test_one_json_log_line_per_request(state: dict[str, Any]) -> None:
     assert isinstance(first["duration_ms"], float) and first["duration_ms"] >= 0
     assert first["bytes_in"] > 0 and first["bytes_out"] > 0
     assert [x["status"] for x in lines] == [200, 400, 404]
+
+
+def test_integral_numbers_are_integers(client: Any) -> None:
+    """JSON Schema counts 3.0 as an integer; so does the envelope (never a boolean)."""
+    r = client.post(
+        "/v1/games", data=b'{"seats": 3.0, "seed": 1e2}', content_type="application/json"
+    )
+    assert r.status_code == 200
+    assert check_response("POST", "/v1/games", r)["state"] == arch.new_game(
+        {"seats": 3, "seed": 100}
+    )
