@@ -12,9 +12,9 @@ import copy
 from typing import Any
 
 import pytest
+from http_support import check_response, make_app, mid_game, play_random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from http_support import check_response, make_app, mid_game, play_random
 
 import engine.architectura as arch
 

@@ -1,0 +1,178 @@
+"""End to end: gunicorn (with the repository's gunicorn.conf.py) on a free loopback port,
+and a complete game played over HTTP, always taking an option from /v1/legal-moves."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from http_support import ROOT, advanced_setup, schema_errors
+
+LOGS: dict[str, Path] = {}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    log = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "BIND": f"127.0.0.1:{port}",
+        "WEB_CONCURRENCY": "2",
+        "LOG_LEVEL": "info",
+        "MAX_BODY_BYTES": "1000000",
+    }
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    LOGS[base] = log
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/healthz", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"gunicorn did not start:\n{Path(log).read_text()}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def call(base: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(
+        base + path,
+        data=data,
+        method="GET" if body is None else "POST",
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, dict(r.headers), json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), json.loads(e.read())
+
+
+def test_a_complete_game_over_http(server: str) -> None:
+    rnd = random.Random(2024)
+    setup = advanced_setup(4, 17)
+    status, _, body = call(server, "/v1/games", setup)
+    assert status == 200, body
+    state = body["state"]
+    log: list[dict[str, Any]] = []
+    events = 0
+    for _ in range(2000):
+        status, _, moves = call(server, "/v1/legal-moves", {"state": state})
+        assert status == 200, moves
+        assert not schema_errors("LegalMoves", moves)
+        if moves["game_over"]:
+            break
+        decision = rnd.choice(moves["options"])
+        status, _, out = call(server, "/v1/resolve", {"state": state, "decisions": [decision]})
+        assert status == 200, (decision, out)
+        assert not schema_errors("ResolveResult", out)
+        events += len(out["events"])
+        log.append(decision)
+        state = out["state"]
+    else:
+        pytest.fail("the game did not end in 2000 decisions")
+    assert state["game_over"] is True and state["scores"]["winners"]
+    assert len(log) > 20 and events > len(log) // 2
+    status, _, score = call(server, "/v1/score", {"state": state})
+    assert status == 200 and score["final"] is True
+    assert {k: v for k, v in score.items() if k != "final"} == state["scores"]
+    # a referee settles the game from the set-up and the log: the same final state
+    status, _, replay = call(server, "/v1/replay", {"setup": setup, "decisions": log})
+    assert status == 200 and replay["ok"] is True
+    assert replay["state"] == state
+    # nothing more can be decided
+    status, _, problem = call(
+        server, "/v1/resolve", {"state": state, "decisions": [{"type": "pass"}]}
+    )
+    assert status == 422 and problem["code"] == "game_over"
+
+
+def test_errors_and_request_ids_through_gunicorn(server: str) -> None:
+    status, headers, body = call(server, "/healthz", headers={"X-Request-ID": "e2e-1"})
+    assert status == 200 and headers["X-Request-ID"] == "e2e-1"
+    status, headers, body = call(server, "/v1/games", {"seats": 7, "seed": 1})
+    assert status == 400 and headers["Content-Type"] == "application/problem+json"
+    assert body["pointer"] == "/seats"
+    status, _, body = call(server, "/v1/games", {"seats": 2, "seed": 1, "pad": "x" * 1_000_001})
+    assert status == 413 and body["code"] == "body_too_large"
+    status, _, body = call(server, "/readyz")
+    assert status == 200 and body["status"] in ("ready", "degraded")
+
+
+def test_chunked_body_over_the_limit(server: str) -> None:
+    host, port = server.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    payload = b'{"seats": 2, "seed": 1, "pad": "' + b"x" * 1_100_000 + b'"}'
+    chunks = (payload[i : i + 65536] for i in range(0, len(payload), 65536))
+    try:
+        conn.request(
+            "POST",
+            "/v1/games",
+            body=chunks,
+            headers={"Content-Type": "application/json"},
+            encode_chunked=True,
+        )
+        r = conn.getresponse()
+        assert r.status == 413
+        assert json.loads(r.read())["code"] == "body_too_large"
+    except (BrokenPipeError, ConnectionResetError):
+        # the server may close the connection before reading the whole body (RFC 9110 allows
+        # it); what must never happen is a 2xx or a 5xx
+        pass
+    finally:
+        conn.close()
+
+
+def test_one_json_log_line_per_request(server: str) -> None:
+    call(server, "/healthz", headers={"X-Request-ID": "log-check-1"})
+    deadline = time.monotonic() + 5
+    mine: list[dict[str, Any]] = []
+    while not mine and time.monotonic() < deadline:
+        time.sleep(0.1)
+        lines = [x for x in LOGS[server].read_text().splitlines() if x.startswith("{")]
+        mine = [y for y in map(json.loads, lines) if y.get("request_id") == "log-check-1"]
+    assert len(mine) == 1
+    assert mine[0]["path"] == "/healthz" and mine[0]["status"] == 200
+    assert mine[0]["method"] == "GET" and mine[0]["logger"] == "app.access"
+    assert {"duration_ms", "ts", "level"} <= set(mine[0])
