@@ -1,0 +1,269 @@
+"""HTTP load benchmark: POST /v1/resolve on a mid-game 4-seat state, against gunicorn.
+
+    python -m benchmarks.http [--seconds 10] [--connections 4] [--workers 2]
+                              [--worker-class gthread] [--client auto|wrk|python]
+
+Starts gunicorn with the repository's gunicorn.conf.py on a free loopback port, builds a
+mid-game 4-seat state with the engine (random legal decisions from a seeded set-up) and
+drives /v1/resolve with one legal decision, using `wrk` (a real load generator; installed
+with apt-get when missing and allowed) or, failing that, a multi-process Python client with
+keep-alive connections. Every response must be a 200. Prints requests/s and p50/p90/p99
+latency; the last line is `resolve_rps=<number>`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing as mp
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import engine.architectura as arch
+
+ROOT = Path(__file__).resolve().parent.parent
+
+WRK_SCRIPT = """
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local f = assert(io.open(os.getenv("BENCH_BODY"), "rb"))
+wrk.body = f:read("*all")
+f:close()
+local bad = 0
+response = function(status, headers, body)
+  if status ~= 200 then bad = bad + 1 end
+end
+done = function(summary, latency, requests)
+  io.write(string.format(
+    "RESULT {\\"requests\\": %d, \\"duration_us\\": %d, \\"p50_us\\": %d, \\"p90_us\\": %d, " ..
+    "\\"p99_us\\": %d, \\"max_us\\": %d, \\"errors\\": %d, \\"non_200\\": %d}\\n",
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(90),
+    latency:percentile(99), latency.max,
+    summary.errors.connect + summary.errors.read + summary.errors.write +
+    summary.errors.status + summary.errors.timeout, bad))
+end
+"""
+
+
+def mid_game_body(seed: int = 4, decisions: int = 40) -> dict[str, Any]:
+    """A 4-seat game some 40 decisions in (every seat has cards in the city), and one of
+    the legal decisions of its pending turn."""
+    rnd = random.Random(seed)
+    state = arch.new_game({"seats": 4, "seed": seed, "variant": "basic"})
+    for _ in range(decisions):
+        options = arch.legal_decisions(state)["options"]
+        state, _ = arch.apply(state, rnd.choice(options))
+    assert not state["game_over"], "the benchmark state must be mid-game"
+    options = arch.legal_decisions(state)["options"]
+    return {"state": state, "decisions": [options[len(options) // 2]]}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_gunicorn(port: int, workers: int, worker_class: str) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "BIND": f"127.0.0.1:{port}",
+        "WEB_CONCURRENCY": str(workers),
+        "GUNICORN_WORKER_CLASS": worker_class,
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "info"),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.2)
+        if proc.poll() is not None:
+            break
+    proc.kill()
+    raise SystemExit("gunicorn did not start")
+
+
+def find_wrk(install: bool) -> str | None:
+    wrk = shutil.which("wrk")
+    if wrk or not install or not shutil.which("apt-get") or os.geteuid() != 0:
+        return wrk
+    print("wrk not found; trying apt-get install -y wrk", file=sys.stderr)
+    subprocess.run(
+        ["apt-get", "install", "-y", "-qq", "wrk"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+    )
+    return shutil.which("wrk")
+
+
+def run_wrk(wrk: str, url: str, body_file: str, seconds: int, connections: int) -> dict[str, Any]:
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(WRK_SCRIPT)
+        script = f.name
+    try:
+        # warm-up, then the measured run
+        for duration in (2, seconds):
+            out = subprocess.run(
+                [wrk, "-t1", f"-c{connections}", f"-d{duration}s", "-s", script, url],
+                env={**os.environ, "BENCH_BODY": body_file},
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+    finally:
+        os.unlink(script)
+    line = next(x for x in out.splitlines() if x.startswith("RESULT "))
+    r = json.loads(line.removeprefix("RESULT "))
+    return {
+        "client": "wrk",
+        "requests": r["requests"],
+        "rps": r["requests"] / (r["duration_us"] / 1e6),
+        "p50_ms": r["p50_us"] / 1000,
+        "p90_ms": r["p90_us"] / 1000,
+        "p99_ms": r["p99_us"] / 1000,
+        "max_ms": r["max_us"] / 1000,
+        "failures": r["errors"] + r["non_200"],
+    }
+
+
+def _client(port: int, body: bytes, seconds: float, queue: Any) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Content-Type": "application/json"}
+    latencies: list[float] = []
+    failures = 0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        t0 = time.perf_counter()
+        conn.request("POST", "/v1/resolve", body=body, headers=headers)
+        r = conn.getresponse()
+        r.read()
+        latencies.append(time.perf_counter() - t0)
+        if r.status != 200:
+            failures += 1
+        if r.getheader("Connection", "").lower() == "close":
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    queue.put((latencies, failures))
+
+
+def run_python(port: int, body: bytes, seconds: int, connections: int) -> dict[str, Any]:
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    results: list[tuple[list[float], int]] = []
+    elapsed = 0.0
+    for duration in (2.0, float(seconds)):  # warm-up, then the measured run
+        procs = [
+            ctx.Process(target=_client, args=(port, body, duration, queue))
+            for _ in range(connections)
+        ]
+        t0 = time.perf_counter()
+        for p in procs:
+            p.start()
+        results = [queue.get() for _ in procs]
+        for p in procs:
+            p.join()
+        elapsed = time.perf_counter() - t0
+    latencies = sorted(x for lat, _ in results for x in lat)
+    q = statistics.quantiles(latencies, n=100)
+    return {
+        "client": "python",
+        "requests": len(latencies),
+        "rps": len(latencies) / elapsed,
+        "p50_ms": q[49] * 1000,
+        "p90_ms": q[89] * 1000,
+        "p99_ms": q[98] * 1000,
+        "max_ms": latencies[-1] * 1000,
+        "failures": sum(f for _, f in results),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=int, default=10)
+    ap.add_argument("--connections", type=int, default=4)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--worker-class", default="gthread", choices=["gthread", "sync"])
+    ap.add_argument("--client", default="auto", choices=["auto", "wrk", "python"])
+    ap.add_argument("--no-install", action="store_true", help="never apt-get install wrk")
+    args = ap.parse_args()
+
+    body = mid_game_body()
+    raw = json.dumps(body).encode()
+    wrk = None if args.client == "python" else find_wrk(not args.no_install)
+    if args.client == "wrk" and wrk is None:
+        raise SystemExit("wrk is not available")
+    port = free_port()
+    proc = start_gunicorn(port, args.workers, args.worker_class)
+    try:
+        with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as f:
+            f.write(raw)
+            body_file = f.name
+        # the request must succeed before it is measured
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{port}/v1/resolve",
+            data=raw,
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            assert r.status == 200
+        if wrk is not None:
+            res = run_wrk(
+                wrk,
+                f"http://127.0.0.1:{port}/v1/resolve",
+                body_file,
+                args.seconds,
+                args.connections,
+            )
+        else:
+            res = run_python(port, raw, args.seconds, args.connections)
+        os.unlink(body_file)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    print(
+        f"POST /v1/resolve, mid-game 4-seat state ({len(raw)} bytes), "
+        f"gunicorn {args.workers} {args.worker_class} workers, {os.cpu_count()} CPUs, "
+        f"client {res['client']} with {args.connections} keep-alive connections, {args.seconds} s"
+    )
+    print(f"requests: {res['requests']}  failures (non-200 or socket errors): {res['failures']}")
+    print(f"requests/s: {res['rps']:.1f}")
+    print(
+        f"latency ms: p50={res['p50_ms']:.2f} p90={res['p90_ms']:.2f} "
+        f"p99={res['p99_ms']:.2f} max={res['max_ms']:.2f}"
+    )
+    if res["failures"]:
+        print("some requests failed", file=sys.stderr)
+        return 1
+    print(f"resolve_rps={res['rps']:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
