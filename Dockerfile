@@ -1,0 +1,33 @@
+# The Architectura referee: gunicorn serving app:create_app() as a non-root user.
+#   docker build -t architectura-referee .
+#   docker run --rm -p 8000:8000 architectura-referee
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PORT=8000
+
+WORKDIR /srv/referee
+
+# dependencies first (a layer that changes only with pyproject.toml)
+COPY pyproject.toml ./
+RUN mkdir -p app engine ai benchmarks \
+    && touch app/__init__.py engine/__init__.py ai/__init__.py benchmarks/__init__.py \
+    && pip install . \
+    && pip uninstall -y architectura-referee \
+    && rm -rf app engine ai benchmarks build *.egg-info
+
+COPY engine ./engine
+COPY ai ./ai
+COPY app ./app
+COPY openapi.yaml gunicorn.conf.py ./
+RUN useradd --system --uid 10001 --home-dir /srv/referee --shell /usr/sbin/nologin referee \
+    && python -c "import app, engine.architectura as a; a.builtin_catalogs()"
+
+USER referee
+EXPOSE 8000
+HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
+    CMD python -c "import os, urllib.request; urllib.request.urlopen(f'http://127.0.0.1:{os.environ.get(\"PORT\", \"8000\")}/healthz', timeout=2)" || exit 1
+CMD ["gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"]

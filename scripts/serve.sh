@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# One command to start the referee: set up .venv, then gunicorn on $PORT (8000) with the
+# in-process cache (no Redis needed; set REDIS_URL to use one). Ctrl-C stops it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+export PORT="${PORT:-8000}"
+echo "Architectura referee on http://localhost:${PORT} (contract: /openapi.yaml)" >&2
+exec .venv/bin/gunicorn -c gunicorn.conf.py "app:create_app()"
