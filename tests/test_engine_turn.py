@@ -9,7 +9,7 @@ from scenario import build, decide, play
 import engine.architectura as arch
 
 
-def full_city(last_empty: bool = True) -> dict[S.Cell, str | list[str]]:
+def full_city() -> dict[S.Cell, str | list[str]]:
     """15 face-up cards in a 2-player city; (2,8) left empty."""
     blue = [f"blue.{c}" for c in S.basic_ids() if c not in ("villa", "bridge", "palace")]
     green = [f"green.{c}" for c in S.basic_ids() if c not in ("villa", "bridge", "well")]
