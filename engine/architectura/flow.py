@@ -389,7 +389,7 @@ def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
         if sel.card is not None and cdef[iid].id != sel.card:
             continue
         if op.per_owner:
-            if owner[iid] in done:
+            if done.count(owner[iid]) >= op.count:
                 continue
         elif iid in done:
             continue
@@ -434,7 +434,9 @@ def apply_op(g: Game, t: Task, a: Action) -> None:
     n = t["n"] + 1
     done = [*t["done"], g.owner(iid) if op.per_owner else iid]
     g.tasks.pop()
-    if not (op.count and n >= op.count):
+    # per_owner (Library): the count is per owner, so the operation runs until every owner
+    # has had its turn or the actor declines; otherwise `count` bounds the whole operation.
+    if op.per_owner or not (op.count and n >= op.count):
         g.tasks.append({**t, "n": n, "done": done})
     if kind == "rotate":
         rotate_now(g, cell, a[2], True, clause)
@@ -827,7 +829,8 @@ def _smithy_apply(g: Game, t: Task, a: Action) -> None:
 
 
 def _smithy_remove(g: Game, t: Task) -> None:
-    """A-9 Smithy: removed from the game once the copied effect has resolved."""
+    """A-9 Smithy / A-R8: removed from the game once the copied effect has resolved, from
+    wherever it then is (a city stack, its owner's hand or graveyard)."""
     g.tasks.pop()
     iid = t["card"]
     cell = g.locate(iid)
@@ -835,10 +838,21 @@ def _smithy_remove(g: Game, t: Task) -> None:
         remove_from_city(g, cell, "A-9")
         return
     seat = g.owner(iid)
-    if iid in g.graves[seat]:
-        g.graves[seat].remove(iid)
-        g.removed[seat].append(iid)
-        g.emit({"type": "removed", "card": g.name(iid), "from": "graveyard", "clause": "A-9"})
+    for where, zone in (("hand", g.hands[seat]), ("graveyard", g.graves[seat])):
+        if iid in zone:
+            zone.remove(iid)
+            g.removed[seat].append(iid)
+            g.emit({"type": "removed", "card": g.name(iid), "from": where, "clause": "A-9"})
+            return
+    for c, stack in enumerate(g.city):
+        for depth, entry in enumerate(stack):
+            if entry[0] == iid:  # destroyed and covered meanwhile
+                del stack[depth]
+                g.removed[seat].append(iid)
+                g.emit(
+                    {"type": "removed", "card": g.name(iid), "cell": cell_json(c), "clause": "A-9"}
+                )
+                return
 
 
 def _destroy_auto(g: Game, t: Task) -> None:

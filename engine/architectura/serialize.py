@@ -378,20 +378,21 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
             )
         return iid
 
+    def claim(x: Any, p: str, seat: int | None) -> int:
+        """A card read at pointer `p`; each instance may stand in one place only (A-1.3)."""
+        iid = card(x, p, seat)
+        if iid >= 0:
+            if iid in seen:
+                r.bad("duplicate_card", f"{x} appears twice (also at {seen[iid]})", p, "A-1.3")
+            else:
+                seen[iid] = p
+        return iid
+
     def zone(v: Any, p: str, seat: int | None) -> list[int]:
         out = []
         for j, x in enumerate(r.lst(v, p)):
-            iid = card(x, f"{p}/{j}", seat)
+            iid = claim(x, f"{p}/{j}", seat)
             if iid >= 0:
-                if iid in seen:
-                    r.bad(
-                        "duplicate_card",
-                        f"{x} appears twice (also at {seen[iid]})",
-                        f"{p}/{j}",
-                        "A-1.3",
-                    )
-                else:
-                    seen[iid] = f"{p}/{j}"
                 out.append(iid)
         return out
 
@@ -463,10 +464,9 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
                 e = r.obj(e, ep)
                 for k in sorted(set(e) - {"card", "orientation", "face_up", "token", "value"}):
                     r.bad("unknown_field", f"unknown field {k!r}", f"{ep}/{k}")
-                ids = zone([e.get("card")], ep, None)
-                if not ids:
+                iid = claim(e.get("card"), f"{ep}/card", None)
+                if iid < 0:
                     continue
-                iid = ids[0]
                 cd = inst.cdef[iid]
                 orient = r.int_(
                     e.get("orientation"),
