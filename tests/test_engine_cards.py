@@ -881,3 +881,42 @@ def test_card_magic_academy_not_playable_without_enough_cards() -> None:
     assert S.play_cells(s, "blue.magic_academy") == set()
     e = illegal(s, {"seat": 0, "type": "play", "card": "blue.magic_academy", "cell": [1, 1]})
     assert (e.code, e.clause) == ("cost_cannot_be_paid", "A-3.1c")
+
+
+def test_card_guesthouse_also_escapes_an_effect() -> None:
+    """Ruling A-R10: the owner is asked whenever a face-up Guesthouse would be destroyed,
+    by an effect as well as by a comparison."""
+    s = build(
+        2,
+        hands={0: ["blue.barracks"], 1: ["green.well"]},
+        city={(1, 1): "green.palace", (1, 2): "green.guesthouse=4", (2, 1): "green.barracks"},
+    )
+    s2, _ = play(s, "blue.barracks", (2, 2))  # 8 = 8: equal
+    assert S.option_set(s2) == {S.opt(seat=0, type="destroy", target="green.guesthouse")}
+    s3, _ = decide(s2, "destroy", target="green.guesthouse")
+    p = S.pending(s3)
+    assert (p["seat"], p["kind"]) == (1, "guesthouse")
+    # lifted from (1,2), it cannot go to (1,3) (A-4.4: its left neighbour is gone)
+    assert S.option_set(s3) == {
+        S.opt(seat=1, type="guesthouse", cell=(2, 3)),
+        S.opt(seat=1, type="decline"),
+    }
+    s4, _ = decide(s3, "guesthouse", cell=(2, 3))
+    assert top(s4, (2, 3))["card"] == "green.guesthouse" and value(s4, (2, 3)) == 4
+    assert S.stack(s4, (1, 2)) == []
+
+
+def test_card_laboratory_play_onto_own_fountain_returns_the_token() -> None:
+    """Ruling A-R7: an opponent's face-down play onto their own Fountain cell takes the token
+    back."""
+    s = build(
+        2,
+        hands={0: ["blue.laboratory"], 1: ["green.well"]},
+        city={(1, 1): "green.palace"},
+        fountains={(2, 1): 1},
+    )
+    s2, _ = play(s, "blue.laboratory", (1, 2))
+    assert S.opt(seat=1, type="play_face_down", card="green.well", cell=(2, 1)) in S.option_set(s2)
+    s3, _ev = decide(s2, "play_face_down", card="green.well", cell=(2, 1))
+    assert s3["fountains"] == [] and s3["seats"][1]["tokens"] == 2
+    assert S.face_up(s3, (2, 1)) is False
