@@ -126,7 +126,7 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
     if not isinstance(d, dict):
         raise IllegalDecision("malformed_decision", "A decision must be an object.", None, pointer)
     kind = d.get("type")
-    if kind not in DECISION_TYPES:
+    if not isinstance(kind, str) or kind not in DECISION_TYPES:
         raise IllegalDecision(
             "unknown_decision_type", f"Unknown decision type {kind!r}.", None, pointer + "/type"
         )

@@ -10,9 +10,18 @@ from typing import Any
 
 from engine import rng as rngmod
 from engine.architectura.catalog import Catalog, find_catalog
-from engine.architectura.city import current_value
-from engine.architectura.flow import ASKING, AUTOMATIC, options, settle
-from engine.architectura.model import BLOCKS, RULES_VERSION, TOKENS, Action, Game, Task, cell_json
+from engine.architectura.city import current_value, is_protected
+from engine.architectura.flow import ASKING, AUTOMATIC, OP_CLAUSE, options, settle
+from engine.architectura.model import (
+    BLOCKS,
+    RULES_VERSION,
+    TOKENS,
+    Action,
+    Entry,
+    Game,
+    Task,
+    cell_json,
+)
 from engine.architectura.scoring import final_scores
 from engine.architectura.setup import build_instances, check_replacements, deck_cards
 from engine.errors import InvalidState, Problem
@@ -609,7 +618,7 @@ def _read_task(r: _Reader, g: Game, t: Any, p: str, card: Any, seen: dict[int, s
         elif typ == "str":
             out[key] = r.str_(v, kp)
         elif typ == "def":
-            if v not in g.cat.cards:
+            if not isinstance(v, str) or v not in g.cat.cards:
                 r.bad("unknown_card", f"{v!r} is not a card of the catalog", kp)
                 v = next(iter(g.cat.cards))
             out[key] = v
@@ -642,8 +651,98 @@ def _read_task(r: _Reader, g: Game, t: Any, p: str, card: Any, seen: dict[int, s
     return out
 
 
+SPECIAL_STEPS = ("fountain", "manufactory", "smithy")
+OUTCOMES = ("destroy", "lower", "raise")
+
+
+def _top_face_up(g: Game, iid: int) -> Entry | None:
+    cell = g.locate(iid)
+    if cell < 0 or not g.city[cell][-1][2]:
+        return None
+    return g.city[cell][-1]
+
+
+def _check_task(r: _Reader, g: Game, t: Task, p: str) -> None:
+    """What each resolving step needs from the rest of the state to be resumable: the
+    engine only ever writes steps that satisfy these, so anything else was edited."""
+    k = t["k"]
+    bad = "inconsistent_resolving"
+    if "def" in t and "i" in t and k != "effect":
+        op = g.cat.cards[t["def"]].on_play[t["i"]]
+        if k == "op" and (op.op not in OP_CLAUSE or op.count == 0):
+            r.bad(bad, f"operation {t['i']} of {t['def']} is not a targeted operation", f"{p}/i")
+        if k in SPECIAL_STEPS and (op.op != "special" or op.name != k):
+            r.bad(bad, f"operation {t['i']} of {t['def']} is not {k}", f"{p}/i")
+    if k == "consent":
+        entry = _top_face_up(g, t["target"])
+        if entry is None or g.owner(entry[0]) != t["seat"] or not is_protected(g, entry):
+            r.bad(
+                bad,
+                "a protection choice is about a face-up protected card of the deciding seat",
+                f"{p}/target",
+                "A-6.3",
+            )
+        if t["action"] not in OUTCOMES:
+            r.bad(bad, f"action must be one of {list(OUTCOMES)}", f"{p}/action")
+    elif k == "guesthouse":
+        entry = _top_face_up(g, t["target"])
+        if (
+            entry is None
+            or g.owner(entry[0]) != t["seat"]
+            or "guesthouse" not in g.card(entry[0]).passive
+        ):
+            r.bad(
+                bad,
+                "a Guesthouse escape is about the deciding seat's face-up Guesthouse",
+                f"{p}/target",
+                "A-9",
+            )
+    elif k == "pay":
+        card = g.card(t["card"])
+        if (
+            not card.cost_remove
+            or g.owner(t["card"]) != t["seat"]
+            or not 1 <= t["left"] <= card.cost_remove
+        ):
+            r.bad(
+                bad,
+                "a payment step is for a card with a play cost of the deciding seat",
+                f"{p}/card",
+                "A-9",
+            )
+        if (t["cell"] < 0) != card.outside:
+            r.bad(
+                bad,
+                "the payment step's cell does not fit where the card is played",
+                f"{p}/cell",
+                "A-3.2",
+            )
+    elif k == "manuf_play":
+        if t["excluded"] not in g.hands[t["seat"]]:
+            r.bad(
+                bad,
+                "the Manufactory's returned card is in the deciding seat's hand",
+                f"{p}/excluded",
+                "A-9",
+            )
+        if g.city[t["cell"]] and g.city[t["cell"]][-1][2]:
+            r.bad(bad, "the Manufactory's freed cell holds a face-up card", f"{p}/cell", "A-9")
+    elif k == "lab":
+        order = [t["seat"], *t["queue"]]
+        if t["by"] in order or len(set(order)) != len(order):
+            r.bad(bad, "a Laboratory asks each opponent once", p, "A-9")
+    elif k == "smithy_remove" and not any(
+        o.op == "special" and o.name == "smithy" for o in g.card(t["card"]).on_play
+    ):
+        r.bad(bad, "only a Smithy is removed after copying", f"{p}/card", "A-9")
+
+
 def _check_flow(r: _Reader, g: Game, data: dict[str, Any]) -> None:
     """The pending decision must be the one the resolving steps ask for."""
+    for j, t in enumerate(g.tasks):
+        _check_task(r, g, t, f"/resolving/{j}")
+    if r.problems:
+        return
     if g.over:
         if g.tasks:
             r.bad(
