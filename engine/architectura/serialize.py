@@ -500,13 +500,6 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
                         f"{ep}/token",
                         "A-6.1",
                     )
-                if cd.outside and face_up:
-                    r.bad(
-                        "outside_card_in_city",
-                        f"{inst.names[iid]} is played outside the city",
-                        ep,
-                        "A-9",
-                    )
                 if face_up and depth != len(stack) - 1:
                     r.bad(
                         "covered_face_up",
