@@ -1,10 +1,11 @@
 """gunicorn settings for the referee: `gunicorn -c gunicorn.conf.py "app:create_app()"`.
 
 Environment: PORT (8000), BIND (0.0.0.0:$PORT), WEB_CONCURRENCY (workers, 2),
-GUNICORN_WORKER_CLASS (gthread), GUNICORN_THREADS (threads per worker, 2), GUNICORN_TIMEOUT (30 s), LOG_LEVEL (info).
-Workers are gthread: keep-alive connections and a few threads per process (the engine is
-CPU-bound Python, so threads mostly help overlap network I/O). docs/http.md has the
-measurements behind these defaults.
+GUNICORN_WORKER_CLASS (sync), GUNICORN_THREADS (threads per gthread worker, 2),
+GUNICORN_TIMEOUT (30 s), LOG_LEVEL (info).
+Sync workers by default: the engine is CPU-bound Python, so one request at a time per
+process gave the steadiest tail latency on 2 cores (docs/http.md has the measurements);
+gthread adds keep-alive and threads for deployments without a buffering proxy in front.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import os
 port = os.environ.get("PORT", "8000")
 bind = [os.environ.get("BIND", f"0.0.0.0:{port}")]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
 threads = int(os.environ.get("GUNICORN_THREADS", "2"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10

@@ -1,7 +1,7 @@
 """HTTP load benchmark: POST /v1/resolve on a mid-game 4-seat state, against gunicorn.
 
     python -m benchmarks.http [--seconds 10] [--connections 4] [--workers 2]
-                              [--worker-class gthread] [--client auto|wrk|python]
+                              [--worker-class sync|gthread] [--client auto|wrk|python]
 
 Starts gunicorn with the repository's gunicorn.conf.py on a free loopback port, builds a
 mid-game 4-seat state with the engine (random legal decisions from a seeded set-up) and
@@ -206,7 +206,11 @@ def main() -> int:
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--connections", type=int, default=4)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--worker-class", default="gthread", choices=["gthread", "sync"])
+    ap.add_argument(
+        "--worker-class",
+        default=os.environ.get("GUNICORN_WORKER_CLASS", "sync"),
+        choices=["gthread", "sync"],
+    )
     ap.add_argument("--client", default="auto", choices=["auto", "wrk", "python"])
     ap.add_argument("--no-install", action="store_true", help="never apt-get install wrk")
     args = ap.parse_args()
@@ -250,7 +254,7 @@ def main() -> int:
     print(
         f"POST /v1/resolve, mid-game 4-seat state ({len(raw)} bytes), "
         f"gunicorn {args.workers} {args.worker_class} workers, {os.cpu_count()} CPUs, "
-        f"client {res['client']} with {args.connections} keep-alive connections, {args.seconds} s"
+        f"client {res['client']} with {args.connections} connections, {args.seconds} s"
     )
     print(f"requests: {res['requests']}  failures (non-200 or socket errors): {res['failures']}")
     print(f"requests/s: {res['rps']:.1f}")

@@ -1,9 +1,8 @@
 """No input reaches the catch-all: corrupted real states and decisions sent to every
 endpoint give documented 4xx problems (or 200), never a 5xx.
 
-The last tests are minimal reproductions of engine crashes found by this fuzzing; each is a
-state the engine's validator accepts (or fails on) and then crashes on, answered today with
-a 500 by the HTTP layer. They pass once the engine refuses such states with InvalidState.
+The last tests are minimal reproductions of engine crashes this fuzzing found (each was a
+500; fixed in the engine by commit 357543a, kept as regression tests).
 """
 
 from __future__ import annotations
@@ -56,8 +55,10 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 
 @st.composite
-def corrupted(draw: st.DrawFn) -> dict[str, Any]:
-    state = copy.deepcopy(draw(st.sampled_from(STATES)))
+def corrupted(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(a real state, a corrupted copy of it)."""
+    original = draw(st.sampled_from(STATES))
+    state = copy.deepcopy(original)
     for _ in range(draw(st.integers(1, 3))):
         paths = _paths(state)[1:]
         path = draw(st.sampled_from(paths))
@@ -78,12 +79,12 @@ def corrupted(draw: st.DrawFn) -> dict[str, Any]:
             parent[path[-1]] = copy.deepcopy(node)
         else:
             parent[path[-1]] = draw(JUNK)
-    return state
+    return original, state
 
 
-def _decisions(state: dict[str, Any]) -> list[Any]:
-    base = next(s for s in STATES if s["seats"] and len(s["seats"]) == len(state.get("seats", [])))
-    opts = arch.legal_decisions(base)["options"] if not base["game_over"] else []
+def _decisions(original: dict[str, Any]) -> list[Any]:
+    """A decision legal in the uncorrupted state (or a pass once it is over)."""
+    opts = [] if original["game_over"] else arch.legal_decisions(original)["options"]
     return opts[:1] or [{"type": "pass"}]
 
 
@@ -103,11 +104,14 @@ ENDPOINTS = [
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(state=corrupted(), path=st.sampled_from(ENDPOINTS), seat=st.integers(0, 3))
-def test_corrupted_states_never_crash(state: dict[str, Any], path: str, seat: int) -> None:
+@given(pair=corrupted(), path=st.sampled_from(ENDPOINTS), seat=st.integers(0, 3))
+def test_corrupted_states_never_crash(
+    pair: tuple[dict[str, Any], dict[str, Any]], path: str, seat: int
+) -> None:
+    original, state = pair
     body: dict[str, Any] = {"state": state}
     if path in ("/v1/resolve", "/v1/replay"):
-        body["decisions"] = _decisions(state) if "seats" in state else [{"type": "pass"}]
+        body["decisions"] = _decisions(original)
     if path == "/v1/view":
         body["seat"] = seat
     r = CLIENT.post(path, json=body)
