@@ -204,3 +204,15 @@ def test_iteration_budget_cut_by_the_safety_limit_is_flagged_and_not_cached(
     assert out["decision"] in state["pending"]["options"]
     assert len(cache) == 0
     assert suggest(state, seat, iterations=20_000, cache=cache)["cached"] is False
+
+
+def test_custom_catalog_states_are_searched_with_their_catalog() -> None:
+    doc = arch.builtin_catalogs()["reference"].to_json()
+    doc["id"] = "custom_test"
+    state = arch.new_game({"seats": 2, "seed": 3, "catalog": doc})
+    cache = MemoryCache()
+    out = suggest(state, 0, iterations=30, catalog=doc, cache=cache)
+    assert out["decision"] in state["pending"]["options"]
+    assert suggest(state, 0, iterations=30, catalog=doc, cache=cache)["cached"] is True
+    with pytest.raises(InvalidState):
+        suggest(state, 0, iterations=30)  # the catalog document is needed
