@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.architectura.catalog import Catalog, builtin_catalogs, load_catalog
 from engine.architectura.city import breaks_three_in_a_row, eligible_cells, protected_against
-from engine.architectura.flow import cost_payable, deciding_seat, options, step
+from engine.architectura.flow import OP_CLAUSE, cost_payable, deciding_seat, options, step
 from engine.architectura.model import BLOCKS, Action, Event, Game
 from engine.architectura.scoring import final_scores
 from engine.architectura.serialize import (
@@ -247,15 +247,7 @@ def diagnose(g: Game, a: Action, pointer: str) -> IllegalDecision:
                 "A-6.2",
                 pointer + "/target",
             )
-        clause = {
-            "rotate": "A-7.2",
-            "destroy": "A-7.3",
-            "restore": "A-7.4",
-            "move": "A-7.5",
-            "swap": "A-7.6",
-            "remove": "A-7.7",
-            "protect": "A-7.8",
-        }[kind]
+        clause = OP_CLAUSE[kind]
         return IllegalDecision(
             "illegal_target",
             f"{g.name(a[1])} is not a legal target of this {kind} "
@@ -293,11 +285,9 @@ def apply(state: Any, decision: Any, catalog: Any = None) -> tuple[dict[str, Any
     return apply_all(state, [decision], catalog)
 
 
-def apply_all(
-    state: Any, decisions: Any, catalog: Any = None
-) -> tuple[dict[str, Any], list[Event]]:
-    """All or nothing: the first illegal decision raises with its index; nothing is applied."""
-    g = load(state, catalog)
+def _apply_logged(g: Game, decisions: Any) -> IllegalDecision | None:
+    """Apply decisions in order, tagging each event with its decision's index; stop at the
+    first illegal one and return its error (with `index`), leaving `g` just before it."""
     if not isinstance(decisions, list):
         raise IllegalDecision(
             "malformed_decision", "decisions must be an array", None, "/decisions"
@@ -308,11 +298,21 @@ def apply_all(
         try:
             apply_internal(g, d, f"/decisions/{i}")
         except IllegalDecision as e:
-            raise IllegalDecision(e.code, e.detail, e.clause, e.pointer, i) from None
+            return IllegalDecision(e.code, e.detail, e.clause, e.pointer, i)
         for ev in g.log[before:]:
             ev["decision"] = i
-    events = g.log
-    g.log = None
+    return None
+
+
+def apply_all(
+    state: Any, decisions: Any, catalog: Any = None
+) -> tuple[dict[str, Any], list[Event]]:
+    """All or nothing: the first illegal decision raises with its index; nothing is applied."""
+    g = load(state, catalog)
+    error = _apply_logged(g, decisions)
+    if error is not None:
+        raise error
+    events, g.log = g.log or [], None
     return game_to_json(g), events
 
 
@@ -331,27 +331,12 @@ def replay(start: Any, decisions: Any, catalog: Any = None) -> dict[str, Any]:
         g = new_game_internal(start["setup"])
     else:
         g = load(start, catalog)
-    if not isinstance(decisions, list):
-        raise IllegalDecision(
-            "malformed_decision", "decisions must be an array", None, "/decisions"
-        )
-    g.log = []
-    for i, d in enumerate(decisions):
-        before = len(g.log)
-        try:
-            apply_internal(g, d, f"/decisions/{i}")
-        except IllegalDecision as e:
-            events = g.log
-            g.log = None
-            return {
-                "ok": False,
-                "applied": i,
-                "error": IllegalDecision(e.code, e.detail, e.clause, e.pointer, i).to_json(),
-                "state": game_to_json(g),
-                "events": events,
-            }
-        for ev in g.log[before:]:
-            ev["decision"] = i
-    events = g.log
-    g.log = None
-    return {"ok": True, "applied": len(decisions), "state": game_to_json(g), "events": events}
+    error = _apply_logged(g, decisions)
+    events, g.log = g.log or [], None
+    out: dict[str, Any] = {"ok": error is None, "applied": len(decisions)}
+    if error is not None:
+        out["applied"] = error.index
+        out["error"] = error.to_json()
+    out["state"] = game_to_json(g)
+    out["events"] = events
+    return out

@@ -127,15 +127,7 @@ def pending_json(g: Game) -> dict[str, Any] | None:
     if t["k"] == "op":
         op = g.cat.cards[t["def"]].on_play[t["i"]]
         out["operation"] = op.op
-        out["clause"] = {
-            "rotate": "A-7.2",
-            "destroy": "A-7.3",
-            "restore": "A-7.4",
-            "move": "A-7.5",
-            "swap": "A-7.6",
-            "remove": "A-7.7",
-            "protect": "A-7.8",
-        }[op.op]
+        out["clause"] = OP_CLAUSE[op.op]
         out["prompt"] = (
             f"{'you may' if op.may else 'you must'} {op.op}: {g.cat.cards[t['def']].text}"
         )
