@@ -92,7 +92,7 @@ def suggest(
         level = "medium"
     cat = arch.get_catalog(catalog) if catalog is not None else None
     g = arch.load(state, catalog)
-    view = arch.player_view(arch.game_to_json(g), seat)
+    view = arch.game_view(g, seat)
     if arch.is_terminal(g):
         raise IllegalDecision(
             "game_over", "The game is over: no decision can be made.", "A-3.7", "/state"

@@ -83,7 +83,7 @@ def play_game(
         if len(opts) == 1:
             arch.apply_action(g, opts[0])
             continue
-        view = arch.player_view(arch.game_to_json(g), seat)
+        view = arch.game_view(g, seat)
         t0 = time.perf_counter()
         res = bots[seat].choose(view, decision_seed(deal, k))
         think[seat] += (time.perf_counter() - t0) * 1000

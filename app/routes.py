@@ -122,7 +122,7 @@ def view() -> Response:
     body = read_body(schemas.VIEW)
     with engine_errors():
         g = arch.load(body["state"], body.get("catalog"))
-        out = arch.player_view(arch.game_to_json(g), body["seat"])
+        out = arch.game_view(g, body["seat"])
     return json_response(out)
 
 

@@ -267,3 +267,18 @@ def test_player_view_unknown_seat() -> None:
     with pytest.raises(IllegalDecision) as e:
         arch.player_view(base(), 2)
     assert e.value.code == "unknown_seat"
+
+
+def test_A_1_3_events_for_seat_withhold_other_seats_drawn_cards() -> None:
+    """A-1.3 / A-R13: the referee's log names drawn cards; a seat's copy keeps only its own."""
+    state = arch.new_game({"seats": 2, "seed": 3})
+    decision = arch.legal_decisions(state)["options"][0]
+    _, events = arch.apply(state, decision)
+    drew = [e for e in events if e["type"] == "drew"]
+    assert drew and drew[0]["seat"] == 0 and drew[0]["cards"]
+    mine = [e for e in arch.events_for_seat(events, 0) if e["type"] == "drew"]
+    theirs = [e for e in arch.events_for_seat(events, 1) if e["type"] == "drew"]
+    assert mine == drew
+    assert "cards" not in theirs[0] and theirs[0]["hidden"] == "cards"
+    assert theirs[0]["count"] == drew[0]["count"]
+    assert [e["type"] for e in arch.events_for_seat(events, 1)] == [e["type"] for e in events]

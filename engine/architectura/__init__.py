@@ -28,7 +28,13 @@ from engine.architectura.flow import step as apply_action
 from engine.architectura.model import RULES_VERSION, Action, Game
 from engine.architectura.scoring import final_scores
 from engine.architectura.serialize import action_to_json, game_to_json
-from engine.architectura.view import WorldSampler, player_view, sample_world
+from engine.architectura.view import (
+    WorldSampler,
+    events_for_seat,
+    game_view,
+    player_view,
+    sample_world,
+)
 
 
 def is_terminal(g: Game) -> bool:
@@ -53,8 +59,10 @@ __all__ = [
     "apply_all",
     "builtin_catalogs",
     "current_player",
+    "events_for_seat",
     "final_scores",
     "game_to_json",
+    "game_view",
     "get_catalog",
     "is_terminal",
     "legal_actions",

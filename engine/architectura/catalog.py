@@ -85,6 +85,12 @@ class CardDef:
     text: str
 
     @property
+    def shielded_in_city(self) -> bool:
+        """A-6.1 shield; a card made to be played outside the city (Graveyard) keeps its
+        protection only there: in the city it is an ordinary card (A-R7)."""
+        return self.shield and not self.outside
+
+    @property
     def rotatable(self) -> bool:
         """A-2.5: a card printed with one value only cannot be rotated."""
         return len(self.values) > 1
@@ -161,6 +167,10 @@ def _op(d: Any, path: str, problems: list[Problem]) -> Op | None:
     if not isinstance(count, int) or isinstance(count, bool) or count < 0 or count > 8:
         problems.append(Problem("catalog_value", "count must be 1..8 or 'all'", f"{path}/count"))
         count = 1
+    if count == 0 and kind != "destroy":
+        problems.append(
+            Problem("catalog_value", "count 'all' is only defined for destroy", f"{path}/count")
+        )
     steps = d.get("steps", 1)
     if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= 3:
         problems.append(Problem("catalog_value", "steps must be 1..3", f"{path}/steps"))

@@ -48,12 +48,12 @@ def current_value(g: Game, cell: int) -> int | None:
 
 def is_protected(g: Game, entry: Entry) -> bool:
     """A-6.1: a token on it, or the shield symbol printed on it."""
-    return entry[3] or g.inst.cdef[entry[0]].shield
+    return entry[3] or g.inst.cdef[entry[0]].shielded_in_city
 
 
 def protected_against(g: Game, entry: Entry, actor: int) -> bool:
     """A-6.2: a protected card cannot be affected by its owner's opponents."""
-    return g.inst.owner[entry[0]] != actor and (entry[3] or g.inst.cdef[entry[0]].shield)
+    return g.inst.owner[entry[0]] != actor and (entry[3] or g.inst.cdef[entry[0]].shielded_in_city)
 
 
 def eligible_cells(g: Game, seat: int, lifted: int = -1) -> list[int]:

@@ -722,6 +722,8 @@ def _decline_or(fn: ApplyFn) -> ApplyFn:
 
 def _guesthouse_options(g: Game, t: Task) -> list[Action]:
     cell = g.locate(t["target"])
+    if cell < 0 or not g.city[cell][-1][2]:
+        return []  # no longer a face-up card of the city: nothing left to escape
     dests = [("guesthouse", d) for d in eligible_cells(g, t["seat"], lifted=cell) if d != cell]
     return [*dests, DECLINE] if dests else []
 
@@ -738,7 +740,9 @@ def _guesthouse_apply(g: Game, t: Task, a: Action) -> None:
 
 def _guesthouse_empty(g: Game, t: Task) -> None:
     g.tasks.pop()
-    destroy_now(g, g.locate(t["target"]), t["clause"])
+    cell = g.locate(t["target"])
+    if cell >= 0 and g.city[cell][-1][2]:
+        destroy_now(g, cell, t["clause"])
 
 
 def _fountain_apply(g: Game, t: Task, a: Action) -> None:

@@ -429,6 +429,13 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
             )
         g.mulligan.append(r.bool_(s.get("mulligan_used"), f"{p}/mulligan_used"))
         g.started.append(r.bool_(s.get("first_turn_taken"), f"{p}/first_turn_taken"))
+        if g.mulligan[i] and not g.started[i]:
+            r.bad(
+                "inconsistent_seat",
+                "a mulligan starts the seat's first turn (A-3.1)",
+                f"{p}/first_turn_taken",
+                "A-3.1b",
+            )
         g.outside.append(zone(s.get("outside"), f"{p}/outside", i))
         for j, iid in enumerate(g.outside[i]):
             if not inst.cdef[iid].outside:
@@ -485,7 +492,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
                         f"{ep}/token",
                         "A-6.4",
                     )
-                if token and cd.shield:
+                if token and cd.shielded_in_city:
                     r.bad(
                         "token_on_shield",
                         "a card with the shield is already protected",
@@ -695,6 +702,16 @@ def _check_task(r: _Reader, g: Game, t: Task, p: str) -> None:
                 f"{p}/card",
                 "A-9",
             )
+        cell = t["cell"]
+        if cell >= 0 and (
+            (g.city[cell] and g.city[cell][-1][2]) or g.fountain[cell] not in (-1, t["seat"])
+        ):
+            r.bad(
+                bad,
+                "a card is played only onto an empty or face-down cell free of an opponent's Fountain token",
+                f"{p}/cell",
+                "A-4.1",
+            )
         if (t["cell"] < 0) != card.outside:
             r.bad(
                 bad,
@@ -724,6 +741,20 @@ def _check_task(r: _Reader, g: Game, t: Task, p: str) -> None:
 
 def _check_flow(r: _Reader, g: Game, data: dict[str, Any]) -> None:
     """The pending decision must be the one the resolving steps ask for."""
+    for st in range(g.n):
+        for b in range(BLOCKS):
+            cell = st * BLOCKS + b
+            stack = g.city[cell]
+            if not stack:
+                continue
+            raw = data["city"][st][b][-1]
+            if "value" in raw and raw["value"] != current_value(g, cell):
+                r.bad(
+                    "value_mismatch",
+                    f"the value shown is not the card's current value {current_value(g, cell)}",
+                    f"/city/{st}/{b}/{len(stack) - 1}/value",
+                    "A-2.6",
+                )
     for j, t in enumerate(g.tasks):
         _check_task(r, g, t, f"/resolving/{j}")
     if r.problems:
@@ -791,20 +822,6 @@ def _check_flow(r: _Reader, g: Game, data: dict[str, Any]) -> None:
             "pending does not match the decision the state asks for",
             "/pending",
         )
-    for st in range(g.n):
-        for b in range(BLOCKS):
-            cell = st * BLOCKS + b
-            stack = g.city[cell]
-            if not stack:
-                continue
-            raw = data["city"][st][b][-1]
-            if "value" in raw and raw["value"] != current_value(g, cell):
-                r.bad(
-                    "value_mismatch",
-                    f"the value shown is not the card's current value {current_value(g, cell)}",
-                    f"/city/{st}/{b}/{len(stack) - 1}/value",
-                    "A-2.6",
-                )
     if data.get("scores") is not None:
         r.bad(
             "inconsistent_scores", "scores are only given when the game is over", "/scores", "A-8"

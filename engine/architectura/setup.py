@@ -101,8 +101,16 @@ def new_game(
         problems.append(
             Problem("invalid_variant", "variant must be 'basic' or 'advanced'", "/variant", "A-1.5")
         )
-    cols = tuple(colours) if colours is not None else catalog.colours[:seats]
-    if len(cols) != seats or len(set(cols)) != seats or any(c not in catalog.colours for c in cols):
+    valid_colours = colours is None or (
+        isinstance(colours, list) and all(isinstance(c, str) for c in colours)
+    )
+    cols = tuple(colours) if colours is not None and valid_colours else catalog.colours[:seats]
+    if (
+        not valid_colours
+        or len(cols) != seats
+        or len(set(cols)) != seats
+        or any(c not in catalog.colours for c in cols)
+    ):
         problems.append(
             Problem(
                 "invalid_colours",
@@ -113,8 +121,8 @@ def new_game(
         )
         cols = catalog.colours[:seats]
     reps: list[dict[str, str]] = []
-    raw_reps = replacements or []
-    if variant == "basic" and any(raw_reps):
+    raw_reps: Any = [] if replacements is None else replacements
+    if variant == "basic" and isinstance(raw_reps, list) and any(raw_reps):
         problems.append(
             Problem(
                 "replacements_in_basic_game",

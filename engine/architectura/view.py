@@ -11,20 +11,28 @@ import copy
 import random
 from typing import Any
 
-from engine.architectura.catalog import Catalog
+from engine.architectura.catalog import Catalog, load_catalog
 from engine.architectura.model import Game
-from engine.architectura.serialize import game_from_json
+from engine.architectura.serialize import game_from_json, game_to_json
 from engine.errors import IllegalDecision
 
 
-def player_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
-    """boardgame.io-style playerView: other hands and every deck order hidden, counts and
-    the set of unseen cards kept (deck contents are public: A-1.5 replacements are shown);
-    face-down cards stay visible (A-7.3); the generator state is hidden (A-1.6)."""
-    n = len(state["seats"])
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-        raise IllegalDecision("unknown_seat", f"seat must be 0..{n - 1}", "A-1.1", "/seat")
-    view = copy.deepcopy(state)
+def player_view(state: Any, seat: int, catalog: Any = None) -> dict[str, Any]:
+    """boardgame.io-style playerView of a JSON state (read through the validator: a
+    malformed state is refused with InvalidState). `catalog`: the document, for a state
+    made with a custom catalog."""
+    cat = load_catalog(catalog) if isinstance(catalog, dict) else catalog
+    return game_view(game_from_json(state, cat), seat)
+
+
+def game_view(g: Game, seat: int) -> dict[str, Any]:
+    """A-R13: other hands and every deck order hidden, counts and the set of unseen cards
+    kept (deck lists are public: A-1.5 replacements are shown); face-down cards stay
+    visible (A-7.3); the generator state is hidden (A-1.6). Built from the canonical JSON,
+    so states that differ only in hidden parts give byte-identical views."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
+        raise IllegalDecision("unknown_seat", f"seat must be 0..{g.n - 1}", "A-1.1", "/seat")
+    view = game_to_json(g)
     for j, s in enumerate(view["seats"]):
         unseen = list(s["deck"]) if j == seat else list(s["deck"]) + list(s["hand"])
         s["deck_count"] = len(s["deck"])
@@ -87,3 +95,21 @@ class WorldSampler:
         g.rng = rnd.getrandbits(64)
         g._opts = None
         return g
+
+
+# Event fields that name cards only their seat may know (A-1.3): a drawn card, the card
+# given back to the deck for the Obelisk.
+_PRIVATE_FIELDS = {"drew": "cards", "obelisk_taken": "gave"}
+
+
+def events_for_seat(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The event log as `seat` may see it: other seats' drawn cards and the card an
+    Obelisk exchange put back are withheld (counts kept). The full log is the referee's."""
+    out = []
+    for ev in events:
+        field = _PRIVATE_FIELDS.get(ev.get("type", ""))
+        if field and ev.get("seat") != seat and field in ev:
+            ev = {k: v for k, v in ev.items() if k != field}
+            ev["hidden"] = field
+        out.append(ev)
+    return out
