@@ -226,3 +226,13 @@ def test_ismcts_plays_whole_advanced_games() -> None:
         )
         assert sum(scores) == pytest.approx(1.0)
         assert count[0] > 0
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_ismcts_plays_three_and_four_seat_games(seats: int) -> None:
+    from ai.tournament import play_game
+
+    bots = [IsmctsBot(Budget(iterations=10)), *[GreedyBot()] * (seats - 1)]
+    scores, _, count = play_game(3, bots, "advanced")
+    assert len(scores) == seats and sum(scores) == pytest.approx(1.0)
+    assert all(c > 0 for c in count)
