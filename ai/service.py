@@ -70,6 +70,49 @@ def _bot_for(settings: dict[str, Any], budget: Budget | None) -> Bot:
     return make_bot(settings["bot"], budget)
 
 
+PLANS = ("decision", "turn")
+MAX_TURN_STEPS = 16  # a turn is a play plus its effect choices: a handful in practice
+
+
+def _search(
+    g: arch.Game,
+    seat: int,
+    settings: dict[str, Any],
+    budget: Budget | None,
+    cache: PositionCache | None,
+    cat: arch.Catalog | None,
+) -> tuple[dict[str, Any], bool]:
+    """One decision for `seat` in `g`, from the cache or a search over the seat's view only.
+    Returns (the stored answer: decision and stats, whether it came from the cache)."""
+    view = arch.game_view(g, seat)
+    key = cache_key(arch.RULES_VERSION, g.cat.hash, seat, view, settings)
+    stored = cache.get(key) if cache is not None else None
+    if stored is not None:
+        return stored, True
+    result = _bot_for(settings, budget).choose(view, settings["seed"], cat)
+    options = [
+        {
+            "decision": arch.action_to_json(g, seat, o.action),
+            "visits": o.visits,
+            "value": None if o.value is None else round(o.value, 6),
+        }
+        for o in result.options
+    ] or [{"decision": arch.action_to_json(g, seat, result.action), "visits": 0, "value": None}]
+    stored = {
+        "decision": arch.action_to_json(g, seat, result.action),
+        "stats": {
+            "iterations": result.iterations,
+            "time_ms": round(result.time_ms, 3),
+            "options": options,
+        },
+    }
+    if result.truncated:
+        stored["stats"]["truncated"] = True
+    elif cache is not None:
+        cache.put(key, stored)
+    return stored, False
+
+
 def suggest(
     state: dict[str, Any],
     seat: int,
@@ -81,18 +124,28 @@ def suggest(
     bot: str = "ismcts",
     cache: PositionCache | None = None,
     catalog: Any = None,
+    plan: str = "decision",
 ) -> dict[str, Any]:
     """The decision `seat` should take now, with the search statistics behind it.
+
+    With plan="turn", also the rest of the seat's turn: each later decision is searched on
+    the seat's view of the position the earlier ones lead to, for as long as the same turn
+    asks the same seat (a play, then its effect choices); `turn` lists them all, ready for
+    one /v1/resolve batch. A step whose answer depends on another seat (a Laboratory play,
+    a Guesthouse escape) ends the plan there.
 
     Raises EngineError subclasses (InvalidState, IllegalDecision, SetupError) for input
     the HTTP layer should answer with 4xx."""
     t0 = time.perf_counter()
     settings, budget = resolve_settings(bot, level, iterations, time_ms, seed)
+    if plan not in PLANS:
+        raise SetupError("invalid_plan", f"plan must be one of {', '.join(PLANS)}", None, "/plan")
     if level is None and bot == "ismcts" and iterations is None and time_ms is None:
         level = "medium"
     cat = arch.get_catalog(catalog) if catalog is not None else None
     g = arch.load(state, catalog)
-    view = arch.game_view(g, seat)
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
+        raise IllegalDecision("unknown_seat", f"seat must be 0..{g.n - 1}", "A-1.1", "/seat")
     if arch.is_terminal(g):
         raise IllegalDecision(
             "game_over", "The game is over: no decision can be made.", "A-3.7", "/state"
@@ -106,36 +159,55 @@ def suggest(
             "A-9",
             "/seat",
         )
-    key = cache_key(arch.RULES_VERSION, g.cat.hash, seat, view, settings)
-    stored = cache.get(key) if cache is not None else None
-    cached = stored is not None
-    if stored is None:
-        result = _bot_for(settings, budget).choose(view, seed, cat)
-        options = [
-            {
-                "decision": arch.action_to_json(g, seat, o.action),
-                "visits": o.visits,
-                "value": None if o.value is None else round(o.value, 6),
-            }
-            for o in result.options
-        ] or [{"decision": arch.action_to_json(g, seat, result.action), "visits": 0, "value": None}]
-        stored = {
-            "decision": arch.action_to_json(g, seat, result.action),
-            "stats": {
-                "iterations": result.iterations,
-                "time_ms": round(result.time_ms, 3),
-                "options": options,
-            },
-        }
-        if result.truncated:
-            stored["stats"]["truncated"] = True
-        elif cache is not None:
-            cache.put(key, stored)
-    return {
+    stored, cached = _search(g, seat, settings, budget, cache, cat)
+    out: dict[str, Any] = {
         "decision": stored["decision"],
         "bot": settings["bot"],
         "level": level,
         "settings": settings,
-        "stats": {**stored["stats"], "elapsed_ms": round((time.perf_counter() - t0) * 1000, 3)},
+        "stats": stored["stats"],
         "cached": cached,
     }
+    if plan == "turn":
+        out["turn"] = _rest_of_turn(g, seat, stored, cached, settings, budget, cache, cat)
+    out["stats"] = {**out["stats"], "elapsed_ms": round((time.perf_counter() - t0) * 1000, 3)}
+    return out
+
+
+def _rest_of_turn(
+    g: arch.Game,
+    seat: int,
+    first: dict[str, Any],
+    first_cached: bool,
+    settings: dict[str, Any],
+    budget: Budget | None,
+    cache: PositionCache | None,
+    cat: arch.Catalog | None,
+) -> list[dict[str, Any]]:
+    """The first decision and the seat's next ones in the same turn (see `suggest`)."""
+    turn_number = g.turn
+    steps = [
+        {
+            "decision": first["decision"],
+            "iterations": first["stats"]["iterations"],
+            "cached": first_cached,
+        }
+    ]
+    g = g.copy()
+    arch.apply_internal(g, first["decision"])
+    while (
+        len(steps) < MAX_TURN_STEPS
+        and not arch.is_terminal(g)
+        and g.turn == turn_number
+        and arch.current_player(g) == seat
+    ):
+        stored, cached = _search(g, seat, settings, budget, cache, cat)
+        steps.append(
+            {
+                "decision": stored["decision"],
+                "iterations": stored["stats"]["iterations"],
+                "cached": cached,
+            }
+        )
+        arch.apply_internal(g, stored["decision"])
+    return steps

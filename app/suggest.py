@@ -15,7 +15,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from ai.bots import BOT_NAMES, LEVELS, MAX_ITERATIONS, MAX_TIME_MS
 from ai.cache import PositionCache, make_cache
-from ai.service import MAX_SEED, suggest
+from ai.service import MAX_SEED, PLANS, suggest
 from app.jsonio import json_response
 from app.routes import engine_errors, read_body
 
@@ -42,6 +42,7 @@ class SuggestSchema(Schema):
     seed = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, MAX_SEED))
     bot = fields.String(load_default="ismcts", validate=validate.OneOf(list(BOT_NAMES)))
     catalog = fields.Dict()
+    plan = fields.String(load_default="decision", validate=validate.OneOf(list(PLANS)))
 
     @validates_schema
     def _level_or_budget(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -94,5 +95,6 @@ def suggest_route() -> Response:
             bot=body["bot"],
             cache=cache,
             catalog=body.get("catalog"),
+            plan=body["plan"],
         )
     return json_response(out)

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from ai_support import hide_differently, midgame
+from http_support import check_response
 
 import engine.architectura as arch
 from ai.bots import LEVELS
@@ -149,6 +150,10 @@ def test_http_suggest_and_cache(client: Any) -> None:
     assert a["stats"]["iterations"] == 60
     r3 = client.post("/v1/suggest", json={"state": state, "seat": seat, "level": "easy"})
     assert r3.status_code == 200 and r3.get_json()["level"] == "easy"
+    r4 = client.post("/v1/suggest", json={**body, "plan": "turn"})
+    assert r4.status_code == 200, r4.get_json()
+    planned = check_response("POST", "/v1/suggest", r4)
+    assert planned["turn"][0]["decision"] == a["decision"] and planned["turn"][0]["cached"]
     ready = client.get("/readyz").get_json()
     assert ready["checks"]["position_cache"]["ok"] is True
     assert ready["checks"]["position_cache"]["detail"].startswith("memory")
@@ -162,6 +167,7 @@ def test_http_suggest_and_cache(client: Any) -> None:
         ({"budget": {"iterations": 0}}, 400, "invalid_request", "/budget/iterations"),
         ({"level": "godlike"}, 400, "invalid_request", "/level"),
         ({"bot": "alphazero"}, 400, "invalid_request", "/bot"),
+        ({"plan": "game"}, 400, "invalid_request", "/plan"),
         ({"seed": "1"}, 400, "invalid_request", "/seed"),
         ({"seat": None}, 400, "invalid_request", "/seat"),
         ({"extra": 1}, 400, "invalid_request", "/extra"),
@@ -216,3 +222,50 @@ def test_custom_catalog_states_are_searched_with_their_catalog() -> None:
     assert suggest(state, 0, iterations=30, catalog=doc, cache=cache)["cached"] is True
     with pytest.raises(InvalidState):
         suggest(state, 0, iterations=30)  # the catalog document is needed
+
+
+def _advanced_positions() -> list[dict[str, Any]]:
+    """Positions before a play in advanced games rich in effects (Park, Tavern, School, …)."""
+    reps = {"greenhouse": "park", "library": "school", "arsenal": "barracks"}
+    out = []
+    for seed in range(6):
+        rnd = random.Random(seed)
+        state = arch.new_game(
+            {"seats": 2, "seed": seed, "variant": "advanced", "replacements": [reps, reps]}
+        )
+        for _ in range(8 + seed):
+            state, _ = arch.apply(state, rnd.choice(arch.legal_decisions(state)["options"]))
+        if not state["game_over"] and state["pending"]["kind"] == "play":
+            out.append(state)
+    return out
+
+
+def test_plan_turn_lists_the_rest_of_the_seats_turn() -> None:
+    """plan="turn": the first decision, then the seat's own effect choices of the same turn;
+    the list is accepted by one apply_all batch, after which the turn has moved on or another
+    seat must decide."""
+    longest = 0
+    for state in _advanced_positions():
+        seat = state["pending"]["seat"]
+        out = suggest(state, seat, iterations=40, seed=2, plan="turn")
+        steps = out["turn"]
+        assert steps[0]["decision"] == out["decision"]
+        assert all(s["decision"]["seat"] == seat for s in steps)
+        assert steps[0]["iterations"] == out["stats"]["iterations"]
+        after, _ = arch.apply_all(state, [s["decision"] for s in steps])
+        assert (
+            after["game_over"]
+            or after["turn"]["number"] != state["turn"]["number"]
+            or after["pending"]["seat"] != seat
+        )
+        single = suggest(state, seat, iterations=40, seed=2)
+        assert single["decision"] == out["decision"] and "turn" not in single
+        longest = max(longest, len(steps))
+    assert longest > 1  # at least one of these turns had effect choices to plan
+
+
+def test_plan_must_be_known() -> None:
+    state = midgame(2)
+    with pytest.raises(SetupError) as e:
+        suggest(state, state["pending"]["seat"], iterations=5, plan="game")
+    assert e.value.code == "invalid_plan"

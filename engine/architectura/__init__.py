@@ -12,6 +12,7 @@ from __future__ import annotations
 from engine.architectura.api import (
     apply,
     apply_all,
+    apply_internal,
     get_catalog,
     legal_decisions,
     load,
@@ -57,6 +58,7 @@ __all__ = [
     "apply",
     "apply_action",
     "apply_all",
+    "apply_internal",
     "builtin_catalogs",
     "current_player",
     "events_for_seat",
