@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 import engine.architectura as arch
-from ai.bots import BOT_NAMES, LEVELS, Bot, Budget, make_bot
+from ai.bots import BOT_NAMES, LEVELS, SAFETY_MS, Bot, Budget, make_bot
 from ai.cache import PositionCache
 from engine.canonical import digest
 from engine.errors import IllegalDecision, SetupError
@@ -169,7 +169,10 @@ def suggest(
         "cached": cached,
     }
     if plan == "turn":
-        out["turn"] = _rest_of_turn(g, seat, stored, cached, settings, budget, cache, cat)
+        deadline = t0 + SAFETY_MS / 1000
+        out["turn"], out["turn_complete"] = _rest_of_turn(
+            g, seat, stored, cached, settings, budget, cache, cat, deadline
+        )
     out["stats"] = {**out["stats"], "elapsed_ms": round((time.perf_counter() - t0) * 1000, 3)}
     return out
 
@@ -183,8 +186,11 @@ def _rest_of_turn(
     budget: Budget | None,
     cache: PositionCache | None,
     cat: arch.Catalog | None,
-) -> list[dict[str, Any]]:
-    """The first decision and the seat's next ones in the same turn (see `suggest`)."""
+    deadline: float,
+) -> tuple[list[dict[str, Any]], bool]:
+    """The first decision and the seat's next ones in the same turn (see `suggest`), and
+    whether the plan reaches the end of the seat's part of the turn: a plan stops early at
+    the safety deadline, which keeps a request under the server's worker timeout."""
     turn_number = g.turn
     steps = [
         {
@@ -201,6 +207,8 @@ def _rest_of_turn(
         and g.turn == turn_number
         and arch.current_player(g) == seat
     ):
+        if time.perf_counter() > deadline:
+            return steps, False
         stored, cached = _search(g, seat, settings, budget, cache, cat)
         steps.append(
             {
@@ -210,4 +218,5 @@ def _rest_of_turn(
             }
         )
         arch.apply_internal(g, stored["decision"])
-    return steps
+    complete = arch.is_terminal(g) or g.turn != turn_number or arch.current_player(g) != seat
+    return steps, complete

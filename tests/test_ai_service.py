@@ -249,6 +249,7 @@ def test_plan_turn_lists_the_rest_of_the_seats_turn() -> None:
         seat = state["pending"]["seat"]
         out = suggest(state, seat, iterations=40, seed=2, plan="turn")
         steps = out["turn"]
+        assert out["turn_complete"] is True
         assert steps[0]["decision"] == out["decision"]
         assert all(s["decision"]["seat"] == seat for s in steps)
         assert steps[0]["iterations"] == out["stats"]["iterations"]
@@ -260,6 +261,7 @@ def test_plan_turn_lists_the_rest_of_the_seats_turn() -> None:
         )
         single = suggest(state, seat, iterations=40, seed=2)
         assert single["decision"] == out["decision"] and "turn" not in single
+        assert "turn_complete" not in single
         longest = max(longest, len(steps))
     assert longest > 1  # at least one of these turns had effect choices to plan
 
@@ -269,3 +271,19 @@ def test_plan_must_be_known() -> None:
     with pytest.raises(SetupError) as e:
         suggest(state, state["pending"]["seat"], iterations=5, plan="game")
     assert e.value.code == "invalid_plan"
+
+
+def test_plan_turn_stops_at_the_safety_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plan that would outlast the safety limit returns what it has, flagged incomplete."""
+    import ai.service as service
+
+    for state in _advanced_positions():
+        seat = state["pending"]["seat"]
+        full = suggest(state, seat, iterations=40, seed=2, plan="turn")
+        if len(full["turn"]) > 1:
+            monkeypatch.setattr(service, "SAFETY_MS", 0)
+            cut = suggest(state, seat, iterations=40, seed=2, plan="turn")
+            assert cut["turn_complete"] is False
+            assert cut["turn"] == full["turn"][:1]
+            return
+    raise AssertionError("no position with a multi-step turn")
