@@ -19,10 +19,7 @@ from __future__ import annotations
 
 import argparse
 import random
-import shutil
-import socket
 import statistics
-import subprocess
 import time
 from typing import Any
 
@@ -30,6 +27,7 @@ import engine.architectura as arch
 from ai.bots import Budget, IsmctsBot
 from ai.cache import PositionCache, make_cache
 from ai.service import suggest
+from benchmarks.local import RedisServer
 
 
 def midgame_state(seed: int = 7, turn: int = 9) -> dict[str, Any]:
@@ -62,33 +60,6 @@ def hit_latency(state: dict[str, Any], cache: PositionCache, n: int = 300) -> tu
     return statistics.median(times), times[int(0.95 * (len(times) - 1))]
 
 
-def start_redis() -> tuple[subprocess.Popen[bytes], str] | None:
-    exe = shutil.which("redis-server")
-    if exe is None:
-        return None
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen(
-        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    import redis
-
-    client = redis.Redis(host="127.0.0.1", port=port, socket_timeout=0.5)
-    for _ in range(100):
-        try:
-            client.ping()
-            client.close()
-            return proc, f"redis://127.0.0.1:{port}/0"
-        except redis.RedisError:
-            time.sleep(0.05)
-    proc.kill()
-    proc.wait()
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.ai", description=__doc__.split("\n")[0])
     p.add_argument("--seconds", type=float, default=5.0, help="ISMCTS search time")
@@ -103,17 +74,12 @@ def main(argv: list[str] | None = None) -> int:
     p50, p95 = hit_latency(state, make_cache(None))
     print(f"cache_hit_memory_p50_ms={p50:.3f} p95_ms={p95:.3f}")
     if not args.no_redis:
-        started = start_redis()
-        if started is None:
-            print("cache_hit_redis: skipped (no redis-server could be started)")
+        if not RedisServer.available():
+            print("cache_hit_redis: skipped (no redis-server on this machine)")
         else:
-            proc, url = started
-            try:
-                p50, p95 = hit_latency(state, make_cache(url))
+            with RedisServer() as server:
+                p50, p95 = hit_latency(state, make_cache(server.url))
                 print(f"cache_hit_redis_p50_ms={p50:.3f} p95_ms={p95:.3f}")
-            finally:
-                proc.terminate()
-                proc.wait(5)
     rate, iters = iterations_per_second(state, args.seconds)
     print(f"ismcts: {iters} iterations in {args.seconds:g} s")
     print(f"ismcts_iters_per_s={rate:.0f}")

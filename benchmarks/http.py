@@ -20,7 +20,6 @@ import multiprocessing as mp
 import os
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import engine.architectura as arch
+from benchmarks.local import gunicorn
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,43 +67,6 @@ def mid_game_body(seed: int = 4, decisions: int = 40) -> dict[str, Any]:
     assert not state["game_over"], "the benchmark state must be mid-game"
     options = arch.legal_decisions(state)["options"]
     return {"state": state, "decisions": [options[len(options) // 2]]}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def start_gunicorn(port: int, workers: int, worker_class: str) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "PORT": str(port),
-        "BIND": f"127.0.0.1:{port}",
-        "WEB_CONCURRENCY": str(workers),
-        "GUNICORN_WORKER_CLASS": worker_class,
-        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "info"),
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
-            time.sleep(0.2)
-        if proc.poll() is not None:
-            break
-    proc.kill()
-    raise SystemExit("gunicorn did not start")
 
 
 def find_wrk(install: bool) -> str | None:
@@ -220,37 +183,25 @@ def main() -> int:
     wrk = None if args.client == "python" else find_wrk(not args.no_install)
     if args.client == "wrk" and wrk is None:
         raise SystemExit("wrk is not available")
-    port = free_port()
-    proc = start_gunicorn(port, args.workers, args.worker_class)
-    try:
-        with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as f:
-            f.write(raw)
-            body_file = f.name
+    env = {
+        "WEB_CONCURRENCY": str(args.workers),
+        "GUNICORN_WORKER_CLASS": args.worker_class,
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "info"),
+    }
+    with gunicorn(env) as base, tempfile.NamedTemporaryFile("wb", suffix=".json") as f:
+        f.write(raw)
+        f.flush()
         # the request must succeed before it is measured
         req = urllib.request.Request(
-            f"http://127.0.0.1:{port}/v1/resolve",
-            data=raw,
-            headers={"Content-Type": "application/json"},
+            f"{base}/v1/resolve", data=raw, headers={"Content-Type": "application/json"}
         )
         with urllib.request.urlopen(req, timeout=10) as r:
             assert r.status == 200
         if wrk is not None:
-            res = run_wrk(
-                wrk,
-                f"http://127.0.0.1:{port}/v1/resolve",
-                body_file,
-                args.seconds,
-                args.connections,
-            )
+            res = run_wrk(wrk, f"{base}/v1/resolve", f.name, args.seconds, args.connections)
         else:
+            port = int(base.rsplit(":", 1)[1])
             res = run_python(port, raw, args.seconds, args.connections)
-        os.unlink(body_file)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
     print(
         f"POST /v1/resolve, mid-game 4-seat state ({len(raw)} bytes), "
         f"gunicorn {args.workers} {args.worker_class} workers, {os.cpu_count()} CPUs, "

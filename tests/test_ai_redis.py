@@ -6,15 +6,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import shutil
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,82 +18,13 @@ from ai_support import midgame
 
 from ai.cache import KEY_PREFIX, RedisCache, make_cache
 from ai.service import suggest
-
-ROOT = Path(__file__).resolve().parent.parent
-REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class RedisServer:
-    """A throw-away redis-server: no persistence, bounded memory, LRU eviction."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.url = f"redis://127.0.0.1:{port}/0"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [
-                REDIS_SERVER,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--maxmemory",
-                "32mb",
-                "--maxmemory-policy",
-                "allkeys-lru",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=0.5)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                if client.ping():
-                    break
-            except redis.RedisError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"redis-server did not start on port {self.port}")
-            time.sleep(0.05)
-        client.close()
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(5)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+from benchmarks.local import RedisServer, free_port, gunicorn
 
 
 @pytest.fixture
 def redis_server() -> Iterator[RedisServer]:
-    server = RedisServer(free_port())
-    server.start()
-    try:
+    with RedisServer() as server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_redis_round_trip_with_ttl(redis_server: RedisServer) -> None:
@@ -169,20 +95,6 @@ def test_a_hanging_redis_costs_one_short_timeout_then_nothing() -> None:
         assert cache.status()["ok"] is False
 
 
-def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=1) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{url} did not answer")
-
-
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     req = urllib.request.Request(
         url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
@@ -193,30 +105,9 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_two_gunicorn_instances_share_one_redis(redis_server: RedisServer) -> None:
-    gunicorn = str(Path(sys.executable).parent / "gunicorn")
-    procs: list[subprocess.Popen[bytes]] = []
-    ports = [free_port(), free_port()]
-    try:
-        for port in ports:
-            env = dict(
-                os.environ,
-                REDIS_URL=redis_server.url,
-                PORT=str(port),
-                BIND=f"127.0.0.1:{port}",
-                WEB_CONCURRENCY="1",
-                LOG_LEVEL="warning",
-            )
-            procs.append(
-                subprocess.Popen(
-                    [gunicorn, "-c", "gunicorn.conf.py", "app:create_app()"],
-                    cwd=ROOT,
-                    env=env,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
-            )
-        for port, proc in zip(ports, procs, strict=True):
-            _wait_http(f"http://127.0.0.1:{port}/healthz", proc)
+    env = {"REDIS_URL": redis_server.url, "WEB_CONCURRENCY": "1", "LOG_LEVEL": "warning"}
+    with gunicorn(env) as first, gunicorn(env) as second:
+        bases = [first, second]
         state = midgame(16)
         body = {
             "state": state,
@@ -224,23 +115,14 @@ def test_two_gunicorn_instances_share_one_redis(redis_server: RedisServer) -> No
             "budget": {"iterations": 50},
             "seed": 8,
         }
-        a = _post(f"http://127.0.0.1:{ports[0]}/v1/suggest", body)
-        b = _post(f"http://127.0.0.1:{ports[1]}/v1/suggest", body)
+        a = _post(f"{bases[0]}/v1/suggest", body)
+        b = _post(f"{bases[1]}/v1/suggest", body)
         assert (a["cached"], b["cached"]) == (False, True)
         assert a["decision"] == b["decision"]
         assert a["stats"]["options"] == b["stats"]["options"]
-        with urllib.request.urlopen(f"http://127.0.0.1:{ports[1]}/readyz", timeout=5) as r:
+        with urllib.request.urlopen(f"{bases[1]}/readyz", timeout=5) as r:
             ready = json.loads(r.read())
         assert ready["checks"]["position_cache"] == {"ok": True, "detail": "redis: connected"}
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
 
 
 def test_readyz_reports_a_dead_redis_and_suggest_still_answers() -> None:

@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import random
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -18,60 +14,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from http_support import ROOT, advanced_setup, schema_errors
+from http_support import advanced_setup, schema_errors
+
+from benchmarks.local import gunicorn
 
 LOGS: dict[str, Path] = {}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
     log = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
-    env = {
-        **os.environ,
-        "PORT": str(port),
-        "BIND": f"127.0.0.1:{port}",
-        "WEB_CONCURRENCY": "2",
-        "LOG_LEVEL": "info",
-        "MAX_BODY_BYTES": "1000000",
-    }
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    LOGS[base] = log
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/healthz", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"gunicorn did not start:\n{Path(log).read_text()}")
-            time.sleep(0.2)
+    env = {"WEB_CONCURRENCY": "2", "LOG_LEVEL": "info", "MAX_BODY_BYTES": "1000000"}
+    with open(log, "wb") as out, gunicorn(env, log=out) as base:
+        LOGS[base] = log
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def call(base: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
