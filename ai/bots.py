@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 import engine.architectura as arch
 from engine.architectura import Action, Catalog, Game
-from engine.errors import IllegalDecision, SetupError
+from engine.errors import SetupError
 
 MAX_ITERATIONS = 20_000
 MAX_TIME_MS = 10_000
@@ -112,17 +112,8 @@ def _root(view: dict[str, Any], catalog: Catalog | None) -> tuple[arch.WorldSamp
     sampler = arch.WorldSampler(view, catalog)
     base = sampler.base
     seat = view["view_of"]
-    if arch.is_terminal(base):
-        raise IllegalDecision("game_over", "The game is over: no decision can be made.", "A-3.7")
+    arch.require_decider(base, seat)
     opts = arch.legal_actions(base)
-    decider = arch.current_player(base)
-    if decider != seat:
-        raise IllegalDecision(
-            "not_your_decision",
-            f"The pending decision belongs to seat {decider}, not seat {seat}.",
-            "A-9",
-            "/seat",
-        )
     return sampler, list(opts)
 
 

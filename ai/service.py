@@ -143,22 +143,10 @@ def suggest(
     if level is None and bot == "ismcts" and iterations is None and time_ms is None:
         level = "medium"
     cat = arch.get_catalog(catalog) if catalog is not None else None
-    g = arch.load(state, catalog)
+    g = arch.load(state, cat)
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
         raise IllegalDecision("unknown_seat", f"seat must be 0..{g.n - 1}", "A-1.1", "/seat")
-    if arch.is_terminal(g):
-        raise IllegalDecision(
-            "game_over", "The game is over: no decision can be made.", "A-3.7", "/state"
-        )
-    decider = arch.current_player(g)
-    if decider != seat:
-        raise IllegalDecision(
-            "not_your_decision",
-            f"The pending decision belongs to seat {decider} ({g.colours[decider or 0]}), "
-            f"not seat {seat}.",
-            "A-9",
-            "/seat",
-        )
+    arch.require_decider(g, seat)
     stored, cached = _search(g, seat, settings, budget, cache, cat)
     out: dict[str, Any] = {
         "decision": stored["decision"],

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Flask, Response
 
+import engine.architectura as arch
 from app.errors import register_error_handlers
 from app.jsonio import json_response
 from app.logging import configure_logging, install_request_logging
@@ -57,8 +58,6 @@ def critical(check: ReadinessCheck) -> ReadinessCheck:
 
 @critical
 def _engine_check() -> tuple[str, bool, str]:
-    import engine.architectura as arch
-
     try:
         cats = arch.builtin_catalogs()
     except Exception as e:  # readiness reports, it never raises
@@ -80,6 +79,7 @@ def openapi_text() -> str:
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the referee. Settings come from the environment, then `config` overrides them."""
     app = Flask(__name__)
+    arch.builtin_catalogs()  # parsed once here: with preload_app, before gunicorn forks
     app.config.update(config_from_env())
     if config:
         app.config.update(config)

@@ -121,8 +121,7 @@ def view() -> Response:
     """What one seat may see."""
     body = read_body(schemas.VIEW)
     with engine_errors():
-        g = arch.load(body["state"], body.get("catalog"))
-        out = arch.game_view(g, body["seat"])
+        out = arch.player_view(body["state"], body["seat"], body.get("catalog"))
     return json_response(out)
 
 

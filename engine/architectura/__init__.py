@@ -19,6 +19,7 @@ from engine.architectura.api import (
     new_game,
     new_game_internal,
     replay,
+    require_decider,
     score,
     validate,
 )
@@ -75,6 +76,7 @@ __all__ = [
     "new_game_internal",
     "player_view",
     "replay",
+    "require_decider",
     "returns",
     "sample_world",
     "score",

@@ -48,7 +48,10 @@ DECISION_TYPES = {
 
 
 def get_catalog(spec: Any) -> Catalog:
-    """A catalog by id (a built-in one) or given inline as a catalog document."""
+    """A catalog by id (a built-in one), given inline as a catalog document, or already
+    loaded (a Catalog is returned unchanged)."""
+    if isinstance(spec, Catalog):
+        return spec
     if isinstance(spec, dict):
         return load_catalog(spec)
     cat = builtin_catalogs().get(spec) if isinstance(spec, str) else None
@@ -116,13 +119,27 @@ def legal_decisions(state: Any, catalog: Any = None) -> dict[str, Any]:
     }
 
 
-def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
-    """A decision object to an engine action; malformed ones are refused with a reason."""
-    seat = deciding_seat(g)
-    if g.over or seat is None:
+def require_decider(g: Game, seat: int | None = None, pointer: str = "/seat") -> int:
+    """The seat that must decide now; raises when the game is over (A-3.7), or when `seat`
+    is given and is not that seat (A-9: decisions belong to their seat)."""
+    decider = deciding_seat(g)
+    if g.over or decider is None:
         raise IllegalDecision(
             "game_over", "The game is over: no decision can be made.", "A-3.7", pointer
         )
+    if seat is not None and seat != decider:
+        raise IllegalDecision(
+            "not_your_decision",
+            f"This decision belongs to seat {decider} ({g.colours[decider]}), not seat {seat!r}.",
+            "A-9",
+            pointer,
+        )
+    return decider
+
+
+def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
+    """A decision object to an engine action; malformed ones are refused with a reason."""
+    require_decider(g, None, pointer)
     if not isinstance(d, dict):
         raise IllegalDecision("malformed_decision", "A decision must be an object.", None, pointer)
     kind = d.get("type")
@@ -130,13 +147,8 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
         raise IllegalDecision(
             "unknown_decision_type", f"Unknown decision type {kind!r}.", None, pointer + "/type"
         )
-    if "seat" in d and d["seat"] != seat:
-        raise IllegalDecision(
-            "not_your_decision",
-            f"This decision belongs to seat {seat} ({g.colours[seat]}), not seat {d['seat']!r}.",
-            "A-9",
-            pointer + "/seat",
-        )
+    if "seat" in d:
+        require_decider(g, d["seat"], pointer + "/seat")
     extra = set(d) - {"type", "seat", *DECISION_TYPES[kind]}
     if extra:
         raise IllegalDecision(

@@ -7,11 +7,10 @@ the generator) at random from the unseen cards: the determinization step of ISMC
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
-from engine.architectura.catalog import Catalog, load_catalog
+from engine.architectura.catalog import Catalog
 from engine.architectura.model import Game
 from engine.architectura.serialize import game_from_json, game_to_json
 from engine.errors import IllegalDecision
@@ -21,8 +20,9 @@ def player_view(state: Any, seat: int, catalog: Any = None) -> dict[str, Any]:
     """boardgame.io-style playerView of a JSON state (read through the validator: a
     malformed state is refused with InvalidState). `catalog`: the document, for a state
     made with a custom catalog."""
-    cat = load_catalog(catalog) if isinstance(catalog, dict) else catalog
-    return game_view(game_from_json(state, cat), seat)
+    from engine.architectura.api import load  # api builds on this module
+
+    return game_view(load(state, catalog), seat)
 
 
 def game_view(g: Game, seat: int) -> dict[str, Any]:
@@ -52,7 +52,8 @@ def game_view(g: Game, seat: int) -> dict[str, Any]:
 def sample_world(view: dict[str, Any], rnd: random.Random, catalog: Catalog | None = None) -> Game:
     """A full state consistent with `view`: the unseen cards of each seat dealt at random
     into its hidden hand and deck, and a random generator state for future shuffles."""
-    state = copy.deepcopy(view)
+    # only the seats' own dicts and top-level keys change: a shallow copy of those suffices
+    state = {**view, "seats": [dict(s) for s in view["seats"]]}
     viewer = state.pop("view_of")
     for j, s in enumerate(state["seats"]):
         unseen = list(s.pop("unseen"))
