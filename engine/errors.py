@@ -65,11 +65,6 @@ class IllegalDecision(EngineError):
         super().__init__(code, detail, clause, pointer)
         self.index = index
 
-    def at_index(self, index: int, pointer_prefix: str) -> IllegalDecision:
-        return IllegalDecision(
-            self.code, self.detail, self.clause, pointer_prefix + self.pointer, index
-        )
-
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
         if self.index is not None:
@@ -77,24 +72,27 @@ class IllegalDecision(EngineError):
         return out
 
 
+def summary(problems: list[Problem]) -> str:
+    """The first problem's sentence, with how many more there are."""
+    first, n = problems[0], len(problems)
+    return first.detail if n == 1 else f"{first.detail} (and {n - 1} more problems)"
+
+
 class InvalidState(EngineError):
     """A state that is malformed or inconsistent; every problem is listed."""
 
     def __init__(self, problems: list[Problem]) -> None:
         first = problems[0]
-        n = len(problems)
-        detail = first.detail if n == 1 else f"{first.detail} (and {n - 1} more problems)"
-        super().__init__("invalid_state", detail, first.clause, first.pointer, problems)
+        super().__init__("invalid_state", summary(problems), first.clause, first.pointer, problems)
 
 
 class CatalogError(EngineError):
     """A card catalog that does not follow the catalog format; every problem is listed."""
 
     def __init__(self, problems: list[Problem]) -> None:
-        first = problems[0]
-        n = len(problems)
-        detail = first.detail if n == 1 else f"{first.detail} (and {n - 1} more problems)"
-        super().__init__("invalid_catalog", detail, "A-10", first.pointer, problems)
+        super().__init__(
+            "invalid_catalog", summary(problems), "A-10", problems[0].pointer, problems
+        )
 
 
 class SetupError(EngineError):

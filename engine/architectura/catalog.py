@@ -85,6 +85,11 @@ class CardDef:
     text: str
 
     @property
+    def is_smithy(self) -> bool:
+        """Carries Smithy's copy operation (A-9 Smithy; A-R8: a Smithy copies no Smithy)."""
+        return any(o.op == "special" and o.name == "smithy" for o in self.on_play)
+
+    @property
     def shielded_in_city(self) -> bool:
         """A-6.1 shield; a card made to be played outside the city (Graveyard) keeps its
         protection only there: in the city it is an ordinary card (A-R7)."""
@@ -98,10 +103,6 @@ class CardDef:
     @property
     def basic_value(self) -> int | None:
         return self.values[self.basic_index] if self.values else None
-
-    @property
-    def has_on_play(self) -> bool:
-        return bool(self.on_play)
 
 
 @dataclass(frozen=True)

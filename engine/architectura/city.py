@@ -53,7 +53,7 @@ def is_protected(g: Game, entry: Entry) -> bool:
 
 def protected_against(g: Game, entry: Entry, actor: int) -> bool:
     """A-6.2: a protected card cannot be affected by its owner's opponents."""
-    return g.inst.owner[entry[0]] != actor and (entry[3] or g.inst.cdef[entry[0]].shielded_in_city)
+    return g.inst.owner[entry[0]] != actor and is_protected(g, entry)
 
 
 def eligible_cells(g: Game, seat: int, lifted: int = -1) -> list[int]:
@@ -147,11 +147,6 @@ def place(g: Game, iid: int, cell: int, face_up: bool) -> None:
     claim_fountain(g, g.inst.owner[iid], cell)
 
 
-def lift(g: Game, cell: int) -> Entry:
-    entry = g.city[cell].pop()
-    return entry
-
-
 def return_token(g: Game, entry: Entry, reason: str) -> Entry:
     """A-6.4: a token returns to its owner when its card leaves the city or is destroyed."""
     if entry[3]:
@@ -170,13 +165,13 @@ def return_token(g: Game, entry: Entry, reason: str) -> Entry:
     return entry
 
 
-def destroy_now(g: Game, cell: int, clause: str, face_down_stays: bool = False) -> None:
+def destroy_now(g: Game, cell: int, clause: str) -> None:
     """A-7.3: turn the top card face down in place, or (A-9 Graveyard) put it beside the
-    owner's Graveyard. `face_down_stays` is the Laboratory ruling."""
+    owner's Graveyard."""
     entry = g.city[cell][-1]
     entry = return_token(g, entry, "destroyed")
     seat = g.inst.owner[entry[0]]
-    if not face_down_stays and has_graveyard(g, seat):
+    if has_graveyard(g, seat):
         g.city[cell].pop()
         g.graves[seat].append(entry[0])
         g.emit(

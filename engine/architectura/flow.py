@@ -22,7 +22,6 @@ from engine.architectura.city import (
     destroy_now,
     eligible_cells,
     is_protected,
-    lift,
     move_now,
     place,
     protected_against,
@@ -267,6 +266,9 @@ def comparison_outcome(left: int, played: int) -> str:
     return "raise"
 
 
+COMPARISON_CLAUSE = {"equal": "A-5.1", "destroy": "A-5.2", "lower": "A-5.3", "raise": "A-5.4"}
+
+
 def compare(g: Game, seat: int, cell: int) -> None:
     """A-5: the played card against its left neighbour; A-5.6 protection applies."""
     if cell % BLOCKS == 0:
@@ -279,7 +281,7 @@ def compare(g: Game, seat: int, cell: int) -> None:
     pv = current_value(g, cell)
     assert lv is not None and pv is not None
     outcome = comparison_outcome(lv, pv)
-    clause = {"equal": "A-5.1", "destroy": "A-5.2", "lower": "A-5.3", "raise": "A-5.4"}[outcome]
+    clause = COMPARISON_CLAUSE[outcome]
     g.emit(
         {
             "type": "compared",
@@ -577,7 +579,7 @@ def smithy_options(g: Game, t: Task) -> list[Action]:
         if not stack or not stack[-1][2]:
             continue
         card = g.inst.cdef[stack[-1][0]]
-        if card.on_play and not any(o.op == "special" and o.name == "smithy" for o in card.on_play):
+        if card.on_play and not card.is_smithy:
             out.append(("smithy", stack[-1][0]))
     return [*out, DECLINE] if out else []
 
@@ -792,7 +794,7 @@ def _manufactory_apply(g: Game, t: Task, a: Action) -> None:
     seat, iid = t["seat"], a[1]
     g.tasks.pop()
     cell = g.locate(iid)
-    return_token(g, lift(g, cell), "returned_to_hand")
+    return_token(g, g.city[cell].pop(), "returned_to_hand")
     g.hands[seat].append(iid)
     g.emit(
         {

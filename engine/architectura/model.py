@@ -23,8 +23,6 @@ Action = tuple[Any, ...]
 Task = dict[str, Any]
 Event = dict[str, Any]
 
-CARD, ORIENT, FACE_UP, TOKEN = 0, 1, 2, 3
-
 
 @dataclass(frozen=True)
 class Instances:
@@ -135,10 +133,6 @@ class Game:
             if stack and stack[-1][0] == iid:
                 return cell
         return -1
-
-    @property
-    def streets(self) -> int:
-        return self.n
 
 
 def cell_json(cell: int) -> list[int]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine import rng as rngmod
 from engine.architectura.catalog import Catalog, find_catalog
-from engine.architectura.city import current_value, is_protected
+from engine.architectura.city import current_value, has_graveyard, is_protected
 from engine.architectura.flow import ASKING, AUTOMATIC, OP_CLAUSE, options, settle
 from engine.architectura.model import (
     BLOCKS,
@@ -446,7 +446,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
                     "A-9",
                 )
         g.graves.append(zone(s.get("graveyard"), f"{p}/graveyard", i))
-        if g.graves[i] and not any("graveyard" in inst.cdef[x].passive for x in g.outside[i]):
+        if g.graves[i] and not has_graveyard(g, i):
             r.bad(
                 "graveyard_without_card",
                 "cards lie beside a Graveyard that is not in play",
@@ -733,9 +733,7 @@ def _check_task(r: _Reader, g: Game, t: Task, p: str) -> None:
         order = [t["seat"], *t["queue"]]
         if t["by"] in order or len(set(order)) != len(order):
             r.bad(bad, "a Laboratory asks each opponent once", p, "A-9")
-    elif k == "smithy_remove" and not any(
-        o.op == "special" and o.name == "smithy" for o in g.card(t["card"]).on_play
-    ):
+    elif k == "smithy_remove" and not g.card(t["card"]).is_smithy:
         r.bad(bad, "only a Smithy is removed after copying", f"{p}/card", "A-9")
 
 

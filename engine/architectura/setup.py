@@ -8,7 +8,7 @@ from engine import rng as rngmod
 from engine.architectura.catalog import Catalog, replaceable
 from engine.architectura.flow import begin_turn, settle
 from engine.architectura.model import BLOCKS, HAND_LIMIT, TOKENS, Game, Instances
-from engine.errors import Problem, SetupError
+from engine.errors import Problem, SetupError, summary
 
 
 def deck_cards(catalog: Catalog, replacements: dict[str, str]) -> list[str]:
@@ -146,9 +146,7 @@ def new_game(
         reps.append(check_replacements(catalog, s, raw, problems, f"/replacements/{s}"))
     if problems:
         first = problems[0]
-        err = SetupError(first.code, first.detail, first.clause, first.pointer)
-        err.problems = problems
-        raise err
+        raise SetupError(first.code, summary(problems), first.clause, first.pointer, problems)
     decks = [deck_cards(catalog, reps[s]) for s in range(seats)]
     inst = build_instances(catalog, cols, decks)
     g = Game.__new__(Game)
