@@ -15,6 +15,7 @@ from engine.architectura.flow import OP_CLAUSE, cost_payable, deciding_seat, opt
 from engine.architectura.model import BLOCKS, Action, Event, Game
 from engine.architectura.scoring import final_scores
 from engine.architectura.serialize import (
+    DECISION_TYPES,
     _Reader,
     game_from_json,
     game_to_json,
@@ -23,28 +24,6 @@ from engine.architectura.serialize import (
 )
 from engine.architectura.setup import new_game as _new_game
 from engine.errors import IllegalDecision, InvalidState, Problem, SetupError
-
-DECISION_TYPES = {
-    "play": ("card", "cell"),
-    "play_face_down": ("card", "cell"),
-    "obelisk": ("card",),
-    "pay": ("card",),
-    "rotate": ("target", "steps"),
-    "move": ("target", "cell"),
-    "fountain": ("cell",),
-    "guesthouse": ("cell",),
-    "mulligan": (),
-    "pass": (),
-    "apply": (),
-    "decline": (),
-    "destroy": ("target",),
-    "restore": ("target",),
-    "swap": ("target",),
-    "remove": ("target",),
-    "protect": ("target",),
-    "manufactory": ("target",),
-    "smithy": ("target",),
-}
 
 
 def get_catalog(spec: Any) -> Catalog:

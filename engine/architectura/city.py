@@ -4,6 +4,7 @@ A-7.7 remove). Nothing here asks a player anything; flow.py does that."""
 
 from __future__ import annotations
 
+from engine.architectura.catalog import Selector
 from engine.architectura.model import BLOCKS, Entry, Game, cell_json
 
 
@@ -25,6 +26,27 @@ def adjacent_cells(g: Game, cell: int) -> list[int]:
 def street_cells(cell: int) -> range:
     start = cell - cell % BLOCKS
     return range(start, start + BLOCKS)
+
+
+def selector_cells(g: Game, sel: Selector, cell: int) -> list[int] | range:
+    """The cells a selector looks at, relative to `cell` (none when the card has left)."""
+    if sel.where == "city":
+        return range(len(g.city))
+    if cell < 0:
+        return []
+    if sel.where == "adjacent":
+        return adjacent_cells(g, cell)
+    return street_cells(cell)
+
+
+def selector_matches(g: Game, sel: Selector, entry: Entry, seat: int) -> bool:
+    """A top card fits the selector's face, owner and card (A-7, A-7.10)."""
+    iid = entry[0]
+    return (
+        entry[2] == (sel.face == "up")
+        and (sel.owner != "own" or g.inst.owner[iid] == seat)
+        and (sel.card is None or g.inst.cdef[iid].id == sel.card)
+    )
 
 
 def current_value(g: Game, cell: int) -> int | None:

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from engine import rng as rngmod
 from engine.architectura.catalog import Op
 from engine.architectura.city import (
-    adjacent_cells,
     breaks_three_in_a_row,
     current_value,
     destroy_now,
@@ -29,7 +28,8 @@ from engine.architectura.city import (
     restore_now,
     return_token,
     rotate_now,
-    street_cells,
+    selector_cells,
+    selector_matches,
     swap_now,
 )
 from engine.architectura.model import BLOCKS, Action, Game, Task, cell_json
@@ -354,17 +354,6 @@ def op_of(g: Game, t: Task) -> Op:
     return g.cat.cards[t["def"]].on_play[t["i"]]
 
 
-def selector_cells(g: Game, op: Op, src_cell: int) -> list[int] | range:
-    where = op.target.where
-    if where == "city":
-        return range(len(g.city))
-    if src_cell < 0:
-        return []
-    if where == "adjacent":
-        return adjacent_cells(g, src_cell)
-    return street_cells(src_cell)
-
-
 def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
     """A-7: the legal targets of one operation, and whether all of them are the actor's own
     protected cards (A-6.3: then the owner may refuse even a mandatory effect)."""
@@ -378,18 +367,12 @@ def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
     owner, cdef = g.inst.owner, g.inst.cdef
     out: list[Action] = []
     all_own_protected = True
-    for c in selector_cells(g, op, src_cell):
+    for c in selector_cells(g, sel, src_cell):
         stack = g.city[c]
-        if not stack:
+        if not stack or not selector_matches(g, sel, stack[-1], seat):
             continue
         entry = stack[-1]
         iid = entry[0]
-        if entry[2] != face_up:
-            continue
-        if sel.owner == "own" and owner[iid] != seat:
-            continue
-        if sel.card is not None and cdef[iid].id != sel.card:
-            continue
         if op.per_owner:
             if done.count(owner[iid]) >= op.count:
                 continue

@@ -5,33 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from engine.architectura.catalog import Score
-from engine.architectura.city import adjacent_cells, current_value, street_cells
+from engine.architectura.city import current_value, selector_cells, selector_matches
 from engine.architectura.model import Game, cell_json
 
 
 def _matches(g: Game, sc: Score, cell: int, seat: int) -> int:
-    sel = sc.target
-    if sel.where == "adjacent":
-        cells: list[int] | range = adjacent_cells(g, cell)
-    elif sel.where == "street":
-        cells = street_cells(cell)
-    else:
-        cells = range(len(g.city))
+    """How many other top cards around `cell` fit the modifier's selector."""
     count = 0
-    for c in cells:
-        if c == cell:
-            continue
+    for c in selector_cells(g, sc.target, cell):
         stack = g.city[c]
-        if not stack:
-            continue
-        iid, _, face_up, _ = stack[-1]
-        if face_up != (sel.face == "up"):
-            continue
-        if sel.owner == "own" and g.owner(iid) != seat:
-            continue
-        if sel.card is not None and g.card(iid).id != sel.card:
-            continue
-        count += 1
+        if c != cell and stack and selector_matches(g, sc.target, stack[-1], seat):
+            count += 1
     return count
 
 

@@ -88,25 +88,40 @@ TASK_FIELDS: dict[str, dict[str, str]] = {
 # -- writing -----------------------------------------------------------------------------
 
 
+# Each decision type and its fields, in the order of the engine's action tuple after the type.
+DECISION_TYPES = {
+    "play": ("card", "cell"),
+    "play_face_down": ("card", "cell"),
+    "obelisk": ("card",),
+    "pay": ("card",),
+    "rotate": ("target", "steps"),
+    "move": ("target", "cell"),
+    "fountain": ("cell",),
+    "guesthouse": ("cell",),
+    "mulligan": (),
+    "pass": (),
+    "apply": (),
+    "decline": (),
+    "destroy": ("target",),
+    "restore": ("target",),
+    "swap": ("target",),
+    "remove": ("target",),
+    "protect": ("target",),
+    "manufactory": ("target",),
+    "smithy": ("target",),
+}
+
+
 def action_to_json(g: Game, seat: int, a: Action) -> dict[str, Any]:
     """An option as the decision object that `apply` accepts unchanged."""
-    kind = a[0]
-    d: dict[str, Any] = {"seat": seat, "type": kind}
-    if kind in ("play", "play_face_down"):
-        d["card"] = g.name(a[1])
-        d["cell"] = cell_json(a[2]) if a[2] >= 0 else None
-    elif kind in ("obelisk", "pay"):
-        d["card"] = g.name(a[1])
-    elif kind == "rotate":
-        d["target"] = g.name(a[1])
-        d["steps"] = a[2]
-    elif kind == "move":
-        d["target"] = g.name(a[1])
-        d["cell"] = cell_json(a[2])
-    elif kind in ("fountain", "guesthouse"):
-        d["cell"] = cell_json(a[1])
-    elif kind not in ("mulligan", "pass", "apply", "decline"):
-        d["target"] = g.name(a[1])
+    d: dict[str, Any] = {"seat": seat, "type": a[0]}
+    for field, v in zip(DECISION_TYPES[a[0]], a[1:], strict=True):
+        if field in ("card", "target"):
+            d[field] = g.name(v)
+        elif field == "cell":
+            d[field] = cell_json(v) if v >= 0 else None
+        else:
+            d[field] = v
     return d
 
 
