@@ -26,25 +26,13 @@ from tqdm import tqdm
 
 import engine.architectura as arch
 from ai.bots import Bot, parse_bot_spec
-from engine.architectura.catalog import replaceable
 
 
 def random_replacements(seed: int, seats: int) -> list[dict[str, str]]:
     """Advanced game (A-1.5): each seat replaces a random set of basic cards (seeded)."""
-    cat = arch.builtin_catalogs()["reference"]
-    rnd = random.Random(seed)
-    adds = sorted(cid for cid, c in cat.cards.items() if c.kind == "additional")
-    out = []
-    for _ in range(seats):
-        reps: dict[str, str] = {}
-        for add in rnd.sample(adds, len(adds)):
-            if rnd.random() < 0.5:
-                continue
-            free = [b for b in cat.basic_ids if replaceable(cat, add, b) and b not in reps.values()]
-            if free:
-                reps[add] = rnd.choice(free)
-        out.append(reps)
-    return out
+    return arch.random_replacements(
+        arch.builtin_catalogs()["reference"], random.Random(seed), seats
+    )
 
 
 def decision_seed(deal: int, k: int) -> int:

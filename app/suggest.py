@@ -18,6 +18,7 @@ from ai.cache import PositionCache, make_cache
 from ai.service import MAX_SEED, PLANS, suggest
 from app.jsonio import json_response
 from app.routes import engine_errors, read_body
+from app.schemas import _strict_int
 
 bp = Blueprint("suggest", __name__)
 
@@ -25,8 +26,8 @@ EXTENSION = "position_cache"
 
 
 class BudgetSchema(Schema):
-    iterations = fields.Integer(strict=True, validate=validate.Range(1, MAX_ITERATIONS))
-    time_ms = fields.Integer(strict=True, validate=validate.Range(1, MAX_TIME_MS))
+    iterations = _strict_int(validate=validate.Range(1, MAX_ITERATIONS))
+    time_ms = _strict_int(validate=validate.Range(1, MAX_TIME_MS))
 
     @validates_schema
     def _something(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -36,10 +37,10 @@ class BudgetSchema(Schema):
 
 class SuggestSchema(Schema):
     state = fields.Dict(required=True)
-    seat = fields.Integer(strict=True, required=True, validate=validate.Range(0, 3))
+    seat = _strict_int(required=True, validate=validate.Range(0, 3))
     level = fields.String(validate=validate.OneOf(list(LEVELS)))
     budget = fields.Nested(BudgetSchema)
-    seed = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, MAX_SEED))
+    seed = _strict_int(load_default=0, validate=validate.Range(0, MAX_SEED))
     bot = fields.String(load_default="ismcts", validate=validate.OneOf(list(BOT_NAMES)))
     catalog = fields.Dict()
     plan = fields.String(load_default="decision", validate=validate.OneOf(list(PLANS)))

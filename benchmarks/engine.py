@@ -14,29 +14,15 @@ import random
 import time
 
 import engine.architectura as arch
-from engine.architectura.catalog import replaceable
-
-
-def advanced_replacements(rnd: random.Random, seats: int) -> list[dict[str, str]]:
-    cat = arch.builtin_catalogs()["reference"]
-    adds = [c.id for c in cat.cards.values() if c.kind == "additional"]
-    out = []
-    for _ in range(seats):
-        reps: dict[str, str] = {}
-        for a in rnd.sample(adds, 6):
-            for b in cat.basic_ids:
-                if b not in reps.values() and replaceable(cat, a, b):
-                    reps[a] = b
-                    break
-        out.append(reps)
-    return out
 
 
 def play_random_game(seed: int, seats: int, variant: str) -> int:
     rnd = random.Random(seed)
     setup = {"seats": seats, "seed": seed, "variant": variant}
     if variant == "advanced":
-        setup["replacements"] = advanced_replacements(rnd, seats)
+        setup["replacements"] = arch.random_replacements(
+            arch.builtin_catalogs()["reference"], rnd, seats
+        )
     g = arch.new_game_internal(setup)
     decisions = 0
     while not g.over:

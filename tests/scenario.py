@@ -38,15 +38,6 @@ Cell = tuple[int, int]
 State = dict[str, Any]
 Event = dict[str, Any]
 
-OP_CLAUSE = {
-    "rotate": "A-7.2",
-    "destroy": "A-7.3",
-    "restore": "A-7.4",
-    "move": "A-7.5",
-    "swap": "A-7.6",
-    "remove": "A-7.7",
-    "protect": "A-7.8",
-}
 
 _ENTRY = re.compile(
     r"^(?P<down>-)?(?P<name>[a-z]+\.[a-z_]+)(?:(?P<op>[=@])(?P<num>-?\d+))?(?P<tok>\*)?$"

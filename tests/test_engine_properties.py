@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine.architectura as arch
+from engine.architectura.flow import OP_CLAUSE
 from engine.canonical import dumps
 from engine.errors import IllegalDecision
 
@@ -359,7 +360,7 @@ def near_misses(
             e = refused(state, bad)
             if o["type"] in ("rotate", "destroy", "restore", "move", "swap", "remove", "protect"):
                 assert e.code in ("illegal_target", "target_protected")
-                assert e.clause in ("A-6.2", S.OP_CLAUSE[o["type"]])
+                assert e.clause in ("A-6.2", OP_CLAUSE[o["type"]])
             else:  # Smithy / Manufactory choices
                 assert e.code == "illegal_decision"
 

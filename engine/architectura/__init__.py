@@ -30,6 +30,7 @@ from engine.architectura.flow import step as apply_action
 from engine.architectura.model import RULES_VERSION, Action, Game
 from engine.architectura.scoring import final_scores
 from engine.architectura.serialize import action_to_json, game_to_json
+from engine.architectura.setup import random_replacements
 from engine.architectura.view import (
     WorldSampler,
     events_for_seat,
@@ -75,6 +76,7 @@ __all__ = [
     "new_game",
     "new_game_internal",
     "player_view",
+    "random_replacements",
     "replay",
     "require_decider",
     "returns",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from engine import rng as rngmod
@@ -56,6 +57,28 @@ def check_replacements(
             continue
         seen[add] = basic
     return seen
+
+
+def random_replacements(catalog: Catalog, rnd: random.Random, seats: int) -> list[dict[str, str]]:
+    """A-1.5 choices for an advanced game drawn from `rnd`: each seat considers every
+    additional card in a random order, takes about half of them, each in place of a basic
+    card it may replace that is still free. For tournaments and benchmarks."""
+    adds = sorted(cid for cid, c in catalog.cards.items() if c.kind == "additional")
+    out = []
+    for _ in range(seats):
+        reps: dict[str, str] = {}
+        for add in rnd.sample(adds, len(adds)):
+            if rnd.random() < 0.5:
+                continue
+            free = [
+                b
+                for b in catalog.basic_ids
+                if replaceable(catalog, add, b) and b not in reps.values()
+            ]
+            if free:
+                reps[add] = rnd.choice(free)
+        out.append(reps)
+    return out
 
 
 def build_instances(
