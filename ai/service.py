@@ -24,6 +24,7 @@ from engine.canonical import digest
 from engine.errors import IllegalDecision, SetupError
 
 KEY_VERSION = "v1"
+DEFAULT_LEVEL = "medium"  # neither a level nor a budget
 MAX_SEED = 2**63 - 1
 
 
@@ -51,7 +52,7 @@ def resolve_settings(
     if bot != "ismcts":
         return settings, None
     if iterations is None and time_ms is None:
-        budget = LEVELS[level or "medium"]
+        budget = LEVELS[level or DEFAULT_LEVEL]
     else:
         budget = Budget(iterations=iterations, time_ms=time_ms)
     settings.update(budget.to_json())
@@ -141,7 +142,7 @@ def suggest(
     if plan not in PLANS:
         raise SetupError("invalid_plan", f"plan must be one of {', '.join(PLANS)}", None, "/plan")
     if level is None and bot == "ismcts" and iterations is None and time_ms is None:
-        level = "medium"
+        level = DEFAULT_LEVEL
     cat = arch.get_catalog(catalog) if catalog is not None else None
     g = arch.load(state, cat)
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:

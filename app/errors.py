@@ -100,7 +100,7 @@ class ApiError(Exception):
         return resp
 
 
-def _prefixed(problems: Iterable[Any], prefix: str) -> list[dict[str, Any]]:
+def prefixed(problems: Iterable[Any], prefix: str) -> list[dict[str, Any]]:
     out = []
     for p in problems:
         d = p.to_json()
@@ -129,7 +129,7 @@ def from_engine(
         e.detail,
         prefix + e.pointer,
         e.clause,
-        _prefixed(e.problems, prefix),
+        prefixed(e.problems, prefix),
         index,
     )
 

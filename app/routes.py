@@ -16,7 +16,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 import engine.architectura as arch
 from app import schemas
-from app.errors import ApiError, from_engine
+from app.errors import ApiError, from_engine, prefixed
 from app.jsonio import json_response, loads
 from engine.errors import EngineError
 
@@ -108,11 +108,7 @@ def validate_state() -> Response:
     body = read_body(schemas.STATE)
     with engine_errors():
         problems = arch.validate(body["state"], body.get("catalog"))
-    listed = []
-    for p in problems:
-        d = p.to_json()
-        d["pointer"] = "/state" + d["pointer"]
-        listed.append(d)
+    listed = prefixed(problems, "/state")
     return json_response({"valid": not listed, "problems": listed})
 
 
