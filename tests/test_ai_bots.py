@@ -170,7 +170,9 @@ def test_time_budget_stops_the_search() -> None:
     res = IsmctsBot(Budget(time_ms=60)).choose(view, 0)
     elapsed = (time.perf_counter() - t0) * 1000
     assert res.iterations >= 1
-    assert elapsed < 60 + 500  # one iteration past the deadline at most, with slack
+    # It stops: one iteration past the deadline at most; the slack is for a loaded machine
+    # (a search without the deadline would run its 20 s safety limit).
+    assert elapsed < 60 + 5000
     both = IsmctsBot(Budget(iterations=5, time_ms=10_000)).choose(view, 0)
     assert both.iterations == 5
 

@@ -21,6 +21,20 @@ from ai.service import suggest
 from benchmarks.local import RedisServer, free_port, gunicorn
 
 
+def count_redis_commands(cache: RedisCache) -> list[str]:
+    """Record every command the cache sends to Redis (the client's single entry point)."""
+    calls: list[str] = []
+    client = cache._client
+    send = client.execute_command
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(str(args[0]))
+        return send(*args, **kwargs)
+
+    client.execute_command = counting  # type: ignore[method-assign]
+    return calls
+
+
 @pytest.fixture
 def redis_server() -> Iterator[RedisServer]:
     with RedisServer() as server:
@@ -52,11 +66,9 @@ def test_suggest_survives_redis_dying_mid_test(
     redis_server.kill()
     caplog.set_level(logging.WARNING, logger="ai.cache")
     for _ in range(5):
-        t0 = time.perf_counter()
         out = suggest(state, seat, iterations=40, seed=1, cache=cache)
         assert out["cached"] is False
         assert out["decision"] == first["decision"]
-        assert time.perf_counter() - t0 < 2.0
     status = cache.status()
     assert status["backend"] == "redis" and status["ok"] is False
     assert "unavailable" in status["detail"]
@@ -80,18 +92,16 @@ def test_a_hanging_redis_costs_one_short_timeout_then_nothing() -> None:
         listener.listen(16)
         port = listener.getsockname()[1]
         cache = RedisCache(f"redis://127.0.0.1:{port}/0", socket_timeout=0.1, backoff_s=30)
+        calls = count_redis_commands(cache)
         state = midgame(15)
         seat = state["pending"]["seat"]
-        t0 = time.perf_counter()
         out = suggest(state, seat, iterations=20, seed=1, cache=cache)
-        first = time.perf_counter() - t0
         assert out["cached"] is False
-        assert first < 2.0
-        t1 = time.perf_counter()
+        assert len(calls) == 1  # one lookup timed out; the result was not written
         for _ in range(5):
             assert cache.get("anything") is None
             cache.put("anything", {"x": 1})
-        assert time.perf_counter() - t1 < 0.05  # backing off: no socket calls at all
+        assert len(calls) == 1  # backing off: no Redis command at all
         assert cache.status()["ok"] is False
 
 
