@@ -920,3 +920,57 @@ def test_card_laboratory_play_onto_own_fountain_returns_the_token() -> None:
     s3, _ev = decide(s2, "play_face_down", card="green.well", cell=(2, 1))
     assert s3["fountains"] == [] and s3["seats"][1]["tokens"] == 2
     assert S.face_up(s3, (2, 1)) is False
+
+
+def test_card_obelisk_option_gone_after_a_mulligan_A_R14() -> None:
+    """A-3.1a before A-3.1b (A-R14): a mulligan starts the turn, so the Obelisk exchange,
+    offered before it, is no longer offered after it."""
+    s = build(
+        2,
+        hands={0: ["blue.well", "blue.park", "blue.palace"], 1: ["green.well"]},
+        decks={0: ["blue.obelisk", "blue.school", "blue.tavern"]},
+        first_turn_taken={0: False},
+        mulligan_used={0: False},
+    )
+    assert S.opt(seat=0, type="obelisk", card="blue.well") in S.option_set(s)
+    s2, ev = decide(s, "mulligan")
+    assert S.types(ev) == ["mulligan"]
+    assert s2["seats"][0]["first_turn_taken"] is True
+    assert not any('"obelisk"' in o for o in S.option_set(s2))
+    assert not any('"mulligan"' in o for o in S.option_set(s2))
+
+
+def test_card_smithy_copying_museum_raises_the_hand_limit_A_R16() -> None:
+    """A-7.9 / A-R16: a copied hand-limit effect is Smithy's own: its owner draws up to 4,
+    and the limit stays after Smithy leaves the game."""
+    s = build(
+        2,
+        hands={0: ["blue.smithy", "blue.well"], 1: ["green.park"]},
+        decks={0: ["blue.park", "blue.school", "blue.temple"]},
+        city={(1, 1): "green.palace", (2, 1): "green.museum"},
+    )
+    s2, _ = play(s, "blue.smithy", (1, 2))  # Palace 10 > 6: raised; the Museum is untouched
+    s3, ev = decide(s2, "smithy", target="green.museum")
+    assert [e for e in ev if e["type"] == "hand_limit"] == [
+        {"type": "hand_limit", "seat": 0, "limit": 4, "clause": "A-7.9", "decision": 0}
+    ]
+    assert s3["seats"][0]["hand_limit"] == 4
+    assert s3["seats"][1]["hand_limit"] == 3  # the Museum's owner gains nothing
+    assert "blue.smithy" in s3["seats"][0]["removed"]
+    assert len(s3["seats"][0]["hand"]) == 4  # drew up to the new limit at the end of the turn
+
+
+def test_card_museum_limit_stays_after_the_museum_is_destroyed_A_7_9() -> None:
+    """A-7.9: the hand limit stays when the card that gave it is destroyed."""
+    s = build(
+        2,
+        hands={0: ["blue.museum"], 1: ["green.barracks"]},
+        decks={0: ["blue.park", "blue.school", "blue.temple", "blue.tavern"]},
+        city={(1, 1): "green.palace"},
+        turn=0,
+    )
+    s2, _ = play(s, "blue.museum", (1, 2))
+    assert s2["seats"][0]["hand_limit"] == 4
+    s3, _ = play(s2, "green.barracks", (1, 3))  # 1 vs 8: the Museum is destroyed (A-5.2)
+    assert S.face_up(s3, (1, 2)) is False
+    assert s3["seats"][0]["hand_limit"] == 4
