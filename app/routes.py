@@ -91,6 +91,16 @@ def resolve() -> Response:
     check_decision_count(body["decisions"], 1)
     with engine_errors():
         state, events = arch.apply_all(body["state"], body["decisions"], body.get("catalog"))
+        if "events_for" in body:
+            seat = body["events_for"]
+            if seat >= len(state["seats"]):
+                raise EngineError(
+                    "unknown_seat",
+                    f"events_for must be a seat 0..{len(state['seats']) - 1}",
+                    "A-1.1",
+                    "/events_for",
+                )
+            events = arch.events_for_seat(events, seat)
     return json_response(
         {
             "state": state,

@@ -66,6 +66,7 @@ class StateSchema(Schema):
 
 class ResolveSchema(StateSchema):
     decisions = fields.List(fields.Dict(), required=True)
+    events_for = _strict_int(validate=validate.Range(0, 3))
 
 
 class ViewSchema(StateSchema):

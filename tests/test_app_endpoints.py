@@ -129,6 +129,33 @@ def test_resolve_batch_equals_one_by_one(client: Any) -> None:
     assert out["events"][-1]["decision"] == len(log) - 1
 
 
+def test_resolve_events_for_a_seat_withhold_other_seats_draws(client: Any) -> None:
+    """A-R20: with events_for, the log is that seat's copy; the state is the same."""
+    start = arch.new_game({"seats": 2, "seed": 5})
+    end, log = play_random(start, 4, 5)
+    full = check_response(
+        "POST", "/v1/resolve", post(client, "/v1/resolve", {"state": start, "decisions": log})
+    )
+    mine = check_response(
+        "POST",
+        "/v1/resolve",
+        post(client, "/v1/resolve", {"state": start, "decisions": log, "events_for": 1}),
+    )
+    assert mine["state"] == full["state"] == end
+    assert len(mine["events"]) == len(full["events"])
+    drew_full = [e for e in full["events"] if e["type"] == "drew"]
+    drew_mine = [e for e in mine["events"] if e["type"] == "drew"]
+    assert {e["seat"] for e in drew_full} == {0, 1}
+    for f, m in zip(drew_full, drew_mine, strict=True):
+        if f["seat"] == 1:
+            assert m == f
+        else:
+            assert "cards" not in m and m["hidden"] == "cards" and m["count"] == f["count"]
+    r = post(client, "/v1/resolve", {"state": start, "decisions": log, "events_for": 3})
+    bad = check_response("POST", "/v1/resolve", r)
+    assert (r.status_code, bad["code"], bad["clause"]) == (422, "unknown_seat", "A-1.1")
+
+
 def test_resolve_to_game_over_gives_scores(client: Any) -> None:
     final, log = finished_game(2, 5)
     start = arch.new_game({"seats": 2, "seed": 5})
