@@ -91,6 +91,7 @@ def _search(
     if stored is not None:
         return stored, True
     result = _bot_for(settings, budget).choose(view, settings["seed"], cat)
+    decision = arch.action_to_json(g, seat, result.action)
     options = [
         {
             "decision": arch.action_to_json(g, seat, o.action),
@@ -98,9 +99,9 @@ def _search(
             "value": None if o.value is None else round(o.value, 6),
         }
         for o in result.options
-    ] or [{"decision": arch.action_to_json(g, seat, result.action), "visits": 0, "value": None}]
+    ] or [{"decision": decision, "visits": 0, "value": None}]
     stored = {
-        "decision": arch.action_to_json(g, seat, result.action),
+        "decision": decision,
         "stats": {
             "iterations": result.iterations,
             "time_ms": round(result.time_ms, 3),

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 import schemathesis
-from http_support import ROOT, check_response, make_app, spec, validator
+from http_support import ROOT, check_response, make_app, resolve_ref, spec, validator
 from openapi_spec_validator import validate as validate_spec
 from schemathesis.config import SchemathesisConfig
 
@@ -31,15 +31,6 @@ def test_every_route_is_documented_and_every_path_routed() -> None:
     assert routed == documented
 
 
-def _deref(node: dict[str, Any]) -> dict[str, Any]:
-    while "$ref" in node:
-        target: Any = spec()
-        for part in node["$ref"].lstrip("#/").split("/"):
-            target = target[part]
-        node = target
-    return node
-
-
 def _examples() -> list[tuple[str, str, str, str, Any, str]]:
     """(path, method, where, name, value, schema pointer) for every example in the document."""
     out = []
@@ -54,7 +45,7 @@ def _examples() -> list[tuple[str, str, str, str, Any, str]]:
                         method,
                         "request",
                         name,
-                        _deref(ex)["value"],
+                        resolve_ref(ex)["value"],
                         f"{base}/requestBody/content/application~1json/schema",
                     )
                 )
@@ -62,7 +53,7 @@ def _examples() -> list[tuple[str, str, str, str, Any, str]]:
                 pointer = f"{base}/responses/{status}"
                 if "$ref" in resp:
                     pointer = resp["$ref"].lstrip("#")
-                for mt, content in _deref(resp).get("content", {}).items():
+                for mt, content in resolve_ref(resp).get("content", {}).items():
                     for name, ex in content.get("examples", {}).items():
                         out.append(
                             (
@@ -70,7 +61,7 @@ def _examples() -> list[tuple[str, str, str, str, Any, str]]:
                                 method,
                                 status,
                                 name,
-                                _deref(ex)["value"],
+                                resolve_ref(ex)["value"],
                                 f"{pointer}/content/{mt.replace('/', '~1')}/schema",
                             )
                         )

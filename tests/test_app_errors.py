@@ -10,19 +10,9 @@ import logging
 from typing import Any
 
 import pytest
-from http_support import check_response, finished_game, make_app, mid_game
+from http_support import POSTS, check_response, finished_game, make_app, mid_game
 
 import engine.architectura as arch
-
-POSTS = [
-    "/v1/games",
-    "/v1/legal-moves",
-    "/v1/resolve",
-    "/v1/validate",
-    "/v1/view",
-    "/v1/score",
-    "/v1/replay",
-]
 
 
 @pytest.fixture(scope="module")

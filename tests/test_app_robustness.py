@@ -11,7 +11,7 @@ import copy
 from typing import Any
 
 import pytest
-from http_support import check_response, make_app, mid_game, play_random
+from http_support import STATE_POSTS, check_response, make_app, mid_game, play_random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -88,23 +88,13 @@ def _decisions(original: dict[str, Any]) -> list[Any]:
     return opts[:1] or [{"type": "pass"}]
 
 
-ENDPOINTS = [
-    "/v1/legal-moves",
-    "/v1/resolve",
-    "/v1/validate",
-    "/v1/view",
-    "/v1/score",
-    "/v1/replay",
-]
-
-
 @settings(
     max_examples=300,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(pair=corrupted(), path=st.sampled_from(ENDPOINTS), seat=st.integers(0, 3))
+@given(pair=corrupted(), path=st.sampled_from(STATE_POSTS), seat=st.integers(0, 3))
 def test_corrupted_states_never_crash(
     pair: tuple[dict[str, Any], dict[str, Any]], path: str, seat: int
 ) -> None:
