@@ -23,6 +23,10 @@ COPY engine ./engine
 COPY ai ./ai
 COPY app ./app
 COPY openapi.yaml gunicorn.conf.py ./
+# the rule texts GET /v1/rules/{clause} answers from (app/rules.py)
+COPY docs/rulings.md ./docs/
+COPY docs/architectura/rules.md ./docs/architectura/
+COPY docs/fora-de-prumo/rules.md docs/fora-de-prumo/rulings.md ./docs/fora-de-prumo/
 RUN useradd --system --uid 10001 --home-dir /srv/referee --shell /usr/sbin/nologin referee \
     && python -c "import app, engine.architectura as a; a.builtin_catalogs()"
 

@@ -1,7 +1,10 @@
 """Bots behind one interface: random, greedy (one ply) and ISMCTS.
 
-Fair by construction: a bot is handed `arch.player_view(state, seat)` and nothing else.
-It rebuilds full states ("worlds") from that view with `arch.WorldSampler`, so whatever the
+Game-agnostic: a bot reaches the rules only through the engine registry (`engine.games`),
+chosen by the view's `game` field, and the common interface every game offers.
+
+Fair by construction: a bot is handed `player_view(state, seat)` and nothing else.
+It rebuilds full states ("worlds") from that view with the game's `WorldSampler`, so whatever the
 seat cannot see (opponents' hands, every deck order, the generator) is re-dealt at random
 from the unseen cards before the bot looks at it. Two states that differ only in hidden
 information give the same view, hence the same decision for the same seed.
@@ -22,18 +25,38 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import engine.architectura as arch
-from engine.architectura import Action, Catalog, Game
 from engine.errors import SetupError
+from engine.games import GameModule, engine_for_state
+
+# A game's in-memory state, action and catalog: opaque here (each game defines its own).
+Game = Any
+Action = Any
+Catalog = Any
 
 MAX_ITERATIONS = 20_000
 MAX_TIME_MS = 10_000
-# An iteration budget also stops at this wall time (far below gunicorn's 30 s worker timeout);
-# such a result is marked `truncated` (and the service does not cache it).
+# A search run as a background job (ai/jobs.py, POST /v1/suggest answered 202) may be larger:
+# Budget accepts up to these; the synchronous HTTP path keeps MAX_ITERATIONS / MAX_TIME_MS.
+JOB_MAX_ITERATIONS = 1_000_000
+JOB_MAX_TIME_MS = 600_000
+# Progress of the ISMCTS searches run in this context (a background job sets it): called with
+# the iterations completed since the previous call, every PROGRESS_EVERY iterations and once
+# when the search ends. None (the default) costs one check per PROGRESS_EVERY iterations.
+PROGRESS: ContextVar[Callable[[int], None] | None] = ContextVar("ismcts_progress", default=None)
+PROGRESS_EVERY = 64
+# Every search also stops at a wall-clock deadline: SAFETY_MS after it starts unless the caller
+# passes an earlier one (the service passes the request's overall deadline, SUGGEST_MAX_MS).
+# A result stopped there before its own budget ran out is marked `truncated` (not cached).
 SAFETY_MS = 20_000
+# The deadline is checked inside the tree descent and the rollouts every this many engine
+# steps (a step costs ~20 us with the reference catalog; a clock read ~0.1 us), so a custom
+# catalog with very long games cannot hold a search past its deadline for more than a few ms.
+DEADLINE_CHECK_STEPS = 8
 
 
 @dataclass(frozen=True)
@@ -49,8 +72,8 @@ class Budget:
         if self.iterations is None and self.time_ms is None:
             raise SetupError("invalid_budget", "a budget needs iterations or time_ms", None)
         for name, value, hi in (
-            ("iterations", self.iterations, MAX_ITERATIONS),
-            ("time_ms", self.time_ms, MAX_TIME_MS),
+            ("iterations", self.iterations, JOB_MAX_ITERATIONS),
+            ("time_ms", self.time_ms, JOB_MAX_TIME_MS),
         ):
             if value is None:
                 continue
@@ -95,26 +118,33 @@ class SearchResult:
     iterations: int
     time_ms: float
     options: list[OptionStat] = field(default_factory=list)
-    truncated: bool = False  # an iteration budget cut short by SAFETY_MS
+    truncated: bool = False  # stopped by the wall-clock deadline before the budget ran out
 
 
 class Bot(Protocol):
     name: str
 
     def choose(
-        self, view: dict[str, Any], seed: int, catalog: Catalog | None = None
-    ) -> SearchResult: ...
+        self,
+        view: dict[str, Any],
+        seed: int,
+        catalog: Catalog | None = None,
+        deadline: float | None = None,
+    ) -> SearchResult:
+        """`deadline`: a `time.perf_counter()` instant the search must not outlast."""
+        ...
 
 
-def _root(view: dict[str, Any], catalog: Catalog | None) -> tuple[arch.WorldSampler, list[Action]]:
-    """The sampler for this view and the viewer's options (the same in every world: they
-    depend only on the viewer's hand and the public city)."""
-    sampler = arch.WorldSampler(view, catalog)
+def _root(view: dict[str, Any], catalog: Catalog | None) -> tuple[GameModule, Any, list[Action]]:
+    """The view's game engine, a world sampler for the view and the viewer's options (the
+    same in every world: they depend only on what the viewer sees)."""
+    eng = engine_for_state(view)
+    sampler = eng.WorldSampler(view, catalog)
     base = sampler.base
     seat = view["view_of"]
-    arch.require_decider(base, seat)
-    opts = arch.legal_actions(base)
-    return sampler, list(opts)
+    eng.require_decider(base, seat)
+    opts = eng.legal_actions(base)
+    return eng, sampler, list(opts)
 
 
 class RandomBot:
@@ -123,18 +153,23 @@ class RandomBot:
     name = "random"
 
     def choose(
-        self, view: dict[str, Any], seed: int, catalog: Catalog | None = None
+        self,
+        view: dict[str, Any],
+        seed: int,
+        catalog: Catalog | None = None,
+        deadline: float | None = None,
     ) -> SearchResult:
         t0 = time.perf_counter()
-        _, opts = _root(view, catalog)
+        _, _, opts = _root(view, catalog)
         a = opts[random.Random(seed).randrange(len(opts))]
         stats = [OptionStat(o, 1 if o == a else 0, None) for o in opts]
         return SearchResult(a, 0, (time.perf_counter() - t0) * 1000, stats)
 
 
-def margin(g: Game, seat: int) -> int:
-    """Own total score minus the best opponent's total (A-8.1, on the city as it is now)."""
-    totals: list[int] = [s["total"] for s in arch.final_scores(g)["seats"]]
+def margin(eng: GameModule, g: Game, seat: int) -> int:
+    """Own total score minus the best opponent's total, scoring the position as it stands
+    (Architectura: the city, A-8.1; Fora de Prumo: every whole work, F-8)."""
+    totals: list[int] = [s["total"] for s in eng.final_scores(g)["seats"]]
     own = totals[seat]
     return own - max(t for j, t in enumerate(totals) if j != seat)
 
@@ -150,18 +185,23 @@ class GreedyBot:
     name = "greedy"
 
     def choose(
-        self, view: dict[str, Any], seed: int, catalog: Catalog | None = None
+        self,
+        view: dict[str, Any],
+        seed: int,
+        catalog: Catalog | None = None,
+        deadline: float | None = None,
     ) -> SearchResult:
+        # one step per option: bounded by the option count, so the deadline is not checked
         t0 = time.perf_counter()
-        sampler, opts = _root(view, catalog)
+        eng, sampler, opts = _root(view, catalog)
         rnd = random.Random(seed)
         world = sampler.sample(rnd)
         seat: int = view["view_of"]
         values: list[int] = []
         for a in opts:
             g = world.copy()
-            arch.apply_action(g, a)
-            values.append(margin(g, seat))
+            eng.apply_action(g, a)
+            values.append(margin(eng, g, seat))
         best = max(values)
         ties = [a for a, v in zip(opts, values, strict=True) if v == best]
         choice = ties[rnd.randrange(len(ties))]
@@ -182,16 +222,24 @@ class Node:
         self.children: dict[tuple[int, Action], Node] = {}
 
 
-def rollout_reward(g: Game, rnd: random.Random) -> list[float]:
+def rollout_reward(
+    eng: GameModule, g: Game, rnd: random.Random, deadline: float = math.inf
+) -> list[float] | None:
     """Play the world out at random; the reward per seat is the win share (A-8.2), with a
     small bonus for the score margin so that, among lost or won lines, bigger margins rank
-    higher (keeps the search informative when one outcome dominates)."""
-    legal, step = arch.legal_actions, arch.apply_action
+    higher (keeps the search informative when one outcome dominates). None when the
+    `deadline` (a perf_counter instant) passes before the game ends."""
+    legal, step = eng.legal_actions, eng.apply_action
     randrange = rnd.randrange
+    clock = time.perf_counter
+    steps = 0
     while not g.over:
         opts = legal(g)
         step(g, opts[randrange(len(opts))])
-    fs = arch.final_scores(g)
+        steps += 1
+        if steps % DEADLINE_CHECK_STEPS == 0 and clock() >= deadline:
+            return None
+    fs = eng.final_scores(g)
     winners = fs["winners"]
     totals = [s["total"] for s in fs["seats"]]
     out = []
@@ -204,7 +252,14 @@ def rollout_reward(g: Game, rnd: random.Random) -> list[float]:
 
 
 class IsmctsBot:
-    """Single-observer ISMCTS with availability counts; random rollouts to the end."""
+    """Single-observer ISMCTS with availability counts; random rollouts to the end.
+
+    The search ends at whichever comes first: the iteration budget, the time budget, or the
+    caller's deadline (SAFETY_MS by default). The clock is read inside each iteration too
+    (every DEADLINE_CHECK_STEPS engine steps), so one long iteration cannot overrun it. An
+    iteration cut short there is discarded: nothing of it stays in the tree (its expanded
+    node is removed, its availability counts are taken back) and `iterations` counts only
+    completed ones."""
 
     name = "ismcts"
 
@@ -214,24 +269,36 @@ class IsmctsBot:
         self.last_root: Node | None = None  # the last search tree, for inspection
 
     def choose(
-        self, view: dict[str, Any], seed: int, catalog: Catalog | None = None
+        self,
+        view: dict[str, Any],
+        seed: int,
+        catalog: Catalog | None = None,
+        deadline: float | None = None,
     ) -> SearchResult:
         t0 = time.perf_counter()
-        sampler, opts = _root(view, catalog)
+        hard_end = deadline if deadline is not None else t0 + SAFETY_MS / 1000
+        eng, sampler, opts = _root(view, catalog)
         seat: int = view["view_of"]
         if len(opts) == 1:
             return SearchResult(opts[0], 0, (time.perf_counter() - t0) * 1000, [])
         rnd = random.Random(seed)
         root = Node(-1)
-        limit = self.budget.iterations or MAX_ITERATIONS
-        ms = self.budget.time_ms if self.budget.time_ms is not None else SAFETY_MS
-        deadline = t0 + ms / 1000
-        done = 0
-        while done < limit:
-            self._iterate(root, sampler.sample(rnd), rnd)
-            done += 1
-            if time.perf_counter() >= deadline:
-                break
+        # a time-only budget also stops at MAX_ITERATIONS; one longer than a synchronous call
+        # may have (a job's) at JOB_MAX_ITERATIONS, so that its time is what bounds it
+        long = (self.budget.time_ms or 0) > MAX_TIME_MS
+        limit = self.budget.iterations or (JOB_MAX_ITERATIONS if long else MAX_ITERATIONS)
+        own_end = t0 + self.budget.time_ms / 1000 if self.budget.time_ms is not None else math.inf
+        end = min(own_end, hard_end)
+        done = reported = 0
+        progress = PROGRESS.get()
+        while done < limit and time.perf_counter() < end:
+            if self._iterate(eng, root, sampler.sample(rnd), rnd, end):
+                done += 1
+                if progress is not None and done % PROGRESS_EVERY == 0:
+                    progress(done - reported)
+                    reported = done
+        if progress is not None and done > reported:
+            progress(done - reported)
         self.last_root = root
         stats = []
         for a in opts:
@@ -245,16 +312,28 @@ class IsmctsBot:
             range(len(stats)),
             key=lambda i: (stats[i].visits, stats[i].value or 0.0, -i),
         )
-        truncated = self.budget.time_ms is None and done < limit
+        # stopped by the deadline before the budget's own end (iterations or time)
+        truncated = done < limit and hard_end < own_end and time.perf_counter() >= hard_end
         return SearchResult(opts[best], done, (time.perf_counter() - t0) * 1000, stats, truncated)
 
-    def _iterate(self, root: Node, g: Game, rnd: random.Random) -> None:
-        legal, step, decider = arch.legal_actions, arch.apply_action, arch.current_player
+    def _iterate(
+        self, eng: GameModule, root: Node, g: Game, rnd: random.Random, end: float = math.inf
+    ) -> bool:
+        """One iteration; False (and the tree as it was) when `end` passes before it is done."""
+        legal, step, decider = eng.legal_actions, eng.apply_action, eng.current_player
         c = self.c
         log, sqrt = math.log, math.sqrt
+        clock = time.perf_counter
         node = root
         path: list[Node] = []
+        bumped: list[list[Node]] = []  # availability counts raised, to take back on a cut
+        expanded: tuple[dict[tuple[int, Action], Node], tuple[int, Action]] | None = None
+        steps = 0
         while not g.over:
+            steps += 1
+            if steps % DEADLINE_CHECK_STEPS == 0 and clock() >= end:
+                _undo(bumped, None)
+                return False
             opts = legal(g)
             if len(opts) == 1:
                 step(g, opts[0])
@@ -271,10 +350,12 @@ class IsmctsBot:
                 else:
                     ch.avail += 1
                     present.append(ch)
+            bumped.append(present)
             if untried:
                 a = untried[rnd.randrange(len(untried))]
                 child = Node(mover)
                 children[(mover, a)] = child
+                expanded = (children, (mover, a))
                 step(g, a)
                 path.append(child)
                 break
@@ -288,10 +369,27 @@ class IsmctsBot:
             step(g, best_a)
             node = best_node
             path.append(node)
-        reward = rollout_reward(g, rnd)
+        reward = rollout_reward(eng, g, rnd, end)
+        if reward is None:
+            _undo(bumped, expanded)
+            return False
         for nd in path:
             nd.n += 1
             nd.w += reward[nd.mover]
+        return True
+
+
+def _undo(
+    bumped: list[list[Node]],
+    expanded: tuple[dict[tuple[int, Action], Node], tuple[int, Action]] | None,
+) -> None:
+    """Take a cut-short iteration out of the tree (see IsmctsBot)."""
+    for present in bumped:
+        for ch in present:
+            ch.avail -= 1
+    if expanded is not None:
+        children, key = expanded
+        del children[key]
 
 
 BOT_NAMES = ("random", "greedy", "ismcts")

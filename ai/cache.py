@@ -5,11 +5,16 @@ Every key has a TTL. Redis memory is bounded by the server, not by us: run Redis
 `maxmemory` and `maxmemory-policy allkeys-lru` (see docs/bots.md), so that old positions are
 evicted instead of refusing writes. The in-process LRU is bounded by `max_entries`.
 
-The cache is an optimisation, never a dependency: a Redis that is down, slow or refusing
-writes makes `get` return None and `put` do nothing. The first failure is logged once as a
-warning; the cache then stays off for a back-off period (doubling up to a minute) before it
-tries Redis again, so a dead Redis costs one short socket timeout per back-off period, not
-one per request. `status()` reports the state for /readyz.
+The cache is an optimisation, never a dependency. Two kinds of trouble are told apart:
+- Redis unreachable (connection refused, timeout): `get` returns None and `put` does nothing;
+  the cache stays off for a back-off period (doubling up to a minute) before Redis is tried
+  again, so a dead Redis costs one short socket timeout per back-off period, not one per
+  request.
+- Redis answering but refusing writes (an error reply to SET: `maxmemory` reached under
+  `noeviction`, a read-only replica): only writes back off; reads go on being served.
+Each outage is logged once, as one warning (a JSON line through the app's log handler, with
+`event`, `backend`, `operation`, `error`), and its end once. `status()` reports for /readyz.
+A value that is not a JSON object is a miss (the service also checks what it reads).
 """
 
 from __future__ import annotations
@@ -76,8 +81,74 @@ class MemoryCache:
         }
 
 
+class _Outage:
+    """One kind of Redis trouble: down since the first failure, retried after a back-off
+    that doubles up to a maximum; its start and its end are logged once each."""
+
+    def __init__(self, what: str, min_backoff: float, max_backoff: float, url: str) -> None:
+        self.what = what  # "unavailable" | "refusing writes"
+        self.min_backoff = min_backoff
+        self.max_backoff = max_backoff
+        self.backoff = min_backoff
+        self.url = url
+        self.down = False
+        self.until = 0.0
+        self.detail = ""
+        self._lock = threading.Lock()
+
+    def usable(self) -> bool:
+        """False while backing off; true once the back-off is over (the next call retries)."""
+        return not self.down or time.monotonic() >= self.until
+
+    def failed(self, operation: str, exc: Exception) -> None:
+        with self._lock:
+            self.detail = f"redis {self.what} ({type(exc).__name__}: {exc})"
+            if not self.down:
+                log.warning(
+                    "position cache: Redis %s; suggestions continue %s",
+                    self.what,
+                    "without the cache" if self.what == "unavailable" else "(reads only)",
+                    extra={
+                        "fields": {
+                            "event": "cache_outage",
+                            "backend": "redis",
+                            "url": _safe_url(self.url),
+                            "problem": self.what,
+                            "operation": operation,
+                            "error": f"{type(exc).__name__}: {exc}",
+                        }
+                    },
+                )
+                self.down = True
+                self.backoff = self.min_backoff
+            else:
+                self.backoff = min(self.backoff * 2, self.max_backoff)
+            self.until = time.monotonic() + self.backoff
+
+    def succeeded(self) -> None:
+        if not self.down:
+            return
+        with self._lock:
+            if self.down:
+                log.warning(
+                    "position cache: Redis is back (was %s)",
+                    self.what,
+                    extra={
+                        "fields": {
+                            "event": "cache_recovered",
+                            "backend": "redis",
+                            "url": _safe_url(self.url),
+                            "problem": self.what,
+                        }
+                    },
+                )
+            self.down = False
+            self.backoff = self.min_backoff
+
+
 class RedisCache:
-    """Redis-backed cache that degrades to no cache when Redis fails (see module doc)."""
+    """Redis-backed cache that degrades to no cache, or to reads only, when Redis fails (see
+    the module doc)."""
 
     def __init__(
         self,
@@ -92,13 +163,9 @@ class RedisCache:
 
         self.url = url
         self.ttl_s = ttl_s
-        self._min_backoff = backoff_s
-        self._max_backoff = max_backoff_s
-        self._backoff = backoff_s
-        self._down_until = 0.0
-        self._down = False
-        self._detail = "not used yet"
-        self._lock = threading.Lock()
+        self._reply_error = redis.exceptions.ResponseError
+        self._down = _Outage("unavailable", backoff_s, max_backoff_s, url)
+        self._writes = _Outage("refusing writes", backoff_s, max_backoff_s, url)
         self._client = redis.Redis.from_url(
             url,
             socket_timeout=socket_timeout,
@@ -107,73 +174,63 @@ class RedisCache:
             health_check_interval=0,
         )
 
-    # -- failure handling ----------------------------------------------------------------
-
-    def _usable(self) -> bool:
-        """False while backing off after a failure; true again once the back-off is over
-        (the next call is the retry)."""
-        if not self._down:
-            return True
-        return time.monotonic() >= self._down_until
-
-    def _failed(self, exc: Exception) -> None:
-        with self._lock:
-            self._detail = f"redis unavailable ({type(exc).__name__}: {exc}); running without cache"
-            if not self._down:
-                log.warning(
-                    "position cache: Redis at %s unavailable (%s: %s); suggestions continue "
-                    "without the cache, retrying in the background",
-                    _safe_url(self.url),
-                    type(exc).__name__,
-                    exc,
-                )
-                self._down = True
-                self._backoff = self._min_backoff
-            else:
-                self._backoff = min(self._backoff * 2, self._max_backoff)
-            self._down_until = time.monotonic() + self._backoff
-
-    def _succeeded(self) -> None:
-        if self._down:
-            with self._lock:
-                if self._down:
-                    log.warning("position cache: Redis at %s is back", _safe_url(self.url))
-                self._down = False
-                self._backoff = self._min_backoff
-        self._detail = "connected"
-
-    # -- the cache -------------------------------------------------------------------------
-
     def get(self, key: str) -> dict[str, Any] | None:
-        if not self._usable():
+        if not self._down.usable():
             return None
         try:
             raw = self._client.get(KEY_PREFIX + key)
         except Exception as e:  # any Redis or socket error: run without the cache
-            self._failed(e)
+            self._down.failed("get", e)
             return None
-        self._succeeded()
+        self._down.succeeded()
         if raw is None:
             return None
         try:
-            value: dict[str, Any] = json.loads(raw)
+            value = json.loads(raw)
         except ValueError:
             return None
-        return value
+        return value if isinstance(value, dict) else None
 
     def put(self, key: str, value: dict[str, Any]) -> None:
-        if not self._usable():
+        if not self._down.usable() or not self._writes.usable():
             return
         try:
             self._client.set(
                 KEY_PREFIX + key, json.dumps(value, separators=(",", ":")), ex=self.ttl_s
             )
-        except Exception as e:
-            self._failed(e)
+        except self._reply_error as e:  # Redis answered with an error: writes only
+            self._down.succeeded()
+            self._writes.failed("set", e)
             return
-        self._succeeded()
+        except Exception as e:
+            self._down.failed("set", e)
+            return
+        self._down.succeeded()
+        self._writes.succeeded()
 
     def status(self) -> dict[str, Any]:
+        """Pings Redis unless backing off after a recent failure."""
+        if self._down.usable():
+            try:
+                self._client.ping()
+            except Exception as e:
+                self._down.failed("ping", e)
+            else:
+                self._down.succeeded()
+        if self._down.down:
+            return {
+                "backend": "redis",
+                "ok": False,
+                "detail": f"{self._down.detail}; running without cache",
+            }
+        if self._writes.down:
+            return {
+                "backend": "redis",
+                "ok": False,
+                "detail": f"{self._writes.detail}; reads continue",
+            }
+        return {"backend": "redis", "ok": True, "detail": "connected"}
+
         """Pings Redis unless backing off after a recent failure."""
         if self._usable():
             try:

@@ -1,31 +1,50 @@
 """`suggest`: what the HTTP layer calls for POST /v1/suggest.
 
-The state is read and checked by the engine, written back in canonical form, and reduced to
-the seat's view (`arch.player_view`); the bot is given that view and nothing else. Results
-are cached by position: rules version, catalog hash, seat, the canonical digest of the
-seat's view (its information set) and the search settings (bot, budget, seed). Two states
-that differ only in what the seat cannot see share a key, which is exactly right: the bot
-would answer them identically anyway.
+The position comes either as a full state or as a seat's view (what /v1/view answers).
+A state is read and checked by its game's engine (chosen through `engine.games` by the
+document's `game` field) and reduced to the seat's view (`game_view`). A view is checked by
+rebuilding a full state consistent with it (the game's `WorldSampler`) and requiring that
+state's view to be the view sent, byte for byte in canonical JSON: so only a view the
+service could have answered is searched. Either way the bot is given the view and nothing
+else, which is why a view and its state get the same decision for the same settings.
+
+Results are cached by position: rules version, catalog hash, seat, the canonical digest of
+the seat's view (its information set) and the search settings (bot, budget, seed). Two states
+that differ only in what the seat cannot see, and a state and its view, share a key. A cached
+entry is checked before it is used (its shape, and that its decision is one of the seat's
+options now); one that fails is a miss, searched again and overwritten.
 
 Iteration budgets are deterministic (same key, same answer, cached or not). A time budget
 is not: the iterations done in the time depend on the machine's speed and load, so the
 first result stored for a key is the one later hits return until it expires.
+
+Every request has one wall-clock deadline (`max_ms`, SUGGEST_MAX_MS over HTTP): the search,
+and with plan="turn" every step of the plan, stops there.
 """
 
 from __future__ import annotations
 
+import logging
+import random
 import time
+from numbers import Real
 from typing import Any
 
-import engine.architectura as arch
-from ai.bots import BOT_NAMES, LEVELS, SAFETY_MS, Bot, Budget, make_bot
+import ai.bots
+from ai.bots import BOT_NAMES, LEVELS, Bot, Budget, Catalog, Game, make_bot
 from ai.cache import PositionCache
-from engine.canonical import digest
-from engine.errors import IllegalDecision, SetupError
+from engine.canonical import digest, dumps
+from engine.errors import EngineError, IllegalDecision, InvalidState, Problem, SetupError
+from engine.games import GameModule, engine_for_state
+
+log = logging.getLogger("ai.service")
 
 KEY_VERSION = "v1"
 DEFAULT_LEVEL = "medium"  # neither a level nor a budget
 MAX_SEED = 2**63 - 1
+# plan="turn" from a view: the worlds that must agree on the seat's next view for the plan
+# to go on (a step that reveals a card the view does not show ends the plan there)
+PLAN_CHECK_WORLDS = 8
 
 
 def resolve_settings(
@@ -73,28 +92,71 @@ def _bot_for(settings: dict[str, Any], budget: Budget | None) -> Bot:
 
 PLANS = ("decision", "turn")
 MAX_TURN_STEPS = 16  # a turn is a play plus its effect choices: a handful in practice
+_ENTRY_KEYS = {"decision", "stats"}
+_STATS_KEYS = {"iterations", "time_ms", "options"}
+_OPTION_KEYS = {"decision", "visits", "value"}
+
+
+def _count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, Real) and not isinstance(v, bool)
+
+
+def valid_entry(entry: Any, legal: set[str]) -> bool:
+    """A cached answer is usable: the shape `_search` stores, and its decision (and every
+    decision in its statistics) is one of the seat's options now (`legal`: canonical JSON)."""
+    if not isinstance(entry, dict) or set(entry) != _ENTRY_KEYS:
+        return False
+    stats = entry["stats"]
+    if not isinstance(stats, dict) or set(stats) != _STATS_KEYS:
+        return False
+    if not _count(stats["iterations"]) or not _number(stats["time_ms"]):
+        return False
+    options = stats["options"]
+    if not isinstance(options, list) or not options:
+        return False
+    for o in options:
+        if not isinstance(o, dict) or set(o) != _OPTION_KEYS or not _count(o["visits"]):
+            return False
+        if not (o["value"] is None or _number(o["value"])):
+            return False
+        if dumps(o["decision"]) not in legal:
+            return False
+    return dumps(entry["decision"]) in legal
 
 
 def _search(
-    g: arch.Game,
+    eng: GameModule,
+    g: Game,
     seat: int,
     settings: dict[str, Any],
     budget: Budget | None,
     cache: PositionCache | None,
-    cat: arch.Catalog | None,
+    cat: Catalog | None,
+    deadline: float,
 ) -> tuple[dict[str, Any], bool]:
     """One decision for `seat` in `g`, from the cache or a search over the seat's view only.
-    Returns (the stored answer: decision and stats, whether it came from the cache)."""
-    view = arch.game_view(g, seat)
-    key = cache_key(arch.RULES_VERSION, g.cat.hash, seat, view, settings)
+    Returns (the stored answer: decision and stats, whether it came from the cache). A
+    truncated search (stopped by `deadline`) is answered but not cached."""
+    view = eng.game_view(g, seat)
+    key = cache_key(eng.RULES_VERSION, g.cat.hash, seat, view, settings)
     stored = cache.get(key) if cache is not None else None
     if stored is not None:
-        return stored, True
-    result = _bot_for(settings, budget).choose(view, settings["seed"], cat)
-    decision = arch.action_to_json(g, seat, result.action)
+        legal = {dumps(eng.action_to_json(g, seat, a)) for a in eng.legal_actions(g)}
+        if valid_entry(stored, legal):
+            return stored, True
+        log.warning(
+            "position cache: an entry failed its check; searching again and overwriting it",
+            extra={"fields": {"event": "cache_entry_rejected", "key": key}},
+        )
+    result = _bot_for(settings, budget).choose(view, settings["seed"], cat, deadline)
+    decision = eng.action_to_json(g, seat, result.action)
     options = [
         {
-            "decision": arch.action_to_json(g, seat, o.action),
+            "decision": eng.action_to_json(g, seat, o.action),
             "visits": o.visits,
             "value": None if o.value is None else round(o.value, 6),
         }
@@ -115,10 +177,64 @@ def _search(
     return stored, False
 
 
+class InvalidView(InvalidState):
+    """A document sent as a seat's view that is not one (code `invalid_view`); every problem
+    is listed, pointers relative to the view."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__(problems)
+        self.code = "invalid_view"
+
+
+def load_view(
+    eng: GameModule, view: dict[str, Any], seat: int, cat: Catalog | None
+) -> tuple[Game, Any]:
+    """A full state consistent with `view` and the world sampler built on it; refuses (422)
+    anything that is not exactly the view /v1/view answers for `seat` of some valid state.
+    Pointers of problems are relative to the view."""
+    if not isinstance(view, dict):
+        raise InvalidView([Problem("invalid_view", "A view is a JSON object.")])
+    view_of = view.get("view_of")
+    if view_of != seat or isinstance(view_of, bool):
+        whose = f"seat {view_of}'s" if isinstance(view_of, int) else "no seat's"
+        raise IllegalDecision(
+            "wrong_view",
+            f"This view is {whose} (its view_of); a suggestion for seat {seat} needs seat "
+            f"{seat}'s own view.",
+            None,
+            "/view/view_of",
+        )
+    try:
+        sampler = eng.WorldSampler(view, cat)
+        same = digest(eng.game_view(sampler.base, seat)) == digest(view)
+    except InvalidState as e:  # the state rebuilt from it is inconsistent
+        raise InvalidView(e.problems) from None
+    except EngineError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        # the engine's world builder assumes the shape /v1/view writes; any other shape
+        # fails somewhere inside it, and that is exactly "not a view"
+        raise InvalidView(
+            [Problem("invalid_view", f"This is not a view /v1/view answers ({type(e).__name__}).")]
+        ) from None
+    if not same:
+        raise InvalidView(
+            [
+                Problem(
+                    "invalid_view",
+                    "This view does not match any consistent state: send the answer of "
+                    "/v1/view unchanged.",
+                )
+            ]
+        )
+    return sampler.base, sampler
+
+
 def suggest(
-    state: dict[str, Any],
+    state: dict[str, Any] | None,
     seat: int,
     *,
+    view: dict[str, Any] | None = None,
     level: str | None = None,
     iterations: int | None = None,
     time_ms: int | None = None,
@@ -127,29 +243,47 @@ def suggest(
     cache: PositionCache | None = None,
     catalog: Any = None,
     plan: str = "decision",
+    max_ms: int | None = None,
 ) -> dict[str, Any]:
-    """The decision `seat` should take now, with the search statistics behind it.
+    """The decision `seat` should take now, with the search statistics behind it, from the
+    full `state` or from the seat's `view` (give exactly one).
 
     With plan="turn", also the rest of the seat's turn: each later decision is searched on
     the seat's view of the position the earlier ones lead to, for as long as the same turn
     asks the same seat (a play, then its effect choices); `turn` lists them all, ready for
     one /v1/resolve batch. A step whose answer depends on another seat (a Laboratory play,
-    a Guesthouse escape) ends the plan there.
+    a Guesthouse escape) ends the plan there; so does, from a view, a step that would reveal
+    a card the view does not show.
+
+    `max_ms` (default ai.bots.SAFETY_MS) bounds the whole call: the search and every step
+    of a plan stop at that deadline (`truncated`, `turn_complete: false`).
 
     Raises EngineError subclasses (InvalidState, IllegalDecision, SetupError) for input
-    the HTTP layer should answer with 4xx."""
+    the HTTP layer should answer with 4xx; InvalidState pointers are relative to the
+    document given (the state, or the view)."""
     t0 = time.perf_counter()
+    deadline = t0 + (ai.bots.SAFETY_MS if max_ms is None else max_ms) / 1000
     settings, budget = resolve_settings(bot, level, iterations, time_ms, seed)
     if plan not in PLANS:
         raise SetupError("invalid_plan", f"plan must be one of {', '.join(PLANS)}", None, "/plan")
+    if (state is None) == (view is None):
+        raise SetupError("invalid_request", "give either a state or a view", None, "")
     if level is None and bot == "ismcts" and iterations is None and time_ms is None:
         level = DEFAULT_LEVEL
-    cat = arch.get_catalog(catalog) if catalog is not None else None
-    g = arch.load(state, cat)
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
-        raise IllegalDecision("unknown_seat", f"seat must be 0..{g.n - 1}", "A-1.1", "/seat")
-    arch.require_decider(g, seat)
-    stored, cached = _search(g, seat, settings, budget, cache, cat)
+    try:
+        eng = engine_for_state(state if state is not None else view)
+    except InvalidState as e:  # an unknown game
+        raise e if view is None else InvalidView(e.problems) from None
+    cat = eng.get_catalog(catalog) if catalog is not None else None
+    sampler = None
+    if view is not None:
+        g, sampler = load_view(eng, view, seat, cat)
+    else:
+        g = eng.load(state, cat)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
+            raise IllegalDecision("unknown_seat", f"seat must be 0..{g.n - 1}", None, "/seat")
+    eng.require_decider(g, seat)
+    stored, cached = _search(eng, g, seat, settings, budget, cache, cat, deadline)
     out: dict[str, Any] = {
         "decision": stored["decision"],
         "bot": settings["bot"],
@@ -159,54 +293,106 @@ def suggest(
         "cached": cached,
     }
     if plan == "turn":
-        deadline = t0 + SAFETY_MS / 1000
+        worlds = (
+            [sampler.sample(random.Random(i)) for i in range(PLAN_CHECK_WORLDS)]
+            if sampler is not None
+            else []
+        )
         out["turn"], out["turn_complete"] = _rest_of_turn(
-            g, seat, stored, cached, settings, budget, cache, cat, deadline
+            eng, g, seat, stored, cached, settings, budget, cache, cat, deadline, worlds
         )
     out["stats"] = {**out["stats"], "elapsed_ms": round((time.perf_counter() - t0) * 1000, 3)}
     return out
 
 
+def _step(stored: dict[str, Any], cached: bool) -> dict[str, Any]:
+    return {
+        "decision": stored["decision"],
+        "iterations": stored["stats"]["iterations"],
+        "cached": cached,
+    }
+
+
+def _planning(eng: GameModule, g: Game, seat: int, turn_number: int) -> bool:
+    """The plan goes on: the same turn still asks the same seat."""
+    return not eng.is_terminal(g) and g.turn == turn_number and eng.current_player(g) == seat
+
+
+def _advance(
+    eng: GameModule, g: Game, worlds: list[Game], seat: int, turn_number: int, decision: Any
+) -> bool:
+    """Apply `decision` to `g` and to each world sampled from the view. False when the plan
+    would go on but the seat would then see something the view cannot tell (the worlds'
+    views of the seat differ, or the decision is not even legal in one of them)."""
+    eng.apply_internal(g, decision)
+    if not worlds or not _planning(eng, g, seat, turn_number):
+        return True
+    seen = digest(eng.game_view(g, seat))
+    for w in worlds:
+        try:
+            eng.apply_internal(w, decision)
+        except EngineError:
+            return False
+        if digest(eng.game_view(w, seat)) != seen:
+            return False
+    return True
+
+
 def _rest_of_turn(
-    g: arch.Game,
+    eng: GameModule,
+    g: Game,
     seat: int,
     first: dict[str, Any],
     first_cached: bool,
     settings: dict[str, Any],
     budget: Budget | None,
     cache: PositionCache | None,
-    cat: arch.Catalog | None,
+    cat: Catalog | None,
     deadline: float,
+    worlds: list[Game],
 ) -> tuple[list[dict[str, Any]], bool]:
     """The first decision and the seat's next ones in the same turn (see `suggest`), and
-    whether the plan reaches the end of the seat's part of the turn: a plan stops early at
-    the safety deadline, which keeps a request under the server's worker timeout."""
+    whether the plan reaches the end of the seat's part of the turn. `worlds` (from a view
+    only) are full states consistent with the view, moved along with the plan."""
     turn_number = g.turn
-    steps = [
-        {
-            "decision": first["decision"],
-            "iterations": first["stats"]["iterations"],
-            "cached": first_cached,
-        }
-    ]
+    steps = [_step(first, first_cached)]
     g = g.copy()
-    arch.apply_internal(g, first["decision"])
-    while (
-        len(steps) < MAX_TURN_STEPS
-        and not arch.is_terminal(g)
-        and g.turn == turn_number
-        and arch.current_player(g) == seat
-    ):
-        if time.perf_counter() > deadline:
+    if not _advance(eng, g, worlds, seat, turn_number, first["decision"]):
+        return steps, False
+    while len(steps) < MAX_TURN_STEPS and _planning(eng, g, seat, turn_number):
+        if time.perf_counter() >= deadline:
             return steps, False
-        stored, cached = _search(g, seat, settings, budget, cache, cat)
-        steps.append(
-            {
-                "decision": stored["decision"],
-                "iterations": stored["stats"]["iterations"],
-                "cached": cached,
-            }
-        )
-        arch.apply_internal(g, stored["decision"])
-    complete = arch.is_terminal(g) or g.turn != turn_number or arch.current_player(g) != seat
-    return steps, complete
+        stored, cached = _search(eng, g, seat, settings, budget, cache, cat, deadline)
+        if stored["stats"].get("truncated"):
+            return steps, False  # the deadline cut this step's search short: not planned
+        steps.append(_step(stored, cached))
+        if not _advance(eng, g, worlds, seat, turn_number, stored["decision"]):
+            return steps, False
+    return steps, not _planning(eng, g, seat, turn_number)
+
+
+def suggest_request(
+    body: dict[str, Any],
+    *,
+    max_ms: int,
+    cache: PositionCache | None = None,
+    bot: str | None = None,
+) -> dict[str, Any]:
+    """`suggest` for the fields of a /v1/suggest body as its schema loaded them (the HTTP
+    path, the checks before queueing a job, and the job itself all read a body this way);
+    `bot` overrides the body's bot."""
+    budget = body.get("budget") or {}
+    return suggest(
+        body.get("state"),
+        body["seat"],
+        view=body.get("view"),
+        level=body.get("level"),
+        iterations=budget.get("iterations"),
+        time_ms=budget.get("time_ms"),
+        seed=body["seed"],
+        bot=bot or body["bot"],
+        cache=cache,
+        catalog=body.get("catalog"),
+        plan=body.get("plan", "decision"),
+        max_ms=max_ms,
+    )

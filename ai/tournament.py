@@ -8,6 +8,13 @@ of win rate against thinking time.
 
 Every decision goes through the bot's `choose(player_view(state, seat), seed)`: the bots
 see exactly what an HTTP client of /v1/suggest would show them.
+
+With `--queue redis://HOST:6379/0` the games are RQ jobs on the queue `games`, played by any
+number of `rq worker -w ai.queue.Worker` processes on any machine that reaches that Redis
+(docs/scale.md); the progress bar advances as games end. Every game is a function of its
+arguments (deal, seats, bots; decision seeds derive from the deal), and the summary is built
+from the games sorted by deal, so a queued run gives exactly the local run's results for
+deterministic bots (iteration budgets, greedy, random; a time budget depends on the machine).
 """
 
 from __future__ import annotations
@@ -16,23 +23,17 @@ import argparse
 import json
 import math
 import multiprocessing as mp
-import random
 import sys
 import time
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, TypeVar
 
 from tqdm import tqdm
 
-import engine.architectura as arch
 from ai.bots import Bot, parse_bot_spec
-
-
-def random_replacements(seed: int, seats: int) -> list[dict[str, str]]:
-    """Advanced game (A-1.5): each seat replaces a random set of basic cards (seeded)."""
-    return arch.random_replacements(
-        arch.builtin_catalogs()["reference"], random.Random(seed), seats
-    )
+from ai.queue import QueueUnavailable, run_games
+from engine.games import DEFAULT_GAME, GAMES, engine
 
 
 def decision_seed(deal: int, k: int) -> int:
@@ -47,56 +48,99 @@ class GameResult:
     think_ms: list[float]  # per seat, total
     decisions: list[int]  # per seat, decisions actually searched
 
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> GameResult:
+        return cls(d["deal"], d["swapped"], d["scores"], d["think_ms"], d["decisions"])
+
 
 def play_game(
-    deal: int, bots: list[Bot], variant: str = "basic", first_seat: int = 0
+    deal: int,
+    bots: list[Bot],
+    variant: str | None = None,
+    first_seat: int = 0,
+    game: str = DEFAULT_GAME,
+    observe: Callable[[Any, int, Any], None] | None = None,
+    catalog: Any = None,
 ) -> tuple[list[float], list[float], list[int]]:
-    """One game; bots[i] plays seat i. Forced decisions (one option) are taken directly."""
-    setup: dict[str, Any] = {
-        "seats": len(bots),
-        "seed": deal,
-        "variant": variant,
-        "first_seat": first_seat,
-    }
-    if variant == "advanced":
-        setup["replacements"] = random_replacements(deal, len(bots))
-    g = arch.new_game_internal(setup)
+    """One game; bots[i] plays seat i. Forced decisions (one option) are taken directly.
+    `observe(g, seat, action)`, if given, sees every action before it is applied; `catalog`
+    (an id or a catalog document) replaces the game's reference catalog."""
+    eng = engine(game)
+    setup = eng.tournament_setup(deal, len(bots), variant)
+    setup["first_seat"] = first_seat
+    cat = None
+    if catalog is not None:
+        setup["catalog"] = catalog
+        cat = eng.get_catalog(catalog)
+    g = eng.new_game_internal(setup)
     think = [0.0] * len(bots)
     count = [0] * len(bots)
     k = 0
-    while not arch.is_terminal(g):
-        opts = arch.legal_actions(g)
-        seat = arch.current_player(g)
+    while not eng.is_terminal(g):
+        opts = eng.legal_actions(g)
+        seat = eng.current_player(g)
         assert seat is not None
         if len(opts) == 1:
-            arch.apply_action(g, opts[0])
+            if observe is not None:
+                observe(g, seat, opts[0])
+            eng.apply_action(g, opts[0])
             continue
-        view = arch.game_view(g, seat)
+        view = eng.game_view(g, seat)
         t0 = time.perf_counter()
-        res = bots[seat].choose(view, decision_seed(deal, k))
+        res = bots[seat].choose(view, decision_seed(deal, k), cat)
         think[seat] += (time.perf_counter() - t0) * 1000
         count[seat] += 1
         k += 1
         if res.action not in opts:  # pragma: no cover - a bot bug, never a rules question
             raise RuntimeError(f"{bots[seat].name} chose an illegal action {res.action}")
-        arch.apply_action(g, res.action)
-    return arch.returns(g), think, count
+        if observe is not None:
+            observe(g, seat, res.action)
+        eng.apply_action(g, res.action)
+    return eng.returns(g), think, count
 
 
 _WORKER_BOTS: dict[str, Bot] = {}
 
 
-def _bot(spec: str) -> Bot:
+def worker_bot(spec: str) -> Bot:
+    """The bot of a command-line spec, made once per process."""
     if spec not in _WORKER_BOTS:
         _WORKER_BOTS[spec] = parse_bot_spec(spec)[1]
     return _WORKER_BOTS[spec]
 
 
-def _job(args: tuple[str, str, int, bool, str]) -> GameResult:
-    a, b, deal, swapped, variant = args
+def play_job(args: Sequence[Any]) -> GameResult:
+    """One game of a match: (bot A, bot B, deal, swapped, variant, game). What a local
+    process and a queue worker (ai.jobs.play_match_game) both run."""
+    a, b, deal, swapped, variant, game = args
     specs = [b, a] if swapped else [a, b]
-    scores, think, count = play_game(deal, [_bot(s) for s in specs], variant)
+    scores, think, count = play_game(deal, [worker_bot(s) for s in specs], variant, game=game)
     return GameResult(deal, swapped, scores, think, count)
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def run_local(
+    fn: Callable[[T], R], jobs: Sequence[T], processes: int, done: Callable[[], Any]
+) -> list[R]:
+    """`fn` over `jobs` in `processes` spawned processes (or in this one), calling `done`
+    after each; results in completion order."""
+    results: list[R] = []
+    if processes > 1:
+        with mp.get_context("spawn").Pool(processes) as pool:
+            for r in pool.imap_unordered(fn, jobs):
+                results.append(r)
+                done()
+    else:
+        for job in jobs:
+            results.append(fn(job))
+            done()
+    return results
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -122,6 +166,7 @@ class MatchSummary:
     a_ms_per_decision: float
     b_ms_per_decision: float
     seconds: float
+    results: list[GameResult] = field(default_factory=list, repr=False)  # by deal, seats
 
     @property
     def rate(self) -> float:
@@ -165,27 +210,26 @@ def run_match(
     *,
     seed: int = 1,
     processes: int = 2,
-    variant: str = "basic",
+    variant: str | None = None,
     progress: bool = True,
+    game: str = DEFAULT_GAME,
+    queue: str | None = None,
 ) -> MatchSummary:
-    """`games` games (rounded up to even): every deal twice, seats swapped."""
+    """`games` games (rounded up to even): every deal twice, seats swapped; on `processes`
+    local processes, or as jobs on the RQ queue at the Redis URL `queue`."""
     parse_bot_spec(a)
     parse_bot_spec(b)
     deals = (games + 1) // 2
-    jobs = [(a, b, seed + i, sw, variant) for i in range(deals) for sw in (False, True)]
+    jobs = [(a, b, seed + i, sw, variant, game) for i in range(deals) for sw in (False, True)]
     t0 = time.perf_counter()
-    results: list[GameResult] = []
     bar = tqdm(total=len(jobs), desc=f"{a} vs {b}", disable=not progress, file=sys.stderr)
-    if processes > 1:
-        with mp.get_context("spawn").Pool(processes) as pool:
-            for r in pool.imap_unordered(_job, jobs):
-                results.append(r)
-                bar.update()
+    if queue is not None:
+        done = run_games(queue, "ai.jobs.play_match_game", jobs, bar.update)
+        results = [GameResult.from_json(d) for d in done]
     else:
-        for job in jobs:
-            results.append(_job(job))
-            bar.update()
+        results = run_local(play_job, jobs, processes, bar.update)
     bar.close()
+    results.sort(key=lambda r: (r.deal, r.swapped))  # the same sums in any arrival order
     a_points = 0.0
     a_wins = draws = b_wins = 0
     a_ms = b_ms = 0.0
@@ -214,6 +258,7 @@ def run_match(
         a_ms / max(a_n, 1),
         b_ms / max(b_n, 1),
         time.perf_counter() - t0,
+        results,
     )
 
 
@@ -244,6 +289,14 @@ def write_plot(path: str, points: list[tuple[int, MatchSummary]], opponent: str)
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except QueueUnavailable as e:
+        print(f"python -m ai.tournament: error: the queue is unavailable: {e}", file=sys.stderr)
+        return 2
+
+
+def _main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m ai.tournament", description=__doc__.split("\n")[0])
     p.add_argument(
         "--a", default="greedy", help="bot A (random, greedy, easy..expert, ismcts:<n>ms|<n>it)"
@@ -252,12 +305,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=200, help="games per match (even: seats swapped)")
     p.add_argument("--seed", type=int, default=1, help="first deal seed")
     p.add_argument("--processes", type=int, default=2)
-    p.add_argument("--variant", choices=["basic", "advanced"], default="basic")
+    p.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
+    p.add_argument(
+        "--variant", choices=["basic", "advanced"], help="Architectura's variant (basic)"
+    )
     p.add_argument("--time-ms", type=int, help="shorthand: bot A = ismcts:<time-ms>ms")
     p.add_argument("--plot", help="write a PNG of ISMCTS win rate vs --b at each of --times")
     p.add_argument("--times", default="50,200,1000", help="thinking times (ms) for --plot")
     p.add_argument("--json", help="also write the results as JSON to this file")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--queue",
+        metavar="REDIS_URL",
+        help="play the games as RQ jobs on this Redis (rq worker -w ai.queue.Worker ... games)",
+    )
     args = p.parse_args(argv)
     if args.games < 1:
         p.error("--games must be at least 1")
@@ -272,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
         "processes": args.processes,
         "variant": args.variant,
         "progress": not args.quiet,
+        "game": args.game,
+        "queue": args.queue,
     }
     out: list[dict[str, Any]] = []
     if args.plot:
@@ -289,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
         out.append(m.to_json())
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"variant": args.variant, "seed": args.seed, "matches": out}, f, indent=2)
+            record = {"game": args.game, "variant": args.variant, "seed": args.seed}
+            json.dump({**record, "matches": out}, f, indent=2)
     return 0
 
 

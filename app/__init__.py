@@ -1,4 +1,4 @@
-"""The stateless HTTP referee for Architectura (docs/http.md, openapi.yaml).
+"""The stateless HTTP referee for the registered card games (docs/http.md, openapi.yaml).
 
 `create_app()` is the application factory gunicorn serves (`gunicorn "app:create_app()"`).
 No game is stored server-side: every request carries the full state. The app only translates
@@ -13,10 +13,14 @@ from typing import Any
 
 from flask import Flask, Response
 
-import engine.architectura as arch
+from app import i18n, seal
+from app.body_timeout import install_body_timeout
 from app.errors import register_error_handlers
 from app.jsonio import json_response
+from app.limits import install_cors, install_rate_limit, origins
 from app.logging import configure_logging, install_request_logging
+from app.metrics import install_metrics
+from engine.games import all_engines
 
 ReadinessCheck = Callable[[], tuple[str, bool, str]]
 
@@ -37,8 +41,17 @@ def _env_int(name: str, default: int) -> int:
     return value
 
 
+def _env_flag(name: str) -> bool:
+    raw = os.environ.get(name, "").strip().lower()
+    if raw in ("", "0", "false", "no", "off"):
+        return False
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"environment variable {name} must be 1 or 0, not {raw!r}")
+
+
 def config_from_env() -> dict[str, Any]:
-    """The settings read from the environment (documented in docs/http.md)."""
+    """The settings read from the environment (documented in docs/http.md, docs/trust.md)."""
     return {
         "MAX_CONTENT_LENGTH": _env_int("MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES),
         "MAX_DECISIONS": _env_int("MAX_DECISIONS", DEFAULT_MAX_DECISIONS),
@@ -46,6 +59,16 @@ def config_from_env() -> dict[str, Any]:
         "REDIS_URL": os.environ.get("REDIS_URL") or None,
         "CACHE_TTL_S": _env_int("CACHE_TTL_S", 3600),
         "CACHE_MAX_ENTRIES": _env_int("CACHE_MAX_ENTRIES", 10_000),
+        # app/limits.py: browser origins allowed (comma-separated), requests per client
+        "CORS_ORIGINS": origins(os.environ.get("CORS_ORIGINS")),
+        "RATE_LIMIT": os.environ.get("RATE_LIMIT") or None,
+        "TRUSTED_PROXY_HOPS": int(os.environ.get("TRUSTED_PROXY_HOPS") or 0),
+        # sealed states (app/seal.py): a secret, old secrets still accepted (comma-separated)
+        "STATE_SECRET": os.environ.get("STATE_SECRET") or None,
+        "STATE_SECRETS_OLD": os.environ.get("STATE_SECRETS_OLD", ""),
+        "STATE_ENCRYPT": _env_flag("STATE_ENCRYPT"),
+        "STATE_ANTI_ROLLBACK": _env_flag("STATE_ANTI_ROLLBACK"),
+        "STATE_ROLLBACK_TTL_S": _env_int("STATE_ROLLBACK_TTL_S", 30 * 86400),
     }
 
 
@@ -59,10 +82,10 @@ def critical(check: ReadinessCheck) -> ReadinessCheck:
 @critical
 def _engine_check() -> tuple[str, bool, str]:
     try:
-        cats = arch.builtin_catalogs()
+        names = [f"{gid}/{c}" for gid, eng in all_engines().items() for c in eng.builtin_catalogs()]
     except Exception as e:  # readiness reports, it never raises
         return "engine", False, f"the built-in catalogs do not load: {e}"
-    return "engine", True, f"catalogs: {', '.join(sorted(cats))}"
+    return "engine", True, f"catalogs: {', '.join(sorted(names))}"
 
 
 OPENAPI_PATH = os.path.join(
@@ -79,20 +102,39 @@ def openapi_text() -> str:
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the referee. Settings come from the environment, then `config` overrides them."""
     app = Flask(__name__)
-    arch.builtin_catalogs()  # parsed once here: with preload_app, before gunicorn forks
+    for eng in all_engines().values():
+        eng.builtin_catalogs()  # parsed once here: with preload_app, before gunicorn forks
     app.config.update(config_from_env())
     if config:
         app.config.update(config)
     configure_logging(str(app.config["LOG_LEVEL"]))
     app.extensions["readiness_checks"] = [_engine_check]
+    seal.init_app(app)
     install_request_logging(app)
+    i18n.init_app(app)  # after the access log: Flask runs after_request hooks last first
     register_error_handlers(app)
+    install_body_timeout(app)
+    install_metrics(app)
+    install_cors(app)
+    install_rate_limit(app)
 
+    from app.docs import bp as docs_bp
+    from app.jobs import bp as jobs_bp
+    from app.play import bp as play_bp
+    from app.record import bp as record_bp
+    from app.render.http import bp as render_bp
     from app.routes import bp as v1_bp
+    from app.rules import bp as rules_bp
     from app.suggest import bp as suggest_bp
 
     app.register_blueprint(v1_bp)
     app.register_blueprint(suggest_bp, url_prefix="/v1")
+    app.register_blueprint(jobs_bp, url_prefix="/v1")
+    app.register_blueprint(render_bp)
+    app.register_blueprint(play_bp)
+    app.register_blueprint(docs_bp)
+    app.register_blueprint(rules_bp)
+    app.register_blueprint(record_bp)
 
     @app.get("/healthz")
     def healthz() -> Response:

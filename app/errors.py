@@ -4,20 +4,36 @@ Every problem body has `type`, `title`, `status`, `code`, `detail` and `pointer`
 pointer into the request body; "" is the whole body), plus `clause` when a rule applies,
 `index` for the failing decision of a batch, `problems` when there are several, and the
 request id. Rule and consistency errors of the engine are 422; malformed requests are 400.
+
+Answers are bounded whatever the input: `problems` lists at most MAX_PROBLEMS (and at most
+PROBLEMS_BUDGET bytes of them), and `problems_total` counts them all when some are left
+off; details are cut at MAX_DETAIL characters, and a pointer longer than MAX_POINTER names
+its nearest ancestor that fits (still a pointer into the body). An answer thus stays under
+64 KiB.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+import orjson
 from flask import Flask, Response, current_app, g
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from app.jsonio import PROBLEM_JSON, BadJSON, json_response
-from engine.errors import CatalogError, EngineError, IllegalDecision, InvalidState, SetupError
+from engine.errors import (
+    MAX_PROBLEMS,
+    CatalogError,
+    EngineError,
+    IllegalDecision,
+    InvalidState,
+    SetupError,
+    pointer_token,
+)
 
 log = logging.getLogger("app.errors")
 
@@ -26,9 +42,11 @@ TITLES = {
     404: "Not found",
     405: "Method not allowed",
     406: "Not acceptable",
+    409: "Conflict",
     413: "Request body too large",
     415: "Unsupported media type",
     422: "Unprocessable request",
+    429: "Too many requests",
     500: "Internal server error",
     503: "Service unavailable",
 }
@@ -44,9 +62,40 @@ HTTP_CODES = {
 }
 
 
-def escape_token(token: object) -> str:
-    """One JSON pointer reference token (RFC 6901)."""
-    return str(token).replace("~", "~0").replace("/", "~1")
+escape_token = pointer_token
+
+MAX_DETAIL = 400  # characters of a detail in an answer
+MAX_POINTER = 400  # characters of a pointer in an answer
+PROBLEMS_BUDGET = 40 * 1024  # bytes of listed problems in one answer
+
+
+def cut_detail(detail: str) -> str:
+    return detail if len(detail) <= MAX_DETAIL else detail[: MAX_DETAIL - 3] + "..."
+
+
+def cut_pointer(pointer: str) -> str:
+    """The pointer, or its nearest ancestor of at most MAX_POINTER characters (a key of
+    megabytes is not echoed back; "" names the whole body)."""
+    if len(pointer) <= MAX_POINTER:
+        return pointer
+    return pointer[: max(pointer.rfind("/", 0, MAX_POINTER + 1), 0)]
+
+
+def bounded(problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The first problems of a list, within MAX_PROBLEMS and PROBLEMS_BUDGET, cut."""
+    out: list[dict[str, Any]] = []
+    size = 0
+    for p in problems[:MAX_PROBLEMS]:
+        item = dict(
+            p,
+            detail=cut_detail(str(p.get("detail", ""))),
+            pointer=cut_pointer(str(p.get("pointer", ""))),
+        )
+        size += len(orjson.dumps(item)) + 1
+        if size > PROBLEMS_BUDGET:
+            break
+        out.append(item)
+    return out
 
 
 class ApiError(Exception):
@@ -62,6 +111,7 @@ class ApiError(Exception):
         problems: list[dict[str, Any]] | None = None,
         index: int | None = None,
         headers: Mapping[str, str] | None = None,
+        problems_total: int | None = None,
     ) -> None:
         super().__init__(detail)
         self.status = status
@@ -70,6 +120,7 @@ class ApiError(Exception):
         self.pointer = pointer
         self.clause = clause
         self.problems = problems or []
+        self.problems_total = max(problems_total or 0, len(self.problems))
         self.index = index
         self.headers = dict(headers or {})
 
@@ -79,15 +130,17 @@ class ApiError(Exception):
             "title": TITLES.get(self.status, "Error"),
             "status": self.status,
             "code": self.code,
-            "detail": self.detail,
-            "pointer": self.pointer,
+            "detail": cut_detail(self.detail),
+            "pointer": cut_pointer(self.pointer),
         }
         if self.clause:
             out["clause"] = self.clause
         if self.index is not None:
             out["index"] = self.index
         if self.problems:
-            out["problems"] = self.problems
+            out["problems"] = bounded(self.problems)
+            if self.problems_total > len(out["problems"]):
+                out["problems_total"] = self.problems_total
         rid = g.get("request_id")
         if rid:
             out["request_id"] = rid
@@ -131,6 +184,7 @@ def from_engine(
         e.clause,
         prefixed(e.problems, prefix),
         index,
+        problems_total=e.problems_total,
     )
 
 
@@ -142,38 +196,40 @@ def _message_code(message: str) -> str:
     return "invalid_field"
 
 
-def flatten_messages(messages: Any, pointer: str = "") -> list[dict[str, Any]]:
-    """marshmallow's nested error messages as a flat list of {code, detail, pointer}."""
-    out: list[dict[str, Any]] = []
+def flatten_messages(messages: Any, pointer: str = "") -> Iterator[dict[str, Any]]:
+    """marshmallow's nested error messages as a flat sequence of {code, detail, pointer}
+    (lazily: only the problems listed are built; the others are only counted)."""
     if isinstance(messages, str):
-        out.append({"code": _message_code(messages), "detail": messages, "pointer": pointer})
+        yield {"code": _message_code(messages), "detail": messages, "pointer": pointer}
     elif isinstance(messages, list):
         for m in messages:
-            out.extend(flatten_messages(m, pointer))
+            yield from flatten_messages(m, pointer)
     elif isinstance(messages, dict):
         for key, sub in messages.items():
             if key == "_schema":
-                out.extend(flatten_messages(sub, pointer))
+                yield from flatten_messages(sub, pointer)
             elif isinstance(sub, dict) and set(sub) <= {"key", "value"} and sub:
                 # marshmallow's Dict field: errors of one entry's key and value
                 for part in ("key", "value"):
                     if part in sub:
-                        out.extend(flatten_messages(sub[part], f"{pointer}/{escape_token(key)}"))
+                        yield from flatten_messages(sub[part], f"{pointer}/{escape_token(key)}")
             else:
-                out.extend(flatten_messages(sub, f"{pointer}/{escape_token(key)}"))
-    return out
+                yield from flatten_messages(sub, f"{pointer}/{escape_token(key)}")
 
 
 def from_validation(e: ValidationError, prefix: str = "") -> ApiError:
-    problems = flatten_messages(e.messages, prefix)
+    found = flatten_messages(e.messages, prefix)
+    problems = list(itertools.islice(found, MAX_PROBLEMS))
     if not problems:  # pragma: no cover - marshmallow always says something
         problems = [{"code": "invalid_field", "detail": str(e), "pointer": prefix}]
+    n = len(problems) + sum(1 for _ in found)
     first = problems[0]
-    n = len(problems)
     detail = f"{first['pointer'] or 'the body'}: {first['detail']}"
     if n > 1:
         detail += f" (and {n - 1} more problems)"
-    return ApiError(400, "invalid_request", detail, first["pointer"], None, problems)
+    return ApiError(
+        400, "invalid_request", detail, first["pointer"], None, problems, problems_total=n
+    )
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -183,7 +239,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(BadJSON)
     def _bad_json(e: BadJSON) -> Response:
-        return ApiError(400, "malformed_json", e.detail).response()
+        return ApiError(400, e.code, e.detail).response()
 
     @app.errorhandler(ValidationError)
     def _validation(e: ValidationError) -> Response:

@@ -10,19 +10,26 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, g, request
 from marshmallow import Schema
-from werkzeug.exceptions import RequestEntityTooLarge
 
-import engine.architectura as arch
-from app import schemas
-from app.errors import ApiError, from_engine, prefixed
+from app import notation, schemas
+from app.errors import ApiError, bounded, from_engine, prefixed
 from app.jsonio import json_response, loads
-from engine.errors import EngineError
+from app.limits import body_bytes
+from app.seal import issue_state, open_state
+from engine.errors import MAX_PROBLEMS, EngineError, InvalidState, problem_count, short_repr
+from engine.games import DEFAULT_GAME, GAMES, GameModule, engine, engine_for, engine_for_state
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
 
 JSON_TYPES = ("application/json",)
+
+
+def game_of(body: dict[str, Any]) -> GameModule:
+    """The engine of the body's state, chosen by its `game` field."""
+    with engine_errors():
+        return engine_for_state(body["state"])
 
 
 def read_body(schema: Schema) -> dict[str, Any]:
@@ -34,15 +41,15 @@ def read_body(schema: Schema) -> dict[str, Any]:
             "unsupported_media_type",
             f"Send the body as application/json (got {mt or 'no Content-Type'}).",
         )
-    raw = request.get_data(cache=False)  # 413 when Content-Length exceeds the limit
-    limit = current_app.config.get("MAX_CONTENT_LENGTH")
-    if request.content_length is None and limit is not None and len(raw) >= limit:
-        # a chunked body is cut at the limit by werkzeug: refuse it rather than misread it
-        raise RequestEntityTooLarge()
-    body = loads(raw)
+    body = loads(body_bytes())  # 413 above MAX_CONTENT_LENGTH
     if not isinstance(body, dict):
         raise ApiError(400, "invalid_request", "The request body must be a JSON object.", "")
-    data: dict[str, Any] = schema.load(body)
+    data: dict[str, Any] = (
+        schemas.load_setup(body) if schema is schemas.SETUP else schema.load(body)
+    )
+    if "state" in data:  # its seal checked, when the service seals states (app/seal.py)
+        g.state_as_sent = data["state"]  # a game record carries it unchanged (app/record.py)
+        data["state"] = open_state(data["state"])
     return data
 
 
@@ -55,24 +62,13 @@ def engine_errors(**prefixes: str) -> Iterator[None]:
         raise from_engine(e, **prefixes) from None
 
 
-def check_decision_count(decisions: list[Any], minimum: int) -> None:
-    limit = int(current_app.config["MAX_DECISIONS"])
-    if not minimum <= len(decisions) <= limit:
-        raise ApiError(
-            400,
-            "invalid_request",
-            f"decisions must hold {minimum} to {limit} decisions (MAX_DECISIONS), not {len(decisions)}.",
-            "/decisions",
-        )
-
-
 @bp.post("/games")
 def new_game() -> Response:
     """A-1: a new game's state."""
     setup = read_body(schemas.SETUP)
     with engine_errors(setup=""):
-        state = arch.new_game(setup)
-    return json_response({"state": state})
+        state = engine_for(setup).new_game(setup)
+    return json_response({"state": issue_state(state)})
 
 
 @bp.post("/legal-moves")
@@ -80,30 +76,35 @@ def legal_moves() -> Response:
     """The pending decision and every option (each accepted unchanged by /v1/resolve)."""
     body = read_body(schemas.STATE)
     with engine_errors():
-        out = arch.legal_decisions(body["state"], body.get("catalog"))
+        out = game_of(body).legal_decisions(body["state"], body.get("catalog"))
     return json_response(out)
 
 
 @bp.post("/resolve")
 def resolve() -> Response:
     """Apply decisions, all or nothing."""
-    body = read_body(schemas.RESOLVE)
-    check_decision_count(body["decisions"], 1)
+    body = read_body(schemas.RESOLVE)  # 1 to MAX_DECISIONS decisions
+    eng = game_of(body)
+    decisions, unreadable = notation.expand(eng, body["decisions"])  # strings in notation
     with engine_errors():
-        state, events = arch.apply_all(body["state"], body["decisions"], body.get("catalog"))
+        if unreadable is not None:
+            raise unreadable
+        state, events = eng.apply_all(body["state"], decisions, body.get("catalog"))
         if "events_for" in body:
             seat = body["events_for"]
             if seat >= len(state["seats"]):
                 raise EngineError(
                     "unknown_seat",
                     f"events_for must be a seat 0..{len(state['seats']) - 1}",
-                    "A-1.1",
+                    eng.SEATS_CLAUSE,
                     "/events_for",
                 )
-            events = arch.events_for_seat(events, seat)
+            events = eng.events_for_seat(events, seat)
+    if body.get("notation"):
+        notation.annotate(eng, events, decisions)
     return json_response(
         {
-            "state": state,
+            "state": issue_state(state),
             "events": events,
             "pending": state["pending"],
             "game_over": state["game_over"],
@@ -116,10 +117,18 @@ def resolve() -> Response:
 def validate_state() -> Response:
     """Every consistency problem of a state (200 with the list, empty when valid)."""
     body = read_body(schemas.STATE)
-    with engine_errors():
-        problems = arch.validate(body["state"], body.get("catalog"))
-    listed = prefixed(problems, "/state")
-    return json_response({"valid": not listed, "problems": listed})
+    try:
+        eng = engine_for_state(body["state"])
+    except InvalidState as e:  # an unknown game is a problem of the state like any other
+        problems = e.problems
+    else:
+        with engine_errors():
+            problems = eng.validate(body["state"], body.get("catalog"))
+    listed = bounded(prefixed(problems[:MAX_PROBLEMS], "/state"))
+    out: dict[str, Any] = {"valid": not listed, "problems": listed}
+    if problem_count(problems) > len(listed):
+        out["problems_total"] = problem_count(problems)
+    return json_response(out)
 
 
 @bp.post("/view")
@@ -127,7 +136,7 @@ def view() -> Response:
     """What one seat may see."""
     body = read_body(schemas.VIEW)
     with engine_errors():
-        out = arch.player_view(body["state"], body["seat"], body.get("catalog"))
+        out = game_of(body).player_view(body["state"], body["seat"], body.get("catalog"))
     return json_response(out)
 
 
@@ -136,55 +145,114 @@ def score() -> Response:
     """Standings now, or the final scores with the tie-break detail (A-8)."""
     body = read_body(schemas.STATE)
     with engine_errors():
-        out = arch.score(body["state"], body.get("catalog"))
+        out = game_of(body).score(body["state"], body.get("catalog"))
     return json_response(out)
 
 
 @bp.post("/replay")
 def replay() -> Response:
     """Settle a dispute: a start (state or set-up) and a decision log."""
-    body = read_body(schemas.REPLAY)
-    check_decision_count(body["decisions"], 0)
-    if "setup" in body:
-        start: Any = {"setup": body["setup"]}
-        prefixes = {"setup": "/setup", "catalog": "/setup/catalog"}
-    else:
-        start = body["state"]
-        prefixes = {}
-    with engine_errors(**prefixes):
-        out = arch.replay(start, body["decisions"], body.get("catalog"))
+    body = read_body(schemas.REPLAY)  # 0 to MAX_DECISIONS decisions
+    out = run_replay(body)[1]
+    out["state"] = issue_state(out["state"])
     return json_response(out)
 
 
-def _catalog_summary(cat: arch.Catalog) -> dict[str, Any]:
+def run_replay(body: dict[str, Any]) -> tuple[GameModule, dict[str, Any], list[Any]]:
+    """A replay request's outcome: (engine, answer with the state not yet issued, decisions
+    as objects). A decision in notation that does not read stops the replay there, as an
+    illegal one would; a game record's header (`record`) must match what is replayed."""
+    if "setup" in body:
+        start: Any = {"setup": body["setup"]}
+        prefixes = {"setup": "/setup", "catalog": "/setup/catalog"}
+        eng = engine_for(body["setup"])
+    else:
+        start = body["state"]
+        prefixes = {}
+        eng = game_of(body)
+    decisions, unreadable = notation.expand(eng, body["decisions"])
+    with engine_errors(**prefixes):
+        out = eng.replay(start, decisions, body.get("catalog"))
+    if unreadable is not None and out["ok"]:
+        out.update(ok=False, applied=unreadable.index, error=unreadable.to_json())
+    if "record" in body:
+        with engine_errors():
+            check_record(eng, body["record"], out)
+    if body.get("notation"):
+        notation.annotate(eng, out["events"], decisions)
+    return eng, out, decisions
+
+
+RECORD_FORMAT = "referee-record/1"
+
+
+def record_header(eng: GameModule, state: dict[str, Any], decisions: int) -> dict[str, Any]:
+    """The header of a game record (POST /v1/record) whose replay ends in `state`."""
     return {
-        "id": cat.id,
-        "name": cat.name,
-        "hash": cat.hash,
-        "colours": list(cat.colours),
-        "cards": len(cat.cards),
+        "format": RECORD_FORMAT,
+        "game": eng.GAME_ID,
+        "rules_version": eng.RULES_VERSION,
+        "catalog": state["catalog"],
+        "result": {
+            "game_over": state["game_over"],
+            "decisions": decisions,
+            "scores": state["scores"],
+        },
     }
+
+
+def check_record(eng: GameModule, header: dict[str, Any], out: dict[str, Any]) -> None:
+    """A game record's header against its replay: the format, the game, the rules version,
+    the catalog (by hash) and, when every decision was legal, the result must be the ones
+    replayed (422 `record_mismatch`)."""
+    expected = record_header(eng, out["state"], out["applied"])
+    if not out["ok"]:
+        del expected["result"]  # the answer says where the log breaks
+    for key, want in expected.items():
+        if header.get(key) != want:
+            raise EngineError(
+                "record_mismatch",
+                f"The record's {key} is {short_repr(header.get(key))}; replaying it gives "
+                f"{short_repr(want)}.",
+                None,
+                f"/record/{key}",
+            )
+
+
+def _catalog_game() -> GameModule:
+    """The game whose catalogs are asked for: `?game=` (Architectura by default)."""
+    game_id = request.args.get("game", DEFAULT_GAME)
+    if game_id not in GAMES:
+        raise ApiError(
+            404, "unknown_game", f"Unknown game {game_id!r}; known: {', '.join(GAMES)}.", ""
+        )
+    return engine(game_id)
 
 
 @bp.get("/catalogs")
 def catalogs() -> Response:
-    """The built-in catalogs."""
-    cats = arch.builtin_catalogs()
-    return json_response({"catalogs": [_catalog_summary(cats[k]) for k in sorted(cats)]})
+    """The built-in catalogs of one game (`?game=`, Architectura by default)."""
+    eng = _catalog_game()
+    cats = eng.builtin_catalogs()
+    return json_response(
+        {"game": eng.GAME_ID, "catalogs": [cats[k].summary() for k in sorted(cats)]}
+    )
 
 
 @bp.get("/catalogs/<catalog_id>")
 def catalog(catalog_id: str) -> Response:
-    """One built-in catalog: its summary and the whole catalog document (A-10)."""
-    cat = arch.builtin_catalogs().get(catalog_id)
+    """One built-in catalog: its summary and the whole catalog document."""
+    eng = _catalog_game()
+    cats = eng.builtin_catalogs()
+    cat = cats.get(catalog_id)
     if cat is None:
         raise ApiError(
             404,
             "unknown_catalog",
-            f"No built-in catalog {catalog_id!r}; known: {', '.join(sorted(arch.builtin_catalogs()))}.",
+            f"No built-in {eng.GAME_ID} catalog {catalog_id!r}; known: {', '.join(sorted(cats))}.",
             "",
-            "A-10",
+            eng.CATALOG_CLAUSE,
         )
-    out = _catalog_summary(cat)
+    out = cat.summary()
     out["catalog"] = cat.to_json()
     return json_response(out)

@@ -1,33 +1,52 @@
 """POST /v1/suggest: a bot's decision for one seat (ai/service.py, docs/bots.md).
 
-create_app registers `bp` under /v1. Registering the blueprint also attaches the position
-cache (`init_app`): Redis when app.config["REDIS_URL"] is set, an in-process LRU otherwise,
-and adds its readiness check (not critical: without the cache /readyz says "degraded").
+create_app registers `bp` under /v1. Registering the blueprint also (`init_app`):
+- attaches the position cache: Redis when app.config["REDIS_URL"] is set, an in-process LRU
+  otherwise, and adds its readiness check (not critical: without the cache /readyz says
+  "degraded"); the bots' loggers ("ai.*") write JSON lines through the app's handler;
+- caps the searches running at once in this worker process at SUGGEST_CONCURRENCY (default
+  1): one more is refused at once with 503 `suggest_busy` and `Retry-After`, so the other
+  threads of a gthread worker stay free for cheap requests (/healthz, /v1/resolve, ...);
+- bounds each suggestion by SUGGEST_MAX_MS of wall time (default 20000), the plan included.
+
+A request with `"async": true`, or a budget above the synchronous limit (MAX_ITERATIONS,
+MAX_TIME_MS of ai/bots.py), is checked the same way and then queued as a background job
+instead (202 and /v1/jobs/{id}: app/jobs.py).
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 from typing import Any, cast
 
 from flask import Blueprint, Flask, Response, current_app
 from flask.blueprints import BlueprintSetupState
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from ai.bots import BOT_NAMES, LEVELS, MAX_ITERATIONS, MAX_TIME_MS
+from ai.bots import BOT_NAMES, JOB_MAX_ITERATIONS, JOB_MAX_TIME_MS, LEVELS, SAFETY_MS
 from ai.cache import PositionCache, make_cache
-from ai.service import MAX_SEED, PLANS, suggest
+from ai.service import MAX_SEED, PLANS, suggest_request
+from app import _env_int
+from app.errors import ApiError
+from app.jobs import start_suggest, wants_job
 from app.jsonio import json_response
 from app.routes import engine_errors, read_body
-from app.schemas import _strict_int
+from app.schemas import JsonBool, _strict_int
 
 bp = Blueprint("suggest", __name__)
 
 EXTENSION = "position_cache"
+GATE = "suggest_gate"
+DEFAULT_CONCURRENCY = 1
+RETRY_AFTER_S = 1  # the default level answers in ~0.1 s; a slot frees up within seconds
 
 
 class BudgetSchema(Schema):
-    iterations = _strict_int(validate=validate.Range(1, MAX_ITERATIONS))
-    time_ms = _strict_int(validate=validate.Range(1, MAX_TIME_MS))
+    # up to the synchronous limit (ai.bots.MAX_*) a call answers at once; above it, and up to
+    # these, it runs as a background job (app/jobs.py)
+    iterations = _strict_int(validate=validate.Range(1, JOB_MAX_ITERATIONS))
+    time_ms = _strict_int(validate=validate.Range(1, JOB_MAX_TIME_MS))
 
     @validates_schema
     def _something(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -36,7 +55,8 @@ class BudgetSchema(Schema):
 
 
 class SuggestSchema(Schema):
-    state = fields.Dict(required=True)
+    state = fields.Dict()
+    view = fields.Dict()  # the answer of /v1/view for `seat`, in place of the state
     seat = _strict_int(required=True, validate=validate.Range(0, 3))
     level = fields.String(validate=validate.OneOf(list(LEVELS)))
     budget = fields.Nested(BudgetSchema)
@@ -44,21 +64,39 @@ class SuggestSchema(Schema):
     bot = fields.String(load_default="ismcts", validate=validate.OneOf(list(BOT_NAMES)))
     catalog = fields.Dict()
     plan = fields.String(load_default="decision", validate=validate.OneOf(list(PLANS)))
+    run_async = JsonBool(data_key="async")  # run as a background job (202, app/jobs.py)
 
     @validates_schema
     def _level_or_budget(self, data: dict[str, Any], **kwargs: Any) -> None:
         if "level" in data and "budget" in data:
             raise ValidationError("Give either a level or a budget, not both.", "budget")
 
+    @validates_schema
+    def _state_or_view(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if "state" in data and "view" in data:
+            raise ValidationError("Give either a state or a view, not both.", "view")
+        if "state" not in data and "view" not in data:
+            raise ValidationError("Missing data for required field: a state or a view.", "state")
+
 
 SUGGEST = SuggestSchema()
 
 
 def init_app(app: Flask) -> PositionCache:
-    """Attach the position cache and its readiness check (idempotent)."""
+    """Attach the position cache, its readiness check and the concurrency cap (idempotent)."""
     existing: PositionCache | None = app.extensions.get(EXTENSION)
     if existing is not None:
         return existing
+    app.config.setdefault(
+        "SUGGEST_CONCURRENCY", _env_int("SUGGEST_CONCURRENCY", DEFAULT_CONCURRENCY)
+    )
+    app.config.setdefault("SUGGEST_MAX_MS", _env_int("SUGGEST_MAX_MS", SAFETY_MS))
+    app.extensions[GATE] = threading.BoundedSemaphore(int(app.config["SUGGEST_CONCURRENCY"]))
+    ai_log = logging.getLogger("ai")
+    for handler in logging.getLogger("app").handlers:
+        # the JSON-lines handler of app/logging.py (not whatever else is attached for now)
+        if getattr(handler, "_architectura", False) and handler not in ai_log.handlers:
+            ai_log.addHandler(handler)
     cache = make_cache(
         app.config.get("REDIS_URL"),
         ttl_s=int(app.config.get("CACHE_TTL_S", 3600)),
@@ -83,19 +121,24 @@ def _on_register(state: BlueprintSetupState) -> None:
 def suggest_route() -> Response:
     """The decision a bot would take for `seat` now, with its search statistics."""
     body = read_body(SUGGEST)
-    budget = body.get("budget") or {}
+    if wants_job(body):
+        return start_suggest(body)
     cache: PositionCache | None = current_app.extensions.get(EXTENSION)
-    with engine_errors():
-        out = suggest(
-            body["state"],
-            body["seat"],
-            level=body.get("level"),
-            iterations=budget.get("iterations"),
-            time_ms=budget.get("time_ms"),
-            seed=body["seed"],
-            bot=body["bot"],
-            cache=cache,
-            catalog=body.get("catalog"),
-            plan=body["plan"],
+    gate: threading.BoundedSemaphore = current_app.extensions[GATE]
+    if not gate.acquire(blocking=False):
+        raise ApiError(
+            503,
+            "suggest_busy",
+            f"This server process is already running its "
+            f"{current_app.config['SUGGEST_CONCURRENCY']} "
+            "searches at once (SUGGEST_CONCURRENCY); try again shortly.",
+            headers={"Retry-After": str(RETRY_AFTER_S)},
         )
+    try:
+        with engine_errors(state="/view" if "view" in body else "/state"):
+            out = suggest_request(
+                body, max_ms=int(current_app.config["SUGGEST_MAX_MS"]), cache=cache
+            )
+    finally:
+        gate.release()
     return json_response(out)

@@ -1,7 +1,8 @@
 """HTTP load benchmark: POST /v1/resolve on a mid-game 4-seat state, against gunicorn.
 
     python -m benchmarks.http [--seconds 10] [--connections 4] [--workers 2]
-                              [--worker-class sync|gthread] [--client auto|wrk|python]
+                              [--worker-class gthread|sync] [--threads 4]
+                              [--searches 0] [--client auto|wrk|python]
 
 Starts gunicorn with the repository's gunicorn.conf.py on a free loopback port, builds a
 mid-game 4-seat state with the engine (random legal decisions from a seeded set-up) and
@@ -9,6 +10,11 @@ drives /v1/resolve with one legal decision, using `wrk` (a real load generator; 
 with apt-get when missing and allowed) or, failing that, a multi-process Python client with
 keep-alive connections. Every response must be a 200. Prints requests/s and p50/p90/p99
 latency; the last line is `resolve_rps=<number>`.
+
+With `--searches N`, N clients meanwhile ask /v1/suggest for the largest budget (20000
+iterations, 10 s) over and over, each as soon as the last answer came: the figures are then
+those of cheap requests while the searches hold the CPU. Their answers (200, or 503 when the
+worker's SUGGEST_CONCURRENCY searches already run) are counted and printed.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -164,6 +171,51 @@ def run_python(port: int, body: bytes, seconds: int, connections: int) -> dict[s
     }
 
 
+class Searches:
+    """`n` threads each posting the largest /v1/suggest in a loop until stopped."""
+
+    def __init__(self, port: int, n: int) -> None:
+        state = arch.new_game({"seats": 4, "seed": 5})
+        self.request = {
+            "state": state,
+            "seat": state["pending"]["seat"],
+            "budget": {"iterations": 20_000, "time_ms": 10_000},
+        }
+        self.port = port
+        self.stopped = threading.Event()
+        self.statuses: dict[int, int] = {}
+        self.seeds = iter(range(10**9))  # a new seed each time: never a cache hit
+        self.lock = threading.Lock()
+        self.threads = [threading.Thread(target=self._run, daemon=True) for _ in range(n)]
+
+    def _run(self) -> None:
+        while not self.stopped.is_set():
+            with self.lock:
+                body = json.dumps({**self.request, "seed": next(self.seeds)}).encode()
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            try:
+                conn.request("POST", "/v1/suggest", body, {"Content-Type": "application/json"})
+                r = conn.getresponse()
+                r.read()
+                with self.lock:
+                    self.statuses[r.status] = self.statuses.get(r.status, 0) + 1
+                if r.status != 200:
+                    time.sleep(float(r.getheader("Retry-After") or 1))
+            finally:
+                conn.close()
+
+    def __enter__(self) -> Searches:
+        for t in self.threads:
+            t.start()
+        time.sleep(0.5)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        for t in self.threads:
+            t.join(timeout=30)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=int, default=10)
@@ -171,9 +223,11 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument(
         "--worker-class",
-        default=os.environ.get("GUNICORN_WORKER_CLASS", "sync"),
+        default=os.environ.get("GUNICORN_WORKER_CLASS") or "gthread",
         choices=["gthread", "sync"],
     )
+    ap.add_argument("--threads", type=int, default=4, help="threads per gthread worker")
+    ap.add_argument("--searches", type=int, default=0, help="largest suggests running meanwhile")
     ap.add_argument("--client", default="auto", choices=["auto", "wrk", "python"])
     ap.add_argument("--no-install", action="store_true", help="never apt-get install wrk")
     args = ap.parse_args()
@@ -186,6 +240,7 @@ def main() -> int:
     env = {
         "WEB_CONCURRENCY": str(args.workers),
         "GUNICORN_WORKER_CLASS": args.worker_class,
+        "GUNICORN_THREADS": str(args.threads),
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "info"),
     }
     with gunicorn(env) as base, tempfile.NamedTemporaryFile("wb", suffix=".json") as f:
@@ -197,16 +252,21 @@ def main() -> int:
         )
         with urllib.request.urlopen(req, timeout=10) as r:
             assert r.status == 200
-        if wrk is not None:
-            res = run_wrk(wrk, f"{base}/v1/resolve", f.name, args.seconds, args.connections)
-        else:
-            port = int(base.rsplit(":", 1)[1])
-            res = run_python(port, raw, args.seconds, args.connections)
+        port = int(base.rsplit(":", 1)[1])
+        with Searches(port, args.searches) as searches:
+            if wrk is not None:
+                res = run_wrk(wrk, f"{base}/v1/resolve", f.name, args.seconds, args.connections)
+            else:
+                res = run_python(port, raw, args.seconds, args.connections)
+    threads = f" x {args.threads} threads" if args.worker_class == "gthread" else ""
     print(
         f"POST /v1/resolve, mid-game 4-seat state ({len(raw)} bytes), "
-        f"gunicorn {args.workers} {args.worker_class} workers, {os.cpu_count()} CPUs, "
-        f"client {res['client']} with {args.connections} connections, {args.seconds} s"
+        f"gunicorn {args.workers} {args.worker_class} workers{threads}, {os.cpu_count()} CPUs, "
+        f"client {res['client']} with {args.connections} connections, {args.seconds} s, "
+        f"load average {os.getloadavg()[0]:.1f}"
     )
+    if args.searches:
+        print(f"meanwhile {args.searches} largest suggests: statuses {searches.statuses}")
     print(f"requests: {res['requests']}  failures (non-200 or socket errors): {res['failures']}")
     print(f"requests/s: {res['rps']:.1f}")
     print(

@@ -43,16 +43,20 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def gunicorn(
-    env: dict[str, str] | None = None, log: IO[bytes] | None = None, timeout_s: float = 30
-) -> Iterator[str]:
-    """gunicorn with the repository's gunicorn.conf.py on a free loopback port; yields the
-    base URL once /healthz answers. `env` adds environment variables (WEB_CONCURRENCY,
-    REDIS_URL, …); `log` receives gunicorn's output (discarded by default)."""
+def gunicorn_server(
+    app: str = "app:create_app()",
+    env: dict[str, str] | None = None,
+    log: IO[bytes] | None = None,
+    timeout_s: float = 30,
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """gunicorn serving `app` with the repository's gunicorn.conf.py on a free loopback port;
+    yields the base URL and the master process once /healthz answers. `env` adds environment
+    variables (WEB_CONCURRENCY, REDIS_URL, …); `log` receives gunicorn's output (discarded by
+    default)."""
     port = free_port()
     full_env = {**os.environ, "PORT": str(port), "BIND": f"127.0.0.1:{port}", **(env or {})}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app],
         cwd=ROOT,
         env=full_env,
         stdout=log if log is not None else subprocess.DEVNULL,
@@ -69,11 +73,20 @@ def gunicorn(
             except OSError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn did not start on port {port}")
+                raise RuntimeError(f"gunicorn ({app}) did not start on port {port}")
             time.sleep(0.1)
-        yield base
+        yield base, proc
     finally:
         stop(proc)
+
+
+@contextmanager
+def gunicorn(
+    env: dict[str, str] | None = None, log: IO[bytes] | None = None, timeout_s: float = 30
+) -> Iterator[str]:
+    """The referee under gunicorn (see `gunicorn_server`); yields the base URL."""
+    with gunicorn_server(env=env, log=log, timeout_s=timeout_s) as (base, _):
+        yield base
 
 
 class RedisServer:

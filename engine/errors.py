@@ -2,8 +2,53 @@
 
 from __future__ import annotations
 
+import heapq
+import itertools
+import reprlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+# Problems kept in one error: a hostile input can hold a problem per element, and listing a
+# million of them would cost far more than reading the input did. The rest are counted.
+MAX_PROBLEMS = 100
+SHORT_REPR = 60  # most characters of an input value quoted in a message
+
+
+class _ShortRepr(reprlib.Repr):
+    """reprlib with dicts cut like lists (reprlib sorts every key first)."""
+
+    def repr_dict(self, x: dict[Any, Any], level: int) -> str:
+        if not x:
+            return "{}"
+        if level <= 0:
+            return "{...}"
+        items = [
+            f"{self.repr1(k, level - 1)}: {self.repr1(v, level - 1)}"
+            for k, v in itertools.islice(x.items(), self.maxdict)
+        ]
+        return "{" + ", ".join(items) + (", ..." if len(x) > self.maxdict else "") + "}"
+
+
+_REPR = _ShortRepr()
+_REPR.maxlevel = 2
+_REPR.maxdict = _REPR.maxlist = _REPR.maxtuple = _REPR.maxset = 4
+_REPR.maxstring = _REPR.maxlong = _REPR.maxother = 40
+
+
+def short_repr(value: Any) -> str:
+    """An input value quoted in an error message: at most SHORT_REPR characters whatever its
+    size or depth (plain repr recurses without bound and copies a 2 MB string whole)."""
+    try:
+        text = _REPR.repr(value)
+    except (ValueError, RecursionError):  # an integer beyond int_max_str_digits
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= SHORT_REPR else text[: SHORT_REPR - 3] + "..."
+
+
+def pointer_token(token: object) -> str:
+    """One JSON pointer reference token (RFC 6901): '~' and '/' escaped."""
+    return str(token).replace("~", "~0").replace("/", "~1")
 
 
 @dataclass(frozen=True)
@@ -20,6 +65,60 @@ class Problem:
         if self.clause:
             out["clause"] = self.clause
         return out
+
+
+class ProblemList(list[Problem]):
+    """A list of problems that keeps the first `limit` and counts all of them (`total`)."""
+
+    def __init__(self, limit: int = MAX_PROBLEMS) -> None:
+        super().__init__()
+        self.limit = limit
+        self.total = 0
+
+    def append(self, problem: Problem) -> None:
+        self.total += 1
+        if len(self) < self.limit:
+            super().append(problem)
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        for p in problems:
+            self.append(p)
+
+
+def problem_count(problems: list[Problem]) -> int:
+    """How many problems were found (a ProblemList counts those it did not keep)."""
+    return problems.total if isinstance(problems, ProblemList) else len(problems)
+
+
+def unknown_keys(
+    problems: list[Problem],
+    d: dict[str, Any],
+    allowed: Iterable[str],
+    path: str,
+    code: str = "unknown_field",
+    what: str = "",
+) -> None:
+    """A problem `code` for each key of `d` not in `allowed`, in key order ("unknown
+    {what}field 'k'"). Keys beyond what a ProblemList keeps are only counted: an object of
+    100,000 unknown keys costs a count, not 100,000 sentences."""
+    extra = set(d).difference(allowed)
+    if not extra:
+        return
+    room = len(extra)
+    if isinstance(problems, ProblemList):
+        room = max(problems.limit - len(problems), 0)
+    # keys compared as text: JSON keys are strings, but a Python caller may mix types
+    shown = sorted(extra, key=str) if len(extra) <= room else heapq.nsmallest(room, extra, key=str)
+    for k in shown:
+        problems.append(
+            Problem(
+                code,
+                f"unknown {what}field {short_repr(k)}",
+                f"{path}/{pointer_token(k)}",
+            )
+        )
+    if isinstance(problems, ProblemList):
+        problems.total += len(extra) - len(shown)
 
 
 class EngineError(Exception):
@@ -41,6 +140,7 @@ class EngineError(Exception):
         self.clause = clause
         self.pointer = pointer
         self.problems: list[Problem] = problems or []
+        self.problems_total = problem_count(self.problems)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "detail": self.detail, "pointer": self.pointer}
@@ -48,6 +148,8 @@ class EngineError(Exception):
             out["clause"] = self.clause
         if self.problems:
             out["problems"] = [p.to_json() for p in self.problems]
+            if self.problems_total > len(self.problems):
+                out["problems_total"] = self.problems_total
         return out
 
 
@@ -74,7 +176,7 @@ class IllegalDecision(EngineError):
 
 def summary(problems: list[Problem]) -> str:
     """The first problem's sentence, with how many more there are."""
-    first, n = problems[0], len(problems)
+    first, n = problems[0], problem_count(problems)
     return first.detail if n == 1 else f"{first.detail} (and {n - 1} more problems)"
 
 
@@ -89,9 +191,9 @@ class InvalidState(EngineError):
 class CatalogError(EngineError):
     """A card catalog that does not follow the catalog format; every problem is listed."""
 
-    def __init__(self, problems: list[Problem]) -> None:
+    def __init__(self, problems: list[Problem], clause: str = "A-10") -> None:
         super().__init__(
-            "invalid_catalog", summary(problems), "A-10", problems[0].pointer, problems
+            "invalid_catalog", summary(problems), clause, problems[0].pointer, problems
         )
 
 

@@ -10,6 +10,7 @@ are what the service answers today, so a rule or format change shows up there).
 from __future__ import annotations
 
 import copy
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -81,7 +82,74 @@ def build() -> dict[str, dict[str, Any]]:
     _, outcome = _post(c, "/v1/replay", {"setup": setup, "decisions": disputed})
     assert outcome["ok"] is False, outcome
     add("ReplayDisputedResponse", "The first illegal decision and the state before it", outcome)
+    fora_de_prumo(c, add)
     return ex
+
+
+def fora_de_prumo(c: Any, add: Any) -> None:
+    """The Fora de Prumo examples: the same endpoints, states told apart by `game`."""
+    setup = {"game": "fora-de-prumo", "seats": 2, "seed": 7}
+    add("ForaDePrumoNewGameRequest", "A 2-seat Fora de Prumo game (market of 5)", setup)
+    _, new = _post(c, "/v1/games", setup)
+    add("ForaDePrumoNewGameResponse", "The new game (seat 0 to buy)", new)
+    s0 = new["state"]
+    add("ForaDePrumoStateRequest", "A Fora de Prumo state", {"state": s0})
+    _, moves = _post(c, "/v1/legal-moves", {"state": s0})
+    add("ForaDePrumoLegalMovesResponse", "Seat 0's buy step (F-3.1)", moves)
+    buy = moves["options"][0]
+    _, bought = _post(c, "/v1/resolve", {"state": s0, "decisions": [buy]})
+    lay = next(o for o in bought["pending"]["options"] if "x" in o)  # a space at the origin
+    turn = [buy, lay]
+    add(
+        "ForaDePrumoResolveRequest",
+        "Buy a market card, then lay a space",
+        {"state": s0, "decisions": turn},
+    )
+    _, resolved = _post(c, "/v1/resolve", {"state": s0, "decisions": turn})
+    add("ForaDePrumoResolveResponse", "The new state and its events", resolved)
+    twice = [buy, {**buy, "card": s0["market"][1]}]
+    add(
+        "ForaDePrumoResolveIllegalRequest",
+        "Buying twice in one turn",
+        {"state": s0, "decisions": twice},
+    )
+    status, problem = _post(c, "/v1/resolve", {"state": s0, "decisions": twice})
+    assert status == 422, problem
+    add("ForaDePrumoResolveIllegalProblem", "Nothing is applied; index 1 is named (F-R7)", problem)
+    forged = copy.deepcopy(s0)
+    forged["seats"][1]["hand"].append(forged["market"][0])
+    add("ForaDePrumoValidateRequest", "A forged state: one card in two places", {"state": forged})
+    _, report = _post(c, "/v1/validate", {"state": forged})
+    add("ForaDePrumoValidateResponse", "Every problem, with its clause and pointer", report)
+    s1 = resolved["state"]
+    add("ForaDePrumoViewRequest", "Seat 1's view", {"state": s1, "seat": 1})
+    _, view = _post(c, "/v1/view", {"state": s1, "seat": 1})
+    add("ForaDePrumoViewResponse", "Seat 0's hand, the deck and the generator hidden", view)
+    log = [*turn, *resolved["pending"]["options"][-1:]]
+    add(
+        "ForaDePrumoReplayRequest",
+        "A set-up and a decision log",
+        {"setup": setup, "decisions": log},
+    )
+    _, replayed = _post(c, "/v1/replay", {"setup": setup, "decisions": log})
+    add("ForaDePrumoReplayResponse", "Every decision was legal", replayed)
+    final = s0
+    rnd = random.Random(7)
+    while not final["game_over"]:  # a whole game, each decision a listed option
+        option = rnd.choice(final["pending"]["options"])
+        final = _post(c, "/v1/resolve", {"state": final, "decisions": [option]})[1]["state"]
+    add("ForaDePrumoScoreRequest", "A finished game", {"state": final})
+    _, score = _post(c, "/v1/score", {"state": final})
+    add(
+        "ForaDePrumoScoreResponse",
+        "Each component per seat (F-8.5 to F-8.10), the tie-break",
+        score,
+    )
+    add(
+        "ForaDePrumoSuggestRequest",
+        "Seat 0's first decision, 50 ISMCTS iterations",
+        {"state": s0, "seat": 0, "budget": {"iterations": 50}, "seed": 1},
+    )
 
 
 def render(examples: dict[str, dict[str, Any]]) -> str:

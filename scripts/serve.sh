@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export PORT="${PORT:-8000}"
-echo "Architectura referee on http://localhost:${PORT} (contract: /openapi.yaml)" >&2
+echo "Card-game referee (Architectura, Fora de Prumo) on http://localhost:${PORT} (play: /play, API docs: /docs, contract: /openapi.yaml)" >&2
 exec .venv/bin/gunicorn -c gunicorn.conf.py "app:create_app()"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 from ai_support import hide_differently, lab_state, midgame
@@ -11,6 +12,7 @@ from ai_support import hide_differently, lab_state, midgame
 import engine.architectura as arch
 from ai.bots import (
     LEVELS,
+    Bot,
     Budget,
     GreedyBot,
     IsmctsBot,
@@ -101,10 +103,10 @@ def test_greedy_takes_the_best_immediate_score_difference() -> None:
     for a in arch.legal_actions(g):
         h = g.copy()
         arch.apply_action(h, a)
-        m = margin(h, seat)  # type: ignore[arg-type]
+        m = margin(arch, h, seat)  # type: ignore[arg-type]
         best = m if best is None else max(best, m)
     chosen = next(o for o in res.options if o.action == res.action)
-    assert chosen.value == best
+    assert best is not None and chosen.value == best
     assert all(o.value is not None and o.value <= best for o in res.options)
 
 
@@ -234,7 +236,93 @@ def test_ismcts_plays_whole_advanced_games() -> None:
 def test_ismcts_plays_three_and_four_seat_games(seats: int) -> None:
     from ai.tournament import play_game
 
-    bots = [IsmctsBot(Budget(iterations=10)), *[GreedyBot()] * (seats - 1)]
+    bots: list[Bot] = [IsmctsBot(Budget(iterations=10)), *[GreedyBot()] * (seats - 1)]
     scores, _, count = play_game(3, bots, "advanced")
     assert len(scores) == seats and sum(scores) == pytest.approx(1.0)
     assert all(c > 0 for c in count)
+
+
+class VirtualClock:
+    """A stand-in for the `time` module whose clock only moves when the engine steps, so
+    deadline tests count engine steps instead of racing a loaded machine's wall clock."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+class SlowEngine:
+    """Architectura whose every step takes `delay` seconds of the virtual clock: a stand-in for
+    a custom catalog whose games are very long (one rollout then outlasts any small budget)."""
+
+    def __init__(self, delay: float, clock: VirtualClock) -> None:
+        self.delay = delay
+        self.clock = clock
+        self.steps = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(arch, name)
+
+    def apply_action(self, g: Any, a: Any) -> None:
+        self.steps += 1
+        self.clock.now += self.delay
+        arch.apply_action(g, a)
+
+
+def _check_tree(bot: IsmctsBot, iterations: int) -> None:
+    """Only completed iterations are in the tree: every node was visited, root visits add
+    up to the iterations, no availability count is below its visits."""
+    root = bot.last_root
+    assert root is not None
+    assert sum(ch.n for ch in root.children.values()) == iterations
+    stack = list(root.children.values())
+    while stack:
+        nd = stack.pop()
+        assert nd.n >= 1 and nd.avail >= nd.n
+        stack.extend(nd.children.values())
+
+
+def test_the_deadline_holds_inside_a_long_rollout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A time budget is met within a few engine steps even when one iteration takes far longer
+    (the clock is read every DEADLINE_CHECK_STEPS steps, in the descent and in the rollout);
+    the cut iteration is discarded. The clock is virtual: 2 ms per engine step."""
+    import ai.bots
+
+    clock = VirtualClock()
+    slow = SlowEngine(0.002, clock)  # a 4-seat game has hundreds of steps: >0.5 s per iteration
+    monkeypatch.setattr(ai.bots, "engine_for_state", lambda document: slow)
+    monkeypatch.setattr(ai.bots, "time", clock)
+    overrun = ai.bots.DEADLINE_CHECK_STEPS * slow.delay
+    state = arch.new_game({"seats": 4, "seed": 3})
+    view = view_of(state)
+    bot = IsmctsBot(Budget(time_ms=50))
+    t0 = clock.now
+    res = bot.choose(view, 0)
+    assert clock.now - t0 <= 0.050 + overrun + 1e-9, clock.now - t0
+    assert res.iterations == 0 and slow.steps > 0  # one iteration begun, none finished
+    assert res.action in arch.legal_actions(arch.load(state))
+    assert not res.truncated  # a time budget that ran its time is not "truncated"
+    _check_tree(bot, 0)
+    # a deadline passed by the caller (the request's) cuts an iteration budget: truncated
+    deadline = clock.now + 0.06
+    res = IsmctsBot(Budget(iterations=5)).choose(view, 0, deadline=deadline)
+    assert clock.now - deadline <= overrun + 1e-9
+    assert res.truncated and res.iterations == 0
+
+
+def test_a_cut_iteration_leaves_the_tree_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several iterations complete, the one running at the deadline does not count."""
+    import ai.bots
+
+    clock = VirtualClock()
+    slow = SlowEngine(0.0002, clock)
+    monkeypatch.setattr(ai.bots, "engine_for_state", lambda document: slow)
+    monkeypatch.setattr(ai.bots, "time", clock)
+    view = view_of(midgame(8))
+    bot = IsmctsBot(Budget(time_ms=150))
+    res = bot.choose(view, 1)
+    assert res.iterations >= 1
+    _check_tree(bot, res.iterations)
+    assert sum(o.visits for o in res.options) == res.iterations

@@ -25,7 +25,7 @@ def count_redis_commands(cache: RedisCache) -> list[str]:
     """Record every command the cache sends to Redis (the client's single entry point)."""
     calls: list[str] = []
     client = cache._client
-    send = client.execute_command
+    send: Any = client.execute_command
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         calls.append(str(args[0]))
@@ -150,3 +150,111 @@ def test_readyz_reports_a_dead_redis_and_suggest_still_answers() -> None:
     assert out["status"] == "degraded"
     check = out["checks"]["position_cache"]
     assert check["ok"] is False and check["detail"].startswith("redis: redis unavailable")
+
+
+def _only_key(url: str) -> bytes:
+    raw = redis.Redis.from_url(url)
+    try:
+        keys = raw.keys(KEY_PREFIX + "*")
+    finally:
+        raw.close()
+    assert len(keys) == 1, keys
+    key = keys[0]
+    assert isinstance(key, bytes)
+    return key
+
+
+def _opponents_card_entry(state: dict[str, Any], seat: int, good: dict[str, Any]) -> Any:
+    """A well-shaped entry whose decision plays a card from the opponent's hand."""
+    card = state["seats"][1 - seat]["hand"][0]
+    bad = {**good["decision"], "card": card}
+    stats = {**good["stats"], "options": [{"decision": bad, "visits": 40, "value": 0.9}]}
+    return {"decision": bad, "stats": stats}
+
+
+@pytest.mark.parametrize("poison", ["[]", "{}", "opponents_card"])
+def test_a_poisoned_entry_is_a_miss_and_is_overwritten(
+    redis_server: RedisServer, poison: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    state = midgame(18)
+    seat = state["pending"]["seat"]
+    assert state["seats"][1 - seat]["hand"]
+    cache = RedisCache(redis_server.url)
+    good = suggest(state, seat, iterations=40, seed=3, cache=cache)
+    key = _only_key(redis_server.url)
+    stored = json.loads(redis.Redis.from_url(redis_server.url).get(key) or b"null")
+    value = (
+        json.dumps(_opponents_card_entry(state, seat, good))
+        if poison == "opponents_card"
+        else poison
+    )
+    raw = redis.Redis.from_url(redis_server.url)
+    raw.set(key, value, ex=60)
+    caplog.set_level(logging.WARNING, logger="ai")
+    again = suggest(state, seat, iterations=40, seed=3, cache=cache)
+    assert again["cached"] is False  # searched afresh ...
+    assert again["decision"] == good["decision"]
+    assert again["decision"] in state["pending"]["options"]
+    rewritten = json.loads(raw.get(key) or b"null")  # ... and the entry overwritten
+    assert rewritten["decision"] == stored["decision"]
+    assert rewritten["stats"]["options"] == stored["stats"]["options"]
+    assert suggest(state, seat, iterations=40, seed=3, cache=cache)["cached"] is True
+    if poison != "[]":  # a non-object is a plain miss; an object that fails the check is logged
+        assert any(
+            getattr(r, "fields", {}).get("event") == "cache_entry_rejected" for r in caplog.records
+        )
+    raw.close()
+
+
+def test_a_redis_refusing_writes_still_serves_reads(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """maxmemory reached with noeviction: every SET is refused (OOM), reads go on; the outage
+    is logged once, as one JSON line through the app's formatter."""
+    from app.logging import JsonFormatter
+
+    known, fresh = midgame(19), midgame(20)
+    cache = RedisCache(redis_server.url, backoff_s=0.2)
+    first = suggest(known, known["pending"]["seat"], iterations=30, seed=1, cache=cache)
+    assert first["cached"] is False
+    raw = redis.Redis.from_url(redis_server.url)
+    raw.config_set("maxmemory-policy", "noeviction")
+    raw.config_set("maxmemory", 1)
+    with pytest.raises(redis.exceptions.OutOfMemoryError):
+        raw.set("probe", "x")  # the server really refuses writes now
+    caplog.set_level(logging.WARNING, logger="ai")
+    for _ in range(3):
+        out = suggest(fresh, fresh["pending"]["seat"], iterations=30, seed=1, cache=cache)
+        assert out["cached"] is False  # could not be stored ...
+        hit = suggest(known, known["pending"]["seat"], iterations=30, seed=1, cache=cache)
+        assert hit["cached"] is True  # ... but what is stored is still read
+        assert hit["decision"] == first["decision"]
+    status = cache.status()
+    assert status["ok"] is False and "refusing writes" in status["detail"]
+    outages = [r for r in caplog.records if r.name == "ai.cache"]
+    assert len(outages) == 1, [r.getMessage() for r in outages]
+    line = JsonFormatter().format(outages[0])
+    assert "\n" not in line
+    logged = json.loads(line)
+    assert logged["event"] == "cache_outage" and logged["operation"] == "set"
+    assert logged["problem"] == "refusing writes" and "OutOfMemoryError" in logged["error"]
+    # memory is given back: after the back-off, writes resume and that is logged once
+    raw.config_set("maxmemory", "32mb")
+    time.sleep(0.3)
+    suggest(fresh, fresh["pending"]["seat"], iterations=30, seed=1, cache=cache)
+    assert suggest(fresh, fresh["pending"]["seat"], iterations=30, seed=1, cache=cache)["cached"]
+    assert cache.status()["ok"] is True
+    assert [r.fields["event"] for r in caplog.records if r.name == "ai.cache"] == [  # type: ignore[attr-defined]
+        "cache_outage",
+        "cache_recovered",
+    ]
+    raw.close()
+
+
+def test_the_app_writes_cache_trouble_as_json_lines() -> None:
+    """create_app routes the bots' loggers through the app's JSON handler."""
+    from app import create_app
+
+    create_app({"REDIS_URL": None})
+    json_lines = [h for h in logging.getLogger("app").handlers if getattr(h, "_architectura", 0)]
+    assert json_lines and all(h in logging.getLogger("ai").handlers for h in json_lines)

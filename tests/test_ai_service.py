@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -273,17 +274,75 @@ def test_plan_must_be_known() -> None:
     assert e.value.code == "invalid_plan"
 
 
-def test_plan_turn_stops_at_the_safety_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A plan that would outlast the safety limit returns what it has, flagged incomplete."""
+def test_plan_turn_has_one_overall_deadline() -> None:
+    """plan="turn" is bounded as a whole by max_ms (SUGGEST_MAX_MS over HTTP): the largest
+    budget returns at the deadline with the first decision, flagged; where the seat would
+    have more to decide in that turn, the plan stops there, incomplete."""
+    for state in _advanced_positions():
+        seat = state["pending"]["seat"]
+        t0 = time.perf_counter()
+        cut = suggest(state, seat, iterations=20_000, seed=2, plan="turn", max_ms=300)
+        elapsed = (time.perf_counter() - t0) * 1000
+        assert elapsed < 300 + 250  # a few ms past it, plus slack for a loaded machine
+        assert cut["stats"]["truncated"] is True
+        assert 0 < cut["stats"]["iterations"] < 20_000
+        assert [s["decision"] for s in cut["turn"]] == [cut["decision"]]
+        after, _ = arch.apply(state, cut["decision"])
+        more = (
+            not after["game_over"]
+            and after["turn"]["number"] == state["turn"]["number"]
+            and after["pending"]["seat"] == seat
+        )
+        assert cut["turn_complete"] is not more
+
+
+def test_plan_turn_stops_when_the_deadline_passes_between_steps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The deadline is the plan's, not each step's: once it has passed, no further step is
+    searched and the plan so far is returned, flagged incomplete."""
     import ai.service as service
+
+    search = service._search
+
+    def slow_search(*args: Any) -> Any:
+        out = search(*args)
+        time.sleep(0.35)  # the first step ends after the 300 ms deadline
+        return out
 
     for state in _advanced_positions():
         seat = state["pending"]["seat"]
         full = suggest(state, seat, iterations=40, seed=2, plan="turn")
         if len(full["turn"]) > 1:
-            monkeypatch.setattr(service, "SAFETY_MS", 0)
-            cut = suggest(state, seat, iterations=40, seed=2, plan="turn")
+            monkeypatch.setattr(service, "_search", slow_search)
+            cut = suggest(state, seat, iterations=40, seed=2, plan="turn", max_ms=300)
             assert cut["turn_complete"] is False
             assert cut["turn"] == full["turn"][:1]
+            assert "truncated" not in cut["stats"]  # the first search itself was whole
             return
     raise AssertionError("no position with a multi-step turn")
+
+
+def test_a_suggest_beyond_the_concurrency_cap_is_refused_at_once() -> None:
+    """SUGGEST_CONCURRENCY searches at once per process; one more: 503 with Retry-After,
+    without waiting; the slot freed, the same request is served."""
+    app = create_app({"REDIS_URL": None, "TESTING": True, "SUGGEST_CONCURRENCY": 2})
+    client = app.test_client()
+    state = midgame(3)
+    body = {"state": state, "seat": state["pending"]["seat"], "level": "easy"}
+    gate = app.extensions["suggest_gate"]
+    assert gate.acquire(blocking=False) and gate.acquire(blocking=False)  # two searches run
+    try:
+        t0 = time.perf_counter()
+        r = client.post("/v1/suggest", json=body)
+        assert time.perf_counter() - t0 < 1.0
+        problem = check_response("POST", "/v1/suggest", r)
+        assert r.status_code == 503 and problem["code"] == "suggest_busy"
+        assert r.headers["Retry-After"] == "1"
+        assert client.get("/healthz").status_code == 200
+    finally:
+        gate.release()
+    assert client.post("/v1/suggest", json=body).status_code == 200
+    gate.release()
+    # every slot is free again (the served request gave its slot back)
+    assert [gate.acquire(blocking=False) for _ in range(3)] == [True, True, False]

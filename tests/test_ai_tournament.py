@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import engine.architectura as arch
-from ai.tournament import main, random_replacements, run_match, wilson
+from ai.tournament import main, run_match, wilson
 
 
 def test_wilson_interval() -> None:
@@ -33,12 +33,12 @@ def test_each_deal_is_played_twice_with_seats_swapped() -> None:
 
 def test_random_replacements_are_legal() -> None:
     for seed in range(5):
-        reps = random_replacements(seed, 2)
-        state = arch.new_game(
-            {"seats": 2, "seed": seed, "variant": "advanced", "replacements": reps}
-        )
+        setup = arch.tournament_setup(seed, 2, "advanced")
+        assert setup["variant"] == "advanced"
+        state = arch.new_game(setup)
         assert arch.validate(state) == []
-    assert any(random_replacements(s, 2)[0] for s in range(5))
+    assert any(arch.tournament_setup(s, 2, "advanced")["replacements"][0] for s in range(5))
+    assert "replacements" not in arch.tournament_setup(0, 2, None)
 
 
 def test_command_prints_rates_and_writes_a_plot(

@@ -84,6 +84,46 @@ def test_a_complete_game_over_http(server: str) -> None:
     assert status == 422 and problem["code"] == "game_over"
 
 
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_complete_fora_de_prumo_games_over_http(server: str, seats: int) -> None:
+    """Fora de Prumo, 2 to 4 seats (market of 4, 5, 6): listed options only, to the final
+    scores, then settled by /v1/replay from the set-up and the log."""
+    rnd = random.Random(seats)
+    setup = {"game": "fora-de-prumo", "seats": seats, "seed": 30 + seats, "market_size": seats + 2}
+    status, _, body = call(server, "/v1/games", setup)
+    assert status == 200, body
+    state = body["state"]
+    log: list[dict[str, Any]] = []
+    kinds: set[str] = set()
+    for _ in range(1000):
+        status, _, moves = call(server, "/v1/legal-moves", {"state": state})
+        assert status == 200, moves
+        # the contract on a sample (a Fora de Prumo state takes ~15 ms to check against the
+        # schema; tests/test_fdp_http.py checks every endpoint's answers)
+        checked = len(log) % 10 == 0 or moves["game_over"]
+        assert not (checked and schema_errors("LegalMoves", moves))
+        if moves["game_over"]:
+            break
+        kinds.add(moves["pending"]["kind"])
+        decision = rnd.choice(moves["options"])
+        status, _, out = call(server, "/v1/resolve", {"state": state, "decisions": [decision]})
+        assert status == 200, (decision, out)
+        assert not ((checked or out["game_over"]) and schema_errors("ResolveResult", out))
+        log.append(decision)
+        state = out["state"]
+    else:
+        pytest.fail("the game did not end in 1000 decisions")
+    assert kinds == {"buy", "lay", "final"}  # F-3.1, F-3.3 and the final round (F-8.2)
+    status, _, score = call(server, "/v1/score", {"state": state})
+    assert status == 200 and score["final"] is True
+    assert not schema_errors("ScoreResult", score)
+    assert {k: v for k, v in score.items() if k != "final"} == state["scores"]
+    assert len(score["seats"]) == seats and score["winners"]
+    status, _, replay = call(server, "/v1/replay", {"setup": setup, "decisions": log})
+    assert status == 200 and replay["ok"] is True and replay["applied"] == len(log)
+    assert replay["state"] == state
+
+
 def test_errors_and_request_ids_through_gunicorn(server: str) -> None:
     status, headers, body = call(server, "/healthz", headers={"X-Request-ID": "e2e-1"})
     assert status == 200 and headers["X-Request-ID"] == "e2e-1"

@@ -9,6 +9,9 @@ Two faces:
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 from engine.architectura.api import (
     apply,
     apply_all,
@@ -20,6 +23,7 @@ from engine.architectura.api import (
     new_game_internal,
     replay,
     require_decider,
+    returns,
     score,
     validate,
 )
@@ -28,6 +32,9 @@ from engine.architectura.flow import deciding_seat as current_player
 from engine.architectura.flow import options as legal_actions
 from engine.architectura.flow import step as apply_action
 from engine.architectura.model import RULES_VERSION, Action, Game
+from engine.architectura.notation import from_notation as decision_from_notation
+from engine.architectura.notation import to_notation as decision_notation
+from engine.architectura.position import position_of, state_from_position
 from engine.architectura.scoring import final_scores
 from engine.architectura.serialize import action_to_json, game_to_json
 from engine.architectura.setup import random_replacements
@@ -39,19 +46,30 @@ from engine.architectura.view import (
     sample_world,
 )
 
+GAME_ID = "architectura"
+CATALOG_CLAUSE = "A-10"
+SEATS_CLAUSE = "A-1.1"  # the clause that numbers the seats
+
+
+def tournament_setup(seed: int, seats: int, variant: str | None = None) -> dict[str, Any]:
+    """A seeded set-up for bot matches: the advanced game draws random A-1.5 replacements."""
+    setup: dict[str, Any] = {"seats": seats, "seed": seed, "variant": variant or "basic"}
+    if setup["variant"] == "advanced":
+        setup["replacements"] = random_replacements(
+            builtin_catalogs()["reference"], random.Random(seed), seats
+        )
+    return setup
+
 
 def is_terminal(g: Game) -> bool:
     return g.over
 
 
-def returns(g: Game) -> list[float]:
-    """Per seat: 1 for a sole winner, 1/k for k sharing the win (A-8.2), else 0."""
-    winners = final_scores(g)["winners"]
-    return [1.0 / len(winners) if s in winners else 0.0 for s in range(g.n)]
-
-
 __all__ = [
+    "CATALOG_CLAUSE",
+    "GAME_ID",
     "RULES_VERSION",
+    "SEATS_CLAUSE",
     "Action",
     "Catalog",
     "Game",
@@ -63,6 +81,8 @@ __all__ = [
     "apply_internal",
     "builtin_catalogs",
     "current_player",
+    "decision_from_notation",
+    "decision_notation",
     "events_for_seat",
     "final_scores",
     "game_to_json",
@@ -76,11 +96,14 @@ __all__ = [
     "new_game",
     "new_game_internal",
     "player_view",
+    "position_of",
     "random_replacements",
     "replay",
     "require_decider",
     "returns",
     "sample_world",
     "score",
+    "state_from_position",
+    "tournament_setup",
     "validate",
 ]

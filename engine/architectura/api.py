@@ -12,7 +12,7 @@ from typing import Any
 from engine.architectura.catalog import Catalog, builtin_catalogs, load_catalog
 from engine.architectura.city import breaks_three_in_a_row, eligible_cells, protected_against
 from engine.architectura.flow import OP_CLAUSE, cost_payable, deciding_seat, options, step
-from engine.architectura.model import BLOCKS, Action, Event, Game
+from engine.architectura.model import BLOCKS, Action, Game
 from engine.architectura.scoring import final_scores
 from engine.architectura.serialize import (
     DECISION_TYPES,
@@ -23,31 +23,15 @@ from engine.architectura.serialize import (
     pending_json,
 )
 from engine.architectura.setup import new_game as _new_game
-from engine.errors import IllegalDecision, InvalidState, Problem, SetupError
-
-
-def get_catalog(spec: Any) -> Catalog:
-    """A catalog by id (a built-in one), given inline as a catalog document, or already
-    loaded (a Catalog is returned unchanged)."""
-    if isinstance(spec, Catalog):
-        return spec
-    if isinstance(spec, dict):
-        return load_catalog(spec)
-    cat = builtin_catalogs().get(spec) if isinstance(spec, str) else None
-    if cat is None:
-        raise SetupError(
-            "unknown_catalog",
-            f"no built-in catalog {spec!r}; known: {sorted(builtin_catalogs())}",
-            "A-10",
-            "/catalog",
-        )
-    return cat
-
-
-def new_game(setup: dict[str, Any]) -> dict[str, Any]:
-    """A-1: a new game's state from {seats, variant, seed, first_seat, colours, replacements, catalog}."""
-    g = new_game_internal(setup)
-    return game_to_json(g)
+from engine.errors import (
+    IllegalDecision,
+    InvalidState,
+    Problem,
+    SetupError,
+    pointer_token,
+    short_repr,
+)
+from engine.protocol import DecisionProtocol
 
 
 def new_game_internal(setup: dict[str, Any]) -> Game:
@@ -70,12 +54,6 @@ def new_game_internal(setup: dict[str, Any]) -> Game:
     )
 
 
-def load(state: Any, catalog: Any = None) -> Game:
-    """Read and check a state (InvalidState lists every problem)."""
-    cat = get_catalog(catalog) if catalog is not None else None
-    return game_from_json(state, cat)
-
-
 def validate(state: Any, catalog: Any = None) -> list[Problem]:
     """Every consistency problem of a state; an empty list means it is valid."""
     try:
@@ -85,17 +63,6 @@ def validate(state: Any, catalog: Any = None) -> list[Problem]:
     except SetupError as e:
         return [Problem(e.code, e.detail, e.pointer, e.clause)]
     return []
-
-
-def legal_decisions(state: Any, catalog: Any = None) -> dict[str, Any]:
-    """The pending decision and every option; each option is accepted unchanged by `apply`."""
-    g = load(state, catalog)
-    pending = pending_json(g)
-    return {
-        "pending": pending,
-        "options": pending["options"] if pending else [],
-        "game_over": g.over,
-    }
 
 
 def require_decider(g: Game, seat: int | None = None, pointer: str = "/seat") -> int:
@@ -109,7 +76,7 @@ def require_decider(g: Game, seat: int | None = None, pointer: str = "/seat") ->
     if seat is not None and seat != decider:
         raise IllegalDecision(
             "not_your_decision",
-            f"This decision belongs to seat {decider} ({g.colours[decider]}), not seat {seat!r}.",
+            f"This decision belongs to seat {decider} ({g.colours[decider]}), not seat {short_repr(seat)}.",
             "A-9",
             pointer,
         )
@@ -124,7 +91,10 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
     kind = d.get("type")
     if not isinstance(kind, str) or kind not in DECISION_TYPES:
         raise IllegalDecision(
-            "unknown_decision_type", f"Unknown decision type {kind!r}.", None, pointer + "/type"
+            "unknown_decision_type",
+            f"Unknown decision type {short_repr(kind)}.",
+            None,
+            pointer + "/type",
         )
     if "seat" in d:
         require_decider(g, d["seat"], pointer + "/seat")
@@ -132,9 +102,9 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
     if extra:
         raise IllegalDecision(
             "malformed_decision",
-            f"Unexpected field(s) {sorted(extra)} for {kind}.",
+            f"Unexpected field(s) {short_repr(sorted(extra))} for {kind}.",
             None,
-            pointer + "/" + sorted(extra)[0],
+            pointer + "/" + pointer_token(min(extra)),
         )
     out: list[Any] = [kind]
     for field in DECISION_TYPES[kind]:
@@ -143,7 +113,7 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
         if field in ("card", "target"):
             if not isinstance(v, str) or v not in g.inst.index:
                 raise IllegalDecision(
-                    "unknown_card", f"{v!r} is not a card of this game.", "A-1.3", fp
+                    "unknown_card", f"{short_repr(v)} is not a card of this game.", "A-1.3", fp
                 )
             out.append(g.inst.index[v])
         elif field == "cell":
@@ -271,63 +241,25 @@ def apply_internal(g: Game, d: Any, pointer: str = "") -> None:
     step(g, a)
 
 
-def apply(state: Any, decision: Any, catalog: Any = None) -> tuple[dict[str, Any], list[Event]]:
-    """Apply one decision: (new state, events). The input state is never mutated."""
-    return apply_all(state, [decision], catalog)
-
-
-def _apply_logged(g: Game, decisions: Any) -> IllegalDecision | None:
-    """Apply decisions in order, tagging each event with its decision's index; stop at the
-    first illegal one and return its error (with `index`), leaving `g` just before it."""
-    if not isinstance(decisions, list):
-        raise IllegalDecision(
-            "malformed_decision", "decisions must be an array", None, "/decisions"
-        )
-    g.log = []
-    for i, d in enumerate(decisions):
-        before = len(g.log)
-        try:
-            apply_internal(g, d, f"/decisions/{i}")
-        except IllegalDecision as e:
-            return IllegalDecision(e.code, e.detail, e.clause, e.pointer, i)
-        for ev in g.log[before:]:
-            ev["decision"] = i
-    return None
-
-
-def apply_all(
-    state: Any, decisions: Any, catalog: Any = None
-) -> tuple[dict[str, Any], list[Event]]:
-    """All or nothing: the first illegal decision raises with its index; nothing is applied."""
-    g = load(state, catalog)
-    error = _apply_logged(g, decisions)
-    if error is not None:
-        raise error
-    events, g.log = g.log or [], None
-    return game_to_json(g), events
-
-
-def score(state: Any, catalog: Any = None) -> dict[str, Any]:
-    """Standings now (A-8.1 applied to the current city) or the final scores."""
-    g = load(state, catalog)
-    out = final_scores(g)
-    out["final"] = g.over
-    return out
-
-
-def replay(start: Any, decisions: Any, catalog: Any = None) -> dict[str, Any]:
-    """Settle a dispute: from a starting state (or a set-up) apply a decision log. Returns
-    the final state and events, or the index of the first illegal decision and its error."""
-    if isinstance(start, dict) and "setup" in start:
-        g = new_game_internal(start["setup"])
-    else:
-        g = load(start, catalog)
-    error = _apply_logged(g, decisions)
-    events, g.log = g.log or [], None
-    out: dict[str, Any] = {"ok": error is None, "applied": len(decisions)}
-    if error is not None:
-        out["applied"] = error.index
-        out["error"] = error.to_json()
-    out["state"] = game_to_json(g)
-    out["events"] = events
-    return out
+_PROTOCOL: DecisionProtocol[Game] = DecisionProtocol(
+    catalog_type=Catalog,
+    load_catalog=load_catalog,
+    builtin_catalogs=builtin_catalogs,
+    unknown_catalog_clause="A-10",
+    read_state=game_from_json,
+    write_state=game_to_json,
+    pending_json=pending_json,
+    new_game_internal=new_game_internal,
+    apply_internal=apply_internal,
+    final_scores=final_scores,
+)
+# The shared decision protocol (engine/protocol.py) gives the rest of the JSON face.
+get_catalog = _PROTOCOL.get_catalog
+load = _PROTOCOL.load
+new_game = _PROTOCOL.new_game
+legal_decisions = _PROTOCOL.legal_decisions
+apply = _PROTOCOL.apply
+apply_all = _PROTOCOL.apply_all
+score = _PROTOCOL.score
+replay = _PROTOCOL.replay
+returns = _PROTOCOL.returns

@@ -14,7 +14,14 @@ from importlib import resources
 from typing import Any
 
 from engine.canonical import digest
-from engine.errors import CatalogError, Problem
+from engine.errors import (
+    CatalogError,
+    Problem,
+    ProblemList,
+    problem_count,
+    short_repr,
+    unknown_keys,
+)
 
 FORMAT = "architectura-catalog/1"
 ID_RE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -27,6 +34,34 @@ PREGAMES = {"obelisk"}
 SCORES = {"per_match", "if_any", "per_graveyard_card"}
 WHERES = {"adjacent", "street", "city"}
 DEFAULT_COLOURS = ("blue", "green", "yellow", "red")
+# Bounds on a custom catalog (the reference one: 26 cards, one operation and one modifier
+# each, texts under 200 characters): every request that carries a catalog reads it whole,
+# so its size, and what a game made with it costs, stay within these.
+MAX_CARDS = 256
+MAX_OPS = 8  # operations of one card's on_play, and end-of-game modifiers of one card
+MAX_VALUE = 99  # side values 0..99 (formula offsets are -99..99 by their syntax)
+MAX_NAME = 100  # characters of a name (catalog, card, translated card name)
+MAX_TEXT = 2000  # characters of a card's text and of the catalog's provenance
+
+
+def _one_of(v: Any, allowed: Any) -> bool:
+    """`v in allowed` for any JSON value (a list or object is unhashable and never allowed)."""
+    return isinstance(v, str) and v in allowed
+
+
+def _text(v: Any, most: int) -> bool:
+    """A non-empty string of at most `most` characters."""
+    return isinstance(v, str) and 0 < len(v) <= most
+
+
+def _int(v: Any, lo: int, hi: int) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+
+
+def _unknown(
+    d: dict[str, Any], allowed: Any, what: str, path: str, problems: list[Problem]
+) -> None:
+    unknown_keys(problems, d, allowed, path, "catalog_unknown_field", what)
 
 
 @dataclass(frozen=True)
@@ -119,36 +154,46 @@ class Catalog:
     def to_json(self) -> dict[str, Any]:
         return self.raw
 
+    def summary(self) -> dict[str, Any]:
+        """What GET /v1/catalogs lists for this catalog."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "hash": self.hash,
+            "colours": list(self.colours),
+            "cards": len(self.cards),
+        }
+
 
 def _selector(d: Any, path: str, problems: list[Problem]) -> Selector:
     if not isinstance(d, dict):
         problems.append(Problem("catalog_type", "target must be an object", path))
         return Selector()
-    unknown = set(d) - {"where", "owner", "face", "value", "card"}
-    for k in sorted(unknown):
-        problems.append(
-            Problem("catalog_unknown_field", f"unknown target field {k!r}", f"{path}/{k}")
-        )
+    _unknown(d, ("where", "owner", "face", "value", "card"), "target ", path, problems)
     where = d.get("where", "city")
     owner = d.get("owner", "any")
     face = d.get("face", "up")
     value = d.get("value")
     card = d.get("card")
-    if where not in WHERES:
+    if not _one_of(where, WHERES):
         problems.append(
             Problem("catalog_value", f"where must be one of {sorted(WHERES)}", f"{path}/where")
         )
-    if owner not in ("any", "own"):
+        where = "city"
+    if not _one_of(owner, ("any", "own")):
         problems.append(Problem("catalog_value", "owner must be 'any' or 'own'", f"{path}/owner"))
-    if face not in ("up", "down"):
+        owner = "any"
+    if not _one_of(face, ("up", "down")):
         problems.append(Problem("catalog_value", "face must be 'up' or 'down'", f"{path}/face"))
-    if value not in (None, "lower_than_source"):
+        face = "up"
+    if value is not None and value != "lower_than_source":
         problems.append(
             Problem("catalog_value", "value may only be 'lower_than_source'", f"{path}/value")
         )
     if card is not None and not (isinstance(card, str) and ID_RE.match(card)):
         problems.append(Problem("catalog_value", "card must be a card id", f"{path}/card"))
-    return Selector(str(where), str(owner), str(face), value == "lower_than_source", card)
+        card = None
+    return Selector(where, owner, face, value == "lower_than_source", card)
 
 
 def _op(d: Any, path: str, problems: list[Problem]) -> Op | None:
@@ -156,9 +201,9 @@ def _op(d: Any, path: str, problems: list[Problem]) -> Op | None:
         problems.append(Problem("catalog_value", f"op must be one of {sorted(OPS)}", f"{path}/op"))
         return None
     kind = d["op"]
-    allowed = {"op", "may", "count", "steps", "per_owner", "target", "value", "name"}
-    for k in sorted(set(d) - allowed):
-        problems.append(Problem("catalog_unknown_field", f"unknown op field {k!r}", f"{path}/{k}"))
+    allowed = ["op", "may", "count", "steps", "per_owner", "target"]
+    allowed += ["value"] if kind == "hand_limit" else ["name"] if kind == "special" else []
+    _unknown(d, allowed, f"{kind} op ", path, problems)
     may = d.get("may", False)
     if not isinstance(may, bool):
         problems.append(Problem("catalog_type", "may must be a boolean", f"{path}/may"))
@@ -180,8 +225,8 @@ def _op(d: Any, path: str, problems: list[Problem]) -> Op | None:
     if not isinstance(per_owner, bool):
         problems.append(Problem("catalog_type", "per_owner must be a boolean", f"{path}/per_owner"))
         per_owner = False
-    value = d.get("value", 0)
-    name = d.get("name", "")
+    value = d.get("value", 0) if kind == "hand_limit" else 0
+    name = d.get("name", "") if kind == "special" else ""
     target = Selector()
     if kind in TARGETED_OPS:
         target = _selector(d.get("target", {}), f"{path}/target", problems)
@@ -196,28 +241,26 @@ def _op(d: Any, path: str, problems: list[Problem]) -> Op | None:
             problems.append(
                 Problem("catalog_value", f"{kind} targets face-up cards", f"{path}/target/face")
             )
-    if kind == "hand_limit" and (
-        not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 12
-    ):
+    if kind == "hand_limit" and not _int(value, 1, 12):
         problems.append(Problem("catalog_value", "hand_limit value must be 1..12", f"{path}/value"))
         value = 3
-    if kind == "special" and name not in SPECIALS:
+    if kind == "special" and not _one_of(name, SPECIALS):
         problems.append(
             Problem(
                 "catalog_value", f"special name must be one of {sorted(SPECIALS)}", f"{path}/name"
             )
         )
-    return Op(kind, may, count, steps, per_owner, int(value), str(name), target)
+        name = ""
+    return Op(kind, may, count, steps, per_owner, value, name, target)
 
 
 def _score(d: Any, path: str, problems: list[Problem]) -> Score | None:
-    if not isinstance(d, dict) or d.get("score") not in SCORES:
+    if not isinstance(d, dict) or not _one_of(d.get("score"), SCORES):
         problems.append(
             Problem("catalog_value", f"score must be one of {sorted(SCORES)}", f"{path}/score")
         )
         return None
-    for k in sorted(set(d) - {"score", "points", "target"}):
-        problems.append(Problem("catalog_unknown_field", f"unknown field {k!r}", f"{path}/{k}"))
+    _unknown(d, ("score", "points", "target"), "", path, problems)
     pts = d.get("points")
     if not isinstance(pts, int) or isinstance(pts, bool) or not -20 <= pts <= 20:
         problems.append(
@@ -252,26 +295,35 @@ def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
     if not isinstance(d, dict):
         problems.append(Problem("catalog_type", "a card must be an object", path))
         return None
-    start = len(problems)
-    for k in sorted(set(d) - CARD_FIELDS):
-        problems.append(
-            Problem("catalog_unknown_field", f"unknown card field {k!r}", f"{path}/{k}")
-        )
+    start = problem_count(problems)
+    _unknown(d, CARD_FIELDS, "card ", path, problems)
     cid = d.get("id")
     if not isinstance(cid, str) or not ID_RE.match(cid):
         problems.append(Problem("catalog_value", "id must match ^[a-z][a-z0-9_]*$", f"{path}/id"))
         cid = "?"
     name = d.get("name")
-    if not isinstance(name, str) or not name:
-        problems.append(Problem("catalog_value", "name must be a non-empty string", f"{path}/name"))
+    if not _text(name, MAX_NAME):
+        problems.append(
+            Problem(
+                "catalog_value",
+                f"name must be a string of 1 to {MAX_NAME} characters",
+                f"{path}/name",
+            )
+        )
     names = d.get("names", {})
     if not isinstance(names, dict) or any(
-        k not in ("pt", "fr", "de") or not isinstance(v, str) for k, v in names.items()
+        k not in ("pt", "fr", "de") or not _text(v, MAX_NAME) for k, v in names.items()
     ):
-        problems.append(Problem("catalog_value", "names maps pt/fr/de to strings", f"{path}/names"))
+        problems.append(
+            Problem(
+                "catalog_value",
+                f"names maps pt/fr/de to names of 1 to {MAX_NAME} characters",
+                f"{path}/names",
+            )
+        )
         names = {}
     kind = d.get("kind")
-    if kind not in ("basic", "additional"):
+    if not _one_of(kind, ("basic", "additional")):
         problems.append(
             Problem("catalog_value", "kind must be 'basic' or 'additional'", f"{path}/kind")
         )
@@ -299,10 +351,14 @@ def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
         if (
             not isinstance(raw_values, list)
             or not 1 <= len(raw_values) <= 4
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in raw_values)
+            or not all(_int(v, 0, MAX_VALUE) for v in raw_values)
         ):
             problems.append(
-                Problem("catalog_value", "values must list 1 to 4 integers", f"{path}/values")
+                Problem(
+                    "catalog_value",
+                    f"values must list 1 to 4 integers from 0 to {MAX_VALUE}",
+                    f"{path}/values",
+                )
             )
         elif any(a >= b for a, b in itertools.pairwise(raw_values)):
             problems.append(
@@ -313,7 +369,7 @@ def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
         else:
             values = tuple(raw_values)
             basic = d.get("basic")
-            if basic not in values:
+            if not _int(basic, 0, MAX_VALUE) or basic not in values:
                 problems.append(
                     Problem(
                         "catalog_value", "basic must be one of the card's values", f"{path}/basic"
@@ -341,11 +397,11 @@ def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
         if (
             not isinstance(c, dict)
             or set(c) != {"remove", "from"}
-            or not isinstance(c["remove"], int)
-            or not 1 <= c["remove"] <= 3
+            or not _int(c["remove"], 1, 3)
             or not isinstance(c["from"], list)
-            or not c["from"]
-            or any(z not in ("hand", "graveyard") for z in c["from"])
+            or not 1 <= len(c["from"]) <= 2
+            or not all(_one_of(z, ("hand", "graveyard")) for z in c["from"])
+            or len(set(c["from"])) != len(c["from"])
         ):
             problems.append(
                 Problem(
@@ -357,14 +413,18 @@ def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
         else:
             cost_remove, cost_from = c["remove"], tuple(c["from"])
     placement = d.get("placement", "city")
-    if placement not in ("city", "outside"):
+    if not _one_of(placement, ("city", "outside")):
         problems.append(
             Problem("catalog_value", "placement must be 'city' or 'outside'", f"{path}/placement")
         )
     on_play: list[Op] = []
     raw_ops = d.get("on_play", [])
-    if not isinstance(raw_ops, list):
-        problems.append(Problem("catalog_type", "on_play must be a list", f"{path}/on_play"))
+    if not isinstance(raw_ops, list) or len(raw_ops) > MAX_OPS:
+        problems.append(
+            Problem(
+                "catalog_type", f"on_play must list at most {MAX_OPS} operations", f"{path}/on_play"
+            )
+        )
         raw_ops = []
     for i, o in enumerate(raw_ops):
         op = _op(o, f"{path}/on_play/{i}", problems)
@@ -372,9 +432,13 @@ def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
             on_play.append(op)
     eog: list[Score] = []
     raw_scores = d.get("end_of_game", [])
-    if not isinstance(raw_scores, list):
+    if not isinstance(raw_scores, list) or len(raw_scores) > MAX_OPS:
         problems.append(
-            Problem("catalog_type", "end_of_game must be a list", f"{path}/end_of_game")
+            Problem(
+                "catalog_type",
+                f"end_of_game must list at most {MAX_OPS} modifiers",
+                f"{path}/end_of_game",
+            )
         )
         raw_scores = []
     for i, s in enumerate(raw_scores):
@@ -382,25 +446,39 @@ def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
         if sc:
             eog.append(sc)
     passive = d.get("passive", [])
-    if not isinstance(passive, list) or any(p not in PASSIVES for p in passive):
+    if (
+        not isinstance(passive, list)
+        or len(passive) > len(PASSIVES)
+        or not all(_one_of(p, PASSIVES) for p in passive)
+        or len(set(passive)) != len(passive)
+    ):
         problems.append(
             Problem(
-                "catalog_value", f"passive entries must be in {sorted(PASSIVES)}", f"{path}/passive"
+                "catalog_value",
+                f"passive lists distinct entries of {sorted(PASSIVES)}",
+                f"{path}/passive",
             )
         )
         passive = []
     pregame = d.get("pregame")
-    if pregame is not None and pregame not in PREGAMES:
+    if pregame is not None and not _one_of(pregame, PREGAMES):
         problems.append(
             Problem(
                 "catalog_value", f"pregame must be one of {sorted(PREGAMES)}", f"{path}/pregame"
             )
         )
+        pregame = None
     text = d.get("text", "")
-    if not isinstance(text, str):
-        problems.append(Problem("catalog_type", "text must be a string", f"{path}/text"))
+    if not isinstance(text, str) or len(text) > MAX_TEXT:
+        problems.append(
+            Problem(
+                "catalog_type",
+                f"text must be a string of at most {MAX_TEXT} characters",
+                f"{path}/text",
+            )
+        )
         text = ""
-    if len(problems) > start:
+    if problem_count(problems) > start:
         return None
     return CardDef(
         id=str(cid),
@@ -426,25 +504,28 @@ def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
 
 def load_catalog(data: Any) -> Catalog:
     """Check a catalog document and build it, or raise CatalogError listing every problem."""
-    problems: list[Problem] = []
+    problems: list[Problem] = ProblemList()
     if not isinstance(data, dict):
         raise CatalogError([Problem("catalog_type", "a catalog must be a JSON object", "")])
-    for k in sorted(set(data) - {"format", "id", "name", "provenance", "colours", "cards"}):
-        problems.append(Problem("catalog_unknown_field", f"unknown catalog field {k!r}", f"/{k}"))
+    _unknown(
+        data, ("format", "id", "name", "provenance", "colours", "cards"), "catalog ", "", problems
+    )
     if data.get("format") != FORMAT:
         problems.append(Problem("catalog_format", f"format must be {FORMAT!r}", "/format"))
     cat_id = data.get("id")
     if not isinstance(cat_id, str) or not ID_RE.match(cat_id):
         problems.append(Problem("catalog_value", "id must match ^[a-z][a-z0-9_]*$", "/id"))
-    for k in ("name", "provenance"):
-        if not isinstance(data.get(k), str) or not data[k]:
-            problems.append(Problem("catalog_value", f"{k} must be a non-empty string", f"/{k}"))
+    for k, most in (("name", MAX_NAME), ("provenance", MAX_TEXT)):
+        if not _text(data.get(k), most):
+            problems.append(
+                Problem("catalog_value", f"{k} must be a string of 1 to {most} characters", f"/{k}")
+            )
     colours = data.get("colours", list(DEFAULT_COLOURS))
     if (
         not isinstance(colours, list)
         or len(colours) != 4
-        or len(set(colours)) != 4
         or not all(isinstance(c, str) and ID_RE.match(c) for c in colours)
+        or len(set(colours)) != 4
     ):
         problems.append(
             Problem("catalog_value", "colours must list 4 distinct colour ids (A-1.1)", "/colours")
@@ -452,8 +533,10 @@ def load_catalog(data: Any) -> Catalog:
         colours = list(DEFAULT_COLOURS)
     raw_cards = data.get("cards")
     cards: dict[str, CardDef] = {}
-    if not isinstance(raw_cards, list) or not raw_cards:
-        problems.append(Problem("catalog_value", "cards must be a non-empty list", "/cards"))
+    if not isinstance(raw_cards, list) or not 1 <= len(raw_cards) <= MAX_CARDS:
+        problems.append(
+            Problem("catalog_value", f"cards must list 1 to {MAX_CARDS} cards", "/cards")
+        )
         raw_cards = []
     for i, rc in enumerate(raw_cards):
         card = _card(rc, f"/cards/{i}", problems)
@@ -472,7 +555,7 @@ def load_catalog(data: Any) -> Catalog:
             )
         )
     for i, rc in enumerate(raw_cards):
-        if not isinstance(rc, dict) or rc.get("id") not in cards:
+        if not isinstance(rc, dict) or not _one_of(rc.get("id"), cards):
             continue
         card = cards[rc["id"]]
         if card.replaces is not None:
@@ -481,7 +564,7 @@ def load_catalog(data: Any) -> Catalog:
                 problems.append(
                     Problem(
                         "catalog_reference",
-                        f"replaces {card.replaces!r}, which is not a basic card",
+                        f"replaces {short_repr(card.replaces)}, which is not a basic card",
                         f"/cards/{i}/replaces",
                     )
                 )

@@ -39,14 +39,28 @@ def selector_cells(g: Game, sel: Selector, cell: int) -> list[int] | range:
     return street_cells(cell)
 
 
-def selector_matches(g: Game, sel: Selector, entry: Entry, seat: int) -> bool:
-    """A top card fits the selector's face, owner and card (A-7, A-7.10)."""
-    iid = entry[0]
-    return (
-        entry[2] == (sel.face == "up")
-        and (sel.owner != "own" or g.inst.owner[iid] == seat)
-        and (sel.card is None or g.inst.cdef[iid].id == sel.card)
-    )
+def selected_tops(g: Game, sel: Selector, cell: int, seat: int) -> list[tuple[int, Entry]]:
+    """The top cards around `cell` that fit the selector's face, owner and card (A-7,
+    A-7.10), with their cells, in cell order; `seat` is the selector's "own"."""
+    face_up = sel.face == "up"
+    own_only = sel.owner == "own"
+    card = sel.card
+    city, owner, cdef = g.city, g.inst.owner, g.inst.cdef
+    out = []
+    # selector_cells, without a call: most selectors look at the whole city
+    cells = range(len(city)) if sel.where == "city" else selector_cells(g, sel, cell)
+    for c in cells:
+        stack = city[c]
+        if stack:
+            entry = stack[-1]
+            iid = entry[0]
+            if (
+                entry[2] == face_up
+                and (not own_only or owner[iid] == seat)
+                and (card is None or cdef[iid].id == card)
+            ):
+                out.append((c, entry))
+    return out
 
 
 def current_value(g: Game, cell: int) -> int | None:
@@ -70,7 +84,7 @@ def current_value(g: Game, cell: int) -> int | None:
 
 def is_protected(g: Game, entry: Entry) -> bool:
     """A-6.1: a token on it, or the shield symbol printed on it."""
-    return entry[3] or g.inst.cdef[entry[0]].shielded_in_city
+    return entry[3] or g.inst.shielded[entry[0]]
 
 
 def protected_against(g: Game, entry: Entry, actor: int) -> bool:
@@ -79,36 +93,43 @@ def protected_against(g: Game, entry: Entry, actor: int) -> bool:
 
 
 def eligible_cells(g: Game, seat: int, lifted: int = -1) -> list[int]:
-    """A-4.1 (a)(b)(c) and A-4.3, for `seat`; `lifted` is the cell a moving card leaves (A-4.4).
+    """A-4.1 (a)(b)(c) and A-4.3, for `seat`; `lifted` is the cell a moving card leaves (A-4.4):
+    the card is lifted off its cell while the city is looked at, then put back.
 
     A-R1: a Fountain token occupies its cell for (a) and (b), and its cell stays eligible
-    for the token's owner. One pass over the city: this is the engine's hottest function.
+    for the token's owner; a token only ever lies on an empty cell (the state reader
+    refuses others). One pass over the city: this is the engine's hottest function.
     """
+    if lifted >= 0:
+        stack = g.city[lifted]
+        entry = stack.pop()
+        try:
+            return eligible_cells(g, seat)
+        finally:
+            stack.append(entry)
     out: list[int] = []
     city, fountain = g.city, g.fountain
-    opened = False  # block 1 of the first street with no card at all is open (b)
-    for base in range(0, g.n * BLOCKS, BLOCKS):
+    opened = False  # block 1 of the first street with no card and no token is open (b)
+    for base in range(0, len(city), BLOCKS):
         empty_street = True
         left_occupied = False
         for cell in range(base, base + BLOCKS):
             stack = city[cell]
-            depth = len(stack) - 1 if cell == lifted else len(stack)
-            f = fountain[cell]
-            if f >= 0:
+            if stack:
                 empty_street = False
                 left_occupied = True
-                if f == seat:
-                    out.append(cell)
-                continue
-            if depth:
-                empty_street = False
-                left_occupied = True
-                if not stack[depth - 1][2]:
+                if not stack[-1][2]:
                     out.append(cell)  # (c) a face-down top card
                 continue
-            if left_occupied:
+            token = fountain[cell]
+            if token >= 0:
+                empty_street = False
+                left_occupied = True
+                if token == seat:
+                    out.append(cell)
+            elif left_occupied:
                 out.append(cell)  # (a)
-            left_occupied = False
+                left_occupied = False
         if empty_street and not opened:
             out.append(base)  # (b): nothing else of this street was added
             opened = True
@@ -141,7 +162,8 @@ def breaks_three_in_a_row(g: Game, seat: int, cell: int) -> bool:
 
 
 def has_graveyard(g: Game, seat: int) -> bool:
-    return any("graveyard" in g.inst.cdef[i].passive for i in g.outside[seat])
+    outside = g.outside[seat]  # usually empty: no generator then
+    return bool(outside) and any("graveyard" in g.inst.cdef[i].passive for i in outside)
 
 
 # -- primitive changes -----------------------------------------------------------------
@@ -152,21 +174,23 @@ def claim_fountain(g: Game, seat: int, cell: int) -> None:
     if g.fountain[cell] == seat:
         g.fountain[cell] = -1
         g.tokens[seat] += 1
-        g.emit(
-            {
-                "type": "token_returned",
-                "seat": seat,
-                "cell": cell_json(cell),
-                "reason": "fountain",
-                "clause": "A-9",
-            }
-        )
+        if g.log is not None:
+            g.log.append(
+                {
+                    "type": "token_returned",
+                    "seat": seat,
+                    "cell": cell_json(cell),
+                    "reason": "fountain",
+                    "clause": "A-9",
+                }
+            )
 
 
 def place(g: Game, iid: int, cell: int, face_up: bool) -> None:
     """A-2.2: a card enters the city with its basic value on top."""
     g.city[cell].append((iid, g.inst.cdef[iid].basic_index, face_up, False))
-    claim_fountain(g, g.inst.owner[iid], cell)
+    if g.fountain[cell] >= 0:
+        claim_fountain(g, g.inst.owner[iid], cell)
 
 
 def return_token(g: Game, entry: Entry, reason: str) -> Entry:
@@ -174,15 +198,16 @@ def return_token(g: Game, entry: Entry, reason: str) -> Entry:
     if entry[3]:
         seat = g.inst.owner[entry[0]]
         g.tokens[seat] += 1
-        g.emit(
-            {
-                "type": "token_returned",
-                "seat": seat,
-                "card": g.name(entry[0]),
-                "reason": reason,
-                "clause": "A-6.4",
-            }
-        )
+        if g.log is not None:
+            g.log.append(
+                {
+                    "type": "token_returned",
+                    "seat": seat,
+                    "card": g.name(entry[0]),
+                    "reason": reason,
+                    "clause": "A-6.4",
+                }
+            )
         return (entry[0], entry[1], entry[2], False)
     return entry
 
@@ -196,20 +221,27 @@ def destroy_now(g: Game, cell: int, clause: str) -> None:
     if has_graveyard(g, seat):
         g.city[cell].pop()
         g.graves[seat].append(entry[0])
-        g.emit(
+        if g.log is not None:
+            g.log.append(
+                {
+                    "type": "destroyed",
+                    "card": g.name(entry[0]),
+                    "cell": cell_json(cell),
+                    "to": "graveyard",
+                    "clause": clause,
+                }
+            )
+        return
+    g.city[cell][-1] = (entry[0], entry[1], False, False)
+    if g.log is not None:
+        g.log.append(
             {
                 "type": "destroyed",
                 "card": g.name(entry[0]),
                 "cell": cell_json(cell),
-                "to": "graveyard",
                 "clause": clause,
             }
         )
-        return
-    g.city[cell][-1] = (entry[0], entry[1], False, False)
-    g.emit(
-        {"type": "destroyed", "card": g.name(entry[0]), "cell": cell_json(cell), "clause": clause}
-    )
 
 
 def rotate_now(g: Game, cell: int, steps: int, wrap: bool, clause: str) -> bool:
@@ -227,16 +259,17 @@ def rotate_now(g: Game, cell: int, steps: int, wrap: bool, clause: str) -> bool:
     if new == orient:
         return False
     g.city[cell][-1] = (iid, new, face_up, token)
-    g.emit(
-        {
-            "type": "rotated",
-            "card": g.name(iid),
-            "cell": cell_json(cell),
-            "steps": steps,
-            "value": current_value(g, cell),
-            "clause": clause,
-        }
-    )
+    if g.log is not None:
+        g.log.append(
+            {
+                "type": "rotated",
+                "card": g.name(iid),
+                "cell": cell_json(cell),
+                "steps": steps,
+                "value": current_value(g, cell),
+                "clause": clause,
+            }
+        )
     return True
 
 
@@ -244,7 +277,10 @@ def restore_now(g: Game, cell: int, clause: str) -> None:
     """A-7.4: face up with the basic value on top; no comparison, no effect."""
     iid = g.city[cell][-1][0]
     g.city[cell][-1] = (iid, g.inst.cdef[iid].basic_index, True, False)
-    g.emit({"type": "restored", "card": g.name(iid), "cell": cell_json(cell), "clause": clause})
+    if g.log is not None:
+        g.log.append(
+            {"type": "restored", "card": g.name(iid), "cell": cell_json(cell), "clause": clause}
+        )
 
 
 def remove_from_city(g: Game, cell: int, clause: str) -> None:
@@ -252,7 +288,10 @@ def remove_from_city(g: Game, cell: int, clause: str) -> None:
     entry = return_token(g, g.city[cell].pop(), "removed")
     seat = g.inst.owner[entry[0]]
     g.removed[seat].append(entry[0])
-    g.emit({"type": "removed", "card": g.name(entry[0]), "cell": cell_json(cell), "clause": clause})
+    if g.log is not None:
+        g.log.append(
+            {"type": "removed", "card": g.name(entry[0]), "cell": cell_json(cell), "clause": clause}
+        )
 
 
 def move_now(g: Game, src: int, dst: int, clause: str) -> None:
@@ -260,26 +299,28 @@ def move_now(g: Game, src: int, dst: int, clause: str) -> None:
     entry = g.city[src].pop()
     g.city[dst].append(entry)
     claim_fountain(g, g.inst.owner[entry[0]], dst)
-    g.emit(
-        {
-            "type": "moved",
-            "card": g.name(entry[0]),
-            "from": cell_json(src),
-            "to": cell_json(dst),
-            "clause": clause,
-        }
-    )
+    if g.log is not None:
+        g.log.append(
+            {
+                "type": "moved",
+                "card": g.name(entry[0]),
+                "from": cell_json(src),
+                "to": cell_json(dst),
+                "clause": clause,
+            }
+        )
 
 
 def swap_now(g: Game, a: int, b: int, clause: str) -> None:
     """A-7.6: exchange the two top cards, same orientations."""
     ea, eb = g.city[a][-1], g.city[b][-1]
     g.city[a][-1], g.city[b][-1] = eb, ea
-    g.emit(
-        {
-            "type": "swapped",
-            "cards": [g.name(ea[0]), g.name(eb[0])],
-            "cells": [cell_json(a), cell_json(b)],
-            "clause": clause,
-        }
-    )
+    if g.log is not None:
+        g.log.append(
+            {
+                "type": "swapped",
+                "cards": [g.name(ea[0]), g.name(eb[0])],
+                "cells": [cell_json(a), cell_json(b)],
+                "clause": clause,
+            }
+        )

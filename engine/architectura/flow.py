@@ -23,13 +23,11 @@ from engine.architectura.city import (
     is_protected,
     move_now,
     place,
-    protected_against,
     remove_from_city,
     restore_now,
     return_token,
     rotate_now,
-    selector_cells,
-    selector_matches,
+    selected_tops,
     swap_now,
 )
 from engine.architectura.model import BLOCKS, Action, Game, Task, cell_json
@@ -59,6 +57,12 @@ def cost_payable(g: Game, seat: int, iid: int, hand: list[int] | None = None) ->
 def remove_unpayable_cards(g: Game, seat: int) -> None:
     """A-3.1c (ruling): a card in hand whose play cost cannot be paid at the start of its
     owner's turn is removed from the game; repeated until every remaining card is payable."""
+    cdef = g.inst.cdef
+    for iid in g.hands[seat]:
+        if cdef[iid].cost_remove:
+            break
+    else:
+        return  # most hands hold no card with a play cost
     changed = True
     while changed:
         changed = False
@@ -67,34 +71,34 @@ def remove_unpayable_cards(g: Game, seat: int) -> None:
             if not cost_payable(g, seat, iid):
                 hand.remove(iid)
                 g.removed[seat].append(iid)
-                g.emit(
-                    {
-                        "type": "removed",
-                        "seat": seat,
-                        "card": g.name(iid),
-                        "from": "hand",
-                        "reason": "cost_cannot_be_paid",
-                        "clause": "A-3.1c",
-                    }
-                )
+                if g.log is not None:
+                    g.log.append(
+                        {
+                            "type": "removed",
+                            "seat": seat,
+                            "card": g.name(iid),
+                            "from": "hand",
+                            "reason": "cost_cannot_be_paid",
+                            "clause": "A-3.1c",
+                        }
+                    )
                 changed = True
                 break
 
 
 def playable_cells(g: Game, seat: int) -> list[int]:
     """A-4.1 to A-4.3 for a play from the hand."""
+    if g.n < 3:  # A-4.2 only binds 3-4 players
+        return eligible_cells(g, seat)
     return [c for c in eligible_cells(g, seat) if not breaks_three_in_a_row(g, seat, c)]
 
 
 def play_options(g: Game, seat: int) -> list[Action]:
     """A-3.2: one card from hand onto an eligible cell (Graveyard: outside the city)."""
-    hand = g.hands[seat]
-    if not hand:
-        return []
     cdef = g.inst.cdef
     cells: list[int] | None = None
     out: list[Action] = []
-    for iid in hand:
+    for iid in g.hands[seat]:
         card = cdef[iid]
         if card.outside:
             out.append(("play", iid, -1))
@@ -102,7 +106,7 @@ def play_options(g: Game, seat: int) -> list[Action]:
         if card.cost_remove and not cost_payable(g, seat, iid):
             continue
         if cells is None:
-            cells = playable_cells(g, seat)
+            cells = eligible_cells(g, seat) if g.n < 3 else playable_cells(g, seat)
         for c in cells:
             out.append(("play", iid, c))
     return out
@@ -110,12 +114,18 @@ def play_options(g: Game, seat: int) -> list[Action]:
 
 def start_of_turn_options(g: Game, seat: int) -> list[Action]:
     """A-3.1a (Obelisk, before the very first turn) and A-3.1b (mulligan, once per game)."""
-    out: list[Action] = []
     hand = g.hands[seat]
-    if not hand:
-        return out
-    if not g.started[seat] and any(g.inst.cdef[d].pregame == "obelisk" for d in g.decks[seat]):
-        out.extend(("obelisk", h) for h in hand)
+    started = g.started[seat]
+    if not hand or (started and g.mulligan[seat]):
+        return []
+    out: list[Action] = []
+    if not started:
+        cdef = g.inst.cdef
+        for d in g.decks[seat]:
+            if cdef[d].pregame == "obelisk":
+                for h in hand:
+                    out.append(("obelisk", h))
+                break
     if not g.mulligan[seat]:
         out.append(MULLIGAN)
     return out
@@ -123,15 +133,13 @@ def start_of_turn_options(g: Game, seat: int) -> list[Action]:
 
 def has_legal_play(g: Game, seat: int) -> bool:
     """Whether `play_options` would offer anything, without listing the options."""
-    hand = g.hands[seat]
-    if not hand:
-        return False
     cdef = g.inst.cdef
-    if any(cdef[i].outside for i in hand):
-        return True
-    if not any(cost_payable(g, seat, i) for i in hand):
-        return False
-    return bool(playable_cells(g, seat))
+    payable = False
+    for iid in g.hands[seat]:
+        if cdef[iid].outside:
+            return True
+        payable = payable or cost_payable(g, seat, iid)
+    return payable and bool(playable_cells(g, seat))
 
 
 def can_still_play(g: Game, seat: int) -> bool:
@@ -142,33 +150,47 @@ def can_still_play(g: Game, seat: int) -> bool:
 
 
 def begin_turn(g: Game, seat: int) -> None:
-    """A-3.1 then A-3.7: the game ends when no seat can play any more."""
+    """A-3.1 then A-3.7: the game ends when no seat can play any more.
+
+    The mover's plays are listed first: they settle A-3.7 at once in most turns, and they are
+    the turn's options, kept in `g._opts` so that `settle` does not list them again."""
     g.seat = seat
     g.turn += 1
     remove_unpayable_cards(g, seat)
-    if not any(can_still_play(g, (seat + i) % g.n) for i in range(g.n)):
-        end_game(g)
-        return
+    plays = play_options(g, seat)
+    if not plays:
+        for i in range(g.n):
+            if can_still_play(g, (seat + i) % g.n):
+                break
+        else:
+            end_game(g)
+            return
     g.tasks.append({"k": "turn", "seat": seat})
+    if plays:
+        # most turns: no start-of-turn choice is left, the plays are the options
+        no_choice_left = g.started[seat] and g.mulligan[seat]
+        g._opts = plays if no_choice_left else turn_options(g, seat, plays)
 
 
 def end_game(g: Game) -> None:
     """A-3.7 / A-8: no one can play; final scores are computed."""
     g.over = True
     g.tasks = []
-    g.emit({"type": "game_over", "scores": final_scores(g), "clause": "A-3.7"})
+    if g.log is not None:
+        g.log.append({"type": "game_over", "scores": final_scores(g), "clause": "A-3.7"})
 
 
 def draw_to_limit(g: Game, seat: int) -> None:
     """A-3.5: draw until the hand holds the hand limit; an empty deck draws nothing."""
     hand, deck = g.hands[seat], g.decks[seat]
-    drawn = []
-    while len(hand) < g.limits[seat] and deck:
-        iid = deck.pop(0)
-        hand.append(iid)
-        drawn.append(iid)
-    if drawn:
-        g.emit(
+    missing = g.limits[seat] - len(hand)
+    if missing <= 0 or not deck:
+        return
+    drawn = deck[:missing]
+    del deck[:missing]
+    hand += drawn
+    if g.log is not None:
+        g.log.append(
             {
                 "type": "drew",
                 "seat": seat,
@@ -191,7 +213,8 @@ def mulligan(g: Game, seat: int) -> None:
         hand.append(g.decks[seat].pop(0))
     g.mulligan[seat] = True
     g.started[seat] = True
-    g.emit({"type": "mulligan", "seat": seat, "count": k, "clause": "A-3.1b"})
+    if g.log is not None:
+        g.log.append({"type": "mulligan", "seat": seat, "count": k, "clause": "A-3.1b"})
     remove_unpayable_cards(g, seat)
 
 
@@ -205,15 +228,16 @@ def obelisk_exchange(g: Game, seat: int, give: int) -> None:
     deck.remove(obelisk)
     hand.append(obelisk)
     g.rng = rngmod.shuffle(g.rng, deck)
-    g.emit(
-        {
-            "type": "obelisk_taken",
-            "seat": seat,
-            "card": g.name(obelisk),
-            "gave": g.name(give),
-            "clause": "A-3.1a",
-        }
-    )
+    if g.log is not None:
+        g.log.append(
+            {
+                "type": "obelisk_taken",
+                "seat": seat,
+                "card": g.name(obelisk),
+                "gave": g.name(give),
+                "clause": "A-3.1a",
+            }
+        )
     remove_unpayable_cards(g, seat)
 
 
@@ -234,21 +258,25 @@ def finish_play(g: Game, seat: int, iid: int, cell: int) -> None:
     card = g.inst.cdef[iid]
     if card.outside:
         g.outside[seat].append(iid)
-        g.emit({"type": "played", "seat": seat, "card": g.name(iid), "cell": None, "clause": "A-9"})
+        if g.log is not None:
+            g.log.append(
+                {"type": "played", "seat": seat, "card": g.name(iid), "cell": None, "clause": "A-9"}
+            )
         if card.on_play:
             g.tasks.append({"k": "effect", "seat": seat, "src": iid, "def": card.id, "i": 0})
         return
     place(g, iid, cell, True)
-    g.emit(
-        {
-            "type": "played",
-            "seat": seat,
-            "card": g.name(iid),
-            "cell": cell_json(cell),
-            "value": current_value(g, cell),
-            "clause": "A-3.2",
-        }
-    )
+    if g.log is not None:
+        g.log.append(
+            {
+                "type": "played",
+                "seat": seat,
+                "card": g.name(iid),
+                "cell": cell_json(cell),
+                "value": current_value(g, cell),
+                "clause": "A-3.2",
+            }
+        )
     if card.on_play:
         g.tasks.append({"k": "effect", "seat": seat, "src": iid, "def": card.id, "i": 0})
     compare(g, seat, cell)
@@ -274,43 +302,48 @@ def compare(g: Game, seat: int, cell: int) -> None:
     if cell % BLOCKS == 0:
         return
     left_cell = cell - 1
-    left = g.top(left_cell)
-    if left is None or not left[2]:
+    stack = g.city[left_cell]
+    if not stack or not stack[-1][2]:
         return
+    left = stack[-1]
     lv = current_value(g, left_cell)
     pv = current_value(g, cell)
     assert lv is not None and pv is not None
     outcome = comparison_outcome(lv, pv)
     clause = COMPARISON_CLAUSE[outcome]
-    g.emit(
-        {
-            "type": "compared",
-            "card": g.name(left[0]),
-            "cell": cell_json(left_cell),
-            "left_value": lv,
-            "played_value": pv,
-            "outcome": outcome,
-            "clause": clause,
-        }
-    )
+    if g.log is not None:
+        g.log.append(
+            {
+                "type": "compared",
+                "card": g.name(left[0]),
+                "cell": cell_json(left_cell),
+                "left_value": lv,
+                "played_value": pv,
+                "outcome": outcome,
+                "clause": clause,
+            }
+        )
     if outcome == "equal":
         return
     if outcome != "destroy":
-        card = g.inst.cdef[left[0]]
         new = left[1] + (1 if outcome == "raise" else -1)
-        if not card.rotatable or not 0 <= new < len(card.values):
-            return  # A-2.5, A-5.3, A-5.4: already at its lowest/highest, or one-sided
-    if protected_against(g, left, seat):
-        g.emit(
-            {
-                "type": "protected",
-                "card": g.name(left[0]),
-                "cell": cell_json(left_cell),
-                "clause": "A-5.6",
-            }
-        )
+        # A-2.5, A-5.3, A-5.4: already at its lowest/highest; a one-sided card (one value,
+        # or none for a formula card) has no side `new` either
+        if not 0 <= new < len(g.inst.cdef[left[0]].values):
+            return
+    protected = is_protected(g, left)
+    if protected and g.inst.owner[left[0]] != seat:  # A-5.6 (protected_against)
+        if g.log is not None:
+            g.log.append(
+                {
+                    "type": "protected",
+                    "card": g.name(left[0]),
+                    "cell": cell_json(left_cell),
+                    "clause": "A-5.6",
+                }
+            )
         return
-    if is_protected(g, left):
+    if protected:
         g.tasks.append(
             {"k": "consent", "seat": seat, "target": left[0], "action": outcome, "clause": "A-5.6"}
         )
@@ -359,33 +392,38 @@ def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
     protected cards (A-6.3: then the owner may refuse even a mandatory effect)."""
     op = op_of(g, t)
     seat = t["seat"]
-    src_cell = g.locate(t["src"])
-    src_value = current_value(g, src_cell) if src_cell >= 0 else None
+    kind = op.op
+    if kind == "protect" and g.tokens[seat] <= 0:
+        return [], True  # no token left to lay (A-7.8)
     sel = op.target
+    lower_than_source = sel.lower_than_source
+    # where the source card is matters to adjacent/street selectors, a swap and a comparison
+    # with the source's value; a city-wide selector does without (no search then)
+    near = sel.where != "city" or kind == "swap" or lower_than_source
+    src_cell = g.locate(t["src"]) if near else -1
+    src_value = current_value(g, src_cell) if lower_than_source and src_cell >= 0 else None
     face_up = sel.face == "up"
     done = t["done"]
-    owner, cdef = g.inst.owner, g.inst.cdef
+    owner, cdef, shielded = g.inst.owner, g.inst.cdef, g.inst.shielded
     out: list[Action] = []
     all_own_protected = True
-    for c in selector_cells(g, sel, src_cell):
-        stack = g.city[c]
-        if not stack or not selector_matches(g, sel, stack[-1], seat):
-            continue
-        entry = stack[-1]
+    for c, entry in selected_tops(g, sel, src_cell, seat):
         iid = entry[0]
         if op.per_owner:
             if done.count(owner[iid]) >= op.count:
                 continue
         elif iid in done:
             continue
+        own = owner[iid] == seat
+        protected = False
         if face_up:
-            if sel.lower_than_source:
+            if lower_than_source:
                 v = current_value(g, c)
                 if src_value is None or v is None or v >= src_value:
                     continue
-            if protected_against(g, entry, seat):
+            protected = entry[3] or shielded[iid]  # is_protected, inlined
+            if protected and not own:
                 continue  # A-6.2
-        kind = op.op
         before = len(out)
         if kind == "rotate":
             n = len(cdef[iid].values)
@@ -395,16 +433,18 @@ def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
             if (2 * op.steps) % n:
                 out.append(("rotate", iid, -op.steps))
         elif kind == "move":
-            out.extend(("move", iid, d) for d in eligible_cells(g, seat, lifted=c) if d != c)
+            for d in eligible_cells(g, seat, lifted=c):
+                if d != c:
+                    out.append(("move", iid, d))
         elif kind == "swap":
             if c != src_cell:
                 out.append(("swap", iid))
         elif kind == "protect":
-            if g.tokens[seat] > 0 and owner[iid] == seat and not is_protected(g, entry):
+            if own and not (entry[3] or shielded[iid]):
                 out.append(("protect", iid))
         else:  # destroy, restore, remove
             out.append((kind, iid))
-        if len(out) > before and not (face_up and owner[iid] == seat and is_protected(g, entry)):
+        if len(out) > before and not (own and protected):
             all_own_protected = False
     return out, all_own_protected
 
@@ -439,15 +479,16 @@ def apply_op(g: Game, t: Task, a: Action) -> None:
         entry = g.city[cell][-1]
         g.city[cell][-1] = (entry[0], entry[1], entry[2], True)
         g.tokens[t["seat"]] -= 1
-        g.emit(
-            {
-                "type": "protected",
-                "card": g.name(iid),
-                "cell": cell_json(cell),
-                "seat": t["seat"],
-                "clause": clause,
-            }
-        )
+        if g.log is not None:
+            g.log.append(
+                {
+                    "type": "protected",
+                    "card": g.name(iid),
+                    "cell": cell_json(cell),
+                    "seat": t["seat"],
+                    "clause": clause,
+                }
+            )
 
 
 def destroy_every_lower(g: Game, t: Task, op: Op) -> None:
@@ -480,27 +521,31 @@ def run_effect_step(g: Game, t: Task) -> None:
     """A-3.4: the effect's operations, in printed order."""
     ops = g.cat.cards[t["def"]].on_play
     i = t["i"]
-    g.tasks.pop()
     if i >= len(ops):
+        g.tasks.pop()
         return
-    g.tasks.append({**t, "i": i + 1})
+    g.tasks[-1] = {**t, "i": i + 1}
     op = ops[i]
     seat = t["seat"]
-    base = {"seat": seat, "src": t["src"], "def": t["def"], "i": i}
     if op.op == "hand_limit":
         if op.value > g.limits[seat]:
             g.limits[seat] = op.value
-            g.emit({"type": "hand_limit", "seat": seat, "limit": op.value, "clause": "A-7.9"})
+            if g.log is not None:
+                g.log.append(
+                    {"type": "hand_limit", "seat": seat, "limit": op.value, "clause": "A-7.9"}
+                )
     elif op.op == "special":
         if op.name == "laboratory":
             order = [(seat + k) % g.n for k in range(1, g.n)]
             g.tasks.append({"k": "lab", "seat": order[0], "queue": order[1:], "by": seat})
         else:
-            g.tasks.append({"k": op.name, **base})
+            g.tasks.append({"k": op.name, "seat": seat, "src": t["src"], "def": t["def"], "i": i})
     elif op.count == 0:
         destroy_every_lower(g, t | {"i": i}, op)
     else:
-        g.tasks.append({"k": "op", **base, "n": 0, "done": []})
+        g.tasks.append(
+            {"k": "op", "seat": seat, "src": t["src"], "def": t["def"], "i": i, "n": 0, "done": []}
+        )
 
 
 # -- special operations (A-9) ---------------------------------------------------------
@@ -574,13 +619,20 @@ ApplyFn = Callable[[Game, Task, Action], None]
 AutoFn = Callable[[Game, Task], None]
 
 
-def _turn_options(g: Game, t: Task) -> list[Action]:
-    seat = t["seat"]
-    plays = play_options(g, seat)
+def turn_options(g: Game, seat: int, plays: list[Action]) -> list[Action]:
+    """A-3.1 and A-3.2: the plays, then the start-of-turn choices (a pass when only those)."""
+    if g.started[seat] and g.mulligan[seat]:
+        return plays  # no start-of-turn choice is left to this seat
     extra = start_of_turn_options(g, seat)
-    if extra and not plays:
+    if not extra:
+        return plays
+    if not plays:
         extra.append(PASS)
     return plays + extra
+
+
+def _turn_options(g: Game, t: Task) -> list[Action]:
+    return turn_options(g, t["seat"], play_options(g, t["seat"]))
 
 
 def _turn_empty(g: Game, t: Task) -> None:
@@ -588,26 +640,27 @@ def _turn_empty(g: Game, t: Task) -> None:
     g.tasks.pop()
     g.started[seat] = True
     if not g.hands[seat] and not g.decks[seat]:
-        g.emit({"type": "skipped", "seat": seat, "clause": "A-3.2"})
+        if g.log is not None:
+            g.log.append({"type": "skipped", "seat": seat, "clause": "A-3.2"})
     else:
-        g.emit({"type": "passed", "seat": seat, "clause": "A-3.2"})
+        if g.log is not None:
+            g.log.append({"type": "passed", "seat": seat, "clause": "A-3.2"})
     g.tasks.append({"k": "end_turn", "seat": seat})
 
 
 def _turn_apply(g: Game, t: Task, a: Action) -> None:
     seat = t["seat"]
     kind = a[0]
-    if kind == "mulligan":
+    if kind == "play":
+        g.tasks[-1] = {"k": "end_turn", "seat": seat}
+        g.started[seat] = True
+        start_play(g, seat, a[1], a[2])
+    elif kind == "mulligan":
         mulligan(g, seat)
     elif kind == "obelisk":
         obelisk_exchange(g, seat, a[1])
-    elif kind == "pass":
-        _turn_empty(g, t)
     else:
-        g.tasks.pop()
-        g.started[seat] = True
-        g.tasks.append({"k": "end_turn", "seat": seat})
-        start_play(g, seat, a[1], a[2])
+        _turn_empty(g, t)
 
 
 def _pay_options(g: Game, t: Task) -> list[Action]:
@@ -624,16 +677,17 @@ def _pay_apply(g: Game, t: Task, a: Action) -> None:
     zone = g.hands[seat] if iid in g.hands[seat] else g.graves[seat]
     zone.remove(iid)
     g.removed[seat].append(iid)
-    g.emit(
-        {
-            "type": "removed",
-            "seat": seat,
-            "card": g.name(iid),
-            "reason": "play_cost",
-            "for": g.name(t["card"]),
-            "clause": "A-9",
-        }
-    )
+    if g.log is not None:
+        g.log.append(
+            {
+                "type": "removed",
+                "seat": seat,
+                "card": g.name(iid),
+                "reason": "play_cost",
+                "for": g.name(t["card"]),
+                "clause": "A-9",
+            }
+        )
     g.tasks.pop()
     if t["left"] > 1:
         g.tasks.append({**t, "left": t["left"] - 1})
@@ -645,14 +699,15 @@ def _pay_empty(g: Game, t: Task) -> None:
     # Unreachable when options were offered correctly; kept so a state can never stall.
     g.tasks.pop()
     g.removed[t["seat"]].append(t["card"])
-    g.emit(
-        {
-            "type": "removed",
-            "card": g.name(t["card"]),
-            "reason": "cost_cannot_be_paid",
-            "clause": "A-3.1c",
-        }
-    )
+    if g.log is not None:
+        g.log.append(
+            {
+                "type": "removed",
+                "card": g.name(t["card"]),
+                "reason": "cost_cannot_be_paid",
+                "clause": "A-3.1c",
+            }
+        )
 
 
 def _consent_options(g: Game, t: Task) -> list[Action]:
@@ -667,14 +722,15 @@ def _consent_apply(g: Game, t: Task, a: Action) -> None:
     g.tasks.pop()
     cell = g.locate(t["target"])
     if a[0] == "decline":
-        g.emit(
-            {
-                "type": "protection_kept",
-                "card": g.name(t["target"]),
-                "cell": cell_json(cell),
-                "clause": "A-6.3",
-            }
-        )
+        if g.log is not None:
+            g.log.append(
+                {
+                    "type": "protection_kept",
+                    "card": g.name(t["target"]),
+                    "cell": cell_json(cell),
+                    "clause": "A-6.3",
+                }
+            )
         return
     comparison_result(g, t["seat"], cell, t["action"], t["clause"])
 
@@ -698,7 +754,8 @@ def _decline_or(fn: ApplyFn) -> ApplyFn:
     def apply(g: Game, t: Task, a: Action) -> None:
         if a[0] == "decline":
             g.tasks.pop()
-            g.emit({"type": "declined", "seat": t["seat"], "clause": "A-7"})
+            if g.log is not None:
+                g.log.append({"type": "declined", "seat": t["seat"], "clause": "A-7"})
         else:
             fn(g, t, a)
 
@@ -735,7 +792,10 @@ def _fountain_apply(g: Game, t: Task, a: Action) -> None:
     g.tasks.pop()
     g.fountain[a[1]] = seat
     g.tokens[seat] -= 1
-    g.emit({"type": "fountain_placed", "seat": seat, "cell": cell_json(a[1]), "clause": "A-9"})
+    if g.log is not None:
+        g.log.append(
+            {"type": "fountain_placed", "seat": seat, "cell": cell_json(a[1]), "clause": "A-9"}
+        )
 
 
 def _lab_next(g: Game, t: Task) -> None:
@@ -749,27 +809,29 @@ def _lab_apply(g: Game, t: Task, a: Action) -> None:
     seat, iid, cell = t["seat"], a[1], a[2]
     g.hands[seat].remove(iid)
     place(g, iid, cell, False)
-    g.emit(
-        {
-            "type": "played_face_down",
-            "seat": seat,
-            "card": g.name(iid),
-            "cell": cell_json(cell),
-            "clause": "A-9",
-        }
-    )
+    if g.log is not None:
+        g.log.append(
+            {
+                "type": "played_face_down",
+                "seat": seat,
+                "card": g.name(iid),
+                "cell": cell_json(cell),
+                "clause": "A-9",
+            }
+        )
     _lab_next(g, t)
 
 
 def _lab_empty(g: Game, t: Task) -> None:
-    g.emit(
-        {
-            "type": "skipped",
-            "seat": t["seat"],
-            "reason": "laboratory_no_card_or_cell",
-            "clause": "A-9",
-        }
-    )
+    if g.log is not None:
+        g.log.append(
+            {
+                "type": "skipped",
+                "seat": t["seat"],
+                "reason": "laboratory_no_card_or_cell",
+                "clause": "A-9",
+            }
+        )
     _lab_next(g, t)
 
 
@@ -779,15 +841,16 @@ def _manufactory_apply(g: Game, t: Task, a: Action) -> None:
     cell = g.locate(iid)
     return_token(g, g.city[cell].pop(), "returned_to_hand")
     g.hands[seat].append(iid)
-    g.emit(
-        {
-            "type": "returned_to_hand",
-            "seat": seat,
-            "card": g.name(iid),
-            "cell": cell_json(cell),
-            "clause": "A-9",
-        }
-    )
+    if g.log is not None:
+        g.log.append(
+            {
+                "type": "returned_to_hand",
+                "seat": seat,
+                "card": g.name(iid),
+                "cell": cell_json(cell),
+                "clause": "A-9",
+            }
+        )
     g.tasks.append({"k": "manuf_play", "seat": seat, "cell": cell, "excluded": iid})
 
 
@@ -804,15 +867,16 @@ def _smithy_apply(g: Game, t: Task, a: Action) -> None:
     seat = t["seat"]
     g.tasks.pop()
     copied = g.inst.cdef[a[1]]
-    g.emit(
-        {
-            "type": "copied",
-            "seat": seat,
-            "card": g.name(a[1]),
-            "by": g.name(t["src"]),
-            "clause": "A-9",
-        }
-    )
+    if g.log is not None:
+        g.log.append(
+            {
+                "type": "copied",
+                "seat": seat,
+                "card": g.name(a[1]),
+                "by": g.name(t["src"]),
+                "clause": "A-9",
+            }
+        )
     g.tasks.append({"k": "smithy_remove", "card": t["src"]})
     g.tasks.append({"k": "effect", "seat": seat, "src": t["src"], "def": copied.id, "i": 0})
 
@@ -831,16 +895,25 @@ def _smithy_remove(g: Game, t: Task) -> None:
         if iid in zone:
             zone.remove(iid)
             g.removed[seat].append(iid)
-            g.emit({"type": "removed", "card": g.name(iid), "from": where, "clause": "A-9"})
+            if g.log is not None:
+                g.log.append(
+                    {"type": "removed", "card": g.name(iid), "from": where, "clause": "A-9"}
+                )
             return
     for c, stack in enumerate(g.city):
         for depth, entry in enumerate(stack):
             if entry[0] == iid:  # destroyed and covered meanwhile
                 del stack[depth]
                 g.removed[seat].append(iid)
-                g.emit(
-                    {"type": "removed", "card": g.name(iid), "cell": cell_json(c), "clause": "A-9"}
-                )
+                if g.log is not None:
+                    g.log.append(
+                        {
+                            "type": "removed",
+                            "card": g.name(iid),
+                            "cell": cell_json(c),
+                            "clause": "A-9",
+                        }
+                    )
                 return
 
 
@@ -886,6 +959,8 @@ def settle(g: Game) -> list[Action]:
         if auto is not None:
             auto(g, t)
             continue
+        if g._opts is not None:  # listed by begin_turn for this very decision
+            return g._opts
         options_fn, _, empty_fn = ASKING[t["k"]]
         opts = options_fn(g, t)
         if opts:

@@ -8,7 +8,7 @@ protection tokens lies on the card (A-6.1).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.architectura.catalog import CardDef, Catalog
@@ -32,6 +32,12 @@ class Instances:
     owner: tuple[int, ...]
     cdef: tuple[CardDef, ...]
     index: dict[str, int]
+    # each instance's `CardDef.shielded_in_city`, read as a tuple item: protection (A-6.1)
+    # is tested for most targets of every operation, and a property is a call each time
+    shielded: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shielded", tuple(c.shielded_in_city for c in self.cdef))
 
 
 class Game:
@@ -91,16 +97,17 @@ class Game:
         g = Game.__new__(Game)
         g.cat, g.inst, g.n, g.colours = self.cat, self.inst, self.n, self.colours
         g.variant, g.replacements = self.variant, self.replacements
-        g.decks = [d[:] for d in self.decks]
-        g.hands = [h[:] for h in self.hands]
+        copy = list.copy  # C-level copies of the small lists (cheaper than comprehensions)
+        g.decks = list(map(copy, self.decks))
+        g.hands = list(map(copy, self.hands))
         g.tokens = self.tokens[:]
         g.limits = self.limits[:]
         g.mulligan = self.mulligan[:]
         g.started = self.started[:]
-        g.outside = [o[:] for o in self.outside]
-        g.graves = [o[:] for o in self.graves]
-        g.removed = [o[:] for o in self.removed]
-        g.city = [s[:] for s in self.city]
+        g.outside = list(map(copy, self.outside))
+        g.graves = list(map(copy, self.graves))
+        g.removed = list(map(copy, self.removed))
+        g.city = list(map(copy, self.city))
         g.fountain = self.fountain[:]
         g.seat, g.turn, g.rng, g.over = self.seat, self.turn, self.rng, self.over
         g.tasks = self.tasks[:]  # tasks are never mutated in place
@@ -129,9 +136,11 @@ class Game:
 
     def locate(self, iid: int) -> int:
         """The cell where `iid` is the top card, or -1."""
-        for cell, stack in enumerate(self.city):
+        cell = 0
+        for stack in self.city:
             if stack and stack[-1][0] == iid:
                 return cell
+            cell += 1  # noqa: SIM113 (a counter is cheaper than enumerate's tuples here)
         return -1
 
 

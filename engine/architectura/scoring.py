@@ -5,18 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from engine.architectura.catalog import Score
-from engine.architectura.city import current_value, selector_cells, selector_matches
+from engine.architectura.city import current_value, selected_tops
 from engine.architectura.model import Game, cell_json
 
 
 def _matches(g: Game, sc: Score, cell: int, seat: int) -> int:
     """How many other top cards around `cell` fit the modifier's selector."""
-    count = 0
-    for c in selector_cells(g, sc.target, cell):
-        stack = g.city[c]
-        if c != cell and stack and selector_matches(g, sc.target, stack[-1], seat):
-            count += 1
-    return count
+    return sum(1 for c, _ in selected_tops(g, sc.target, cell, seat) if c != cell)
 
 
 def end_of_game_bonus(g: Game, sc: Score, seat: int, cell: int) -> int:
@@ -34,17 +29,18 @@ def seat_score(g: Game, seat: int) -> dict[str, Any]:
     city = 0
     bonuses: list[dict[str, Any]] = []
     values: list[int] = []
+    owner, cdef = g.inst.owner, g.inst.cdef
     for cell, stack in enumerate(g.city):
         if not stack:
             continue
         iid, _, face_up, _ = stack[-1]
-        if not face_up or g.owner(iid) != seat:
+        if not face_up or owner[iid] != seat:
             continue
         v = current_value(g, cell)
         assert v is not None
         city += v
         values.append(v)
-        for sc in g.card(iid).end_of_game:
+        for sc in cdef[iid].end_of_game:
             pts = end_of_game_bonus(g, sc, seat, cell)
             if pts:
                 bonuses.append({"card": g.name(iid), "cell": cell_json(cell), "points": pts})

@@ -24,9 +24,13 @@ from engine.architectura.model import (
 )
 from engine.architectura.scoring import final_scores
 from engine.architectura.setup import build_instances, check_replacements, deck_cards
-from engine.errors import InvalidState, Problem
+from engine.errors import InvalidState, Problem, ProblemList, short_repr, unknown_keys
 
 GAME = "architectura"
+# Most resolving steps an engine-written state holds at once is about six (a turn, a cost,
+# an operation, a protection choice, a Guesthouse escape); anything longer was not written
+# by the engine, and is refused before its steps are read.
+MAX_RESOLVING = 64
 
 KIND = {
     "turn": (
@@ -115,9 +119,10 @@ DECISION_TYPES = {
 def action_to_json(g: Game, seat: int, a: Action) -> dict[str, Any]:
     """An option as the decision object that `apply` accepts unchanged."""
     d: dict[str, Any] = {"seat": seat, "type": a[0]}
+    names = g.inst.names
     for field, v in zip(DECISION_TYPES[a[0]], a[1:], strict=True):
         if field in ("card", "target"):
-            d[field] = g.name(v)
+            d[field] = names[v]
         elif field == "cell":
             d[field] = cell_json(v) if v >= 0 else None
         else:
@@ -235,7 +240,7 @@ class _Reader:
     """Collects problems while reading; every accessor returns a safe default on error."""
 
     def __init__(self) -> None:
-        self.problems: list[Problem] = []
+        self.problems: list[Problem] = ProblemList()
 
     def bad(self, code: str, detail: str, pointer: str, clause: str | None = None) -> None:
         self.problems.append(Problem(code, detail, pointer, clause))
@@ -246,11 +251,19 @@ class _Reader:
             return {}
         return v
 
-    def lst(self, v: Any, p: str) -> list[Any]:
+    def lst(self, v: Any, p: str, most: int | None = None) -> list[Any]:
+        """An array; one longer than `most` entries is refused whole, unread (a hostile
+        state may hold a million entries where the game has a few dozen cards)."""
         if not isinstance(v, list):
             self.bad("wrong_type", "must be an array", p)
             return []
+        if most is not None and len(v) > most:
+            self.bad("too_long", f"must have at most {most} entries, not {len(v)}", p)
+            return []
         return v
+
+    def unknown(self, d: dict[str, Any], allowed: Any, p: str) -> None:
+        unknown_keys(self.problems, d, allowed, p)
 
     def int_(self, v: Any, p: str, lo: int, hi: int, clause: str | None = None) -> int:
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
@@ -318,7 +331,7 @@ def resolve_catalog(r: _Reader, data: dict[str, Any], custom: Catalog | None) ->
     if cat is None:
         r.bad(
             "unknown_catalog",
-            f"no catalog {cid!r} with hash {chash}; send the catalog with the state",
+            f"no catalog {short_repr(cid)} with hash {short_repr(chash)}; send the catalog with the state",
             "/catalog",
             "A-10",
         )
@@ -330,8 +343,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     r = _Reader()
     if not isinstance(data, dict):
         raise InvalidState([Problem("wrong_type", "the state must be a JSON object", "")])
-    for k in sorted(set(data) - STATE_FIELDS):
-        r.bad("unknown_field", f"unknown field {k!r}", f"/{k}")
+    r.unknown(data, STATE_FIELDS, "")
     for k in sorted(STATE_FIELDS - set(data) - {"pending", "scores"}):
         r.bad("missing_field", f"missing field {k!r}", f"/{k}")
     if data.get("game", GAME) != GAME:
@@ -357,8 +369,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     seats = [r.obj(s, f"/seats/{i}") for i, s in enumerate(seats_raw)]
     for i, s in enumerate(seats):
         p = f"/seats/{i}"
-        for k in sorted(set(s) - SEAT_FIELDS):
-            r.bad("unknown_field", f"unknown field {k!r}", f"{p}/{k}")
+        r.unknown(s, SEAT_FIELDS, p)
         for k in sorted(SEAT_FIELDS - set(s)):
             r.bad("missing_field", f"missing field {k!r}", f"{p}/{k}")
         col = s.get("colour")
@@ -371,7 +382,17 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
             )
             col = next(c for c in cat.colours if c not in colours)
         colours.append(str(col))
-        rep = check_replacements(cat, i, s.get("replacements", {}), r.problems, f"{p}/replacements")
+        raw_reps = s.get("replacements", {})
+        if isinstance(raw_reps, dict) and len(raw_reps) > len(cat.basic_ids):
+            # each replacement takes the place of a different basic card (A-1.5)
+            r.bad(
+                "too_long",
+                f"at most {len(cat.basic_ids)} replacements, one per basic card",
+                f"{p}/replacements",
+                "A-1.5",
+            )
+            raw_reps = {}
+        rep = check_replacements(cat, i, raw_reps, r.problems, f"{p}/replacements")
         if variant == "basic" and rep:
             r.bad(
                 "replacements_in_basic_game",
@@ -381,11 +402,13 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
             )
         reps.append(rep)
     inst = build_instances(cat, tuple(colours), [deck_cards(cat, rep) for rep in reps])
-    seen: dict[int, str] = {}
+    # where each card was read: a pointer, or (zone pointer, index) formatted only if a
+    # duplicate needs it (most states have none, and a pointer per card was measurable)
+    seen: dict[int, Any] = {}
 
     def card(v: Any, p: str, seat: int | None = None) -> int:
         if not isinstance(v, str) or v not in inst.index:
-            r.bad("unknown_card", f"{v!r} is not a card of this game", p, "A-1.3")
+            r.bad("unknown_card", f"{short_repr(v)} is not a card of this game", p, "A-1.3")
             return -1
         iid = inst.index[v]
         if seat is not None and inst.owner[iid] != seat:
@@ -399,14 +422,25 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
         iid = card(x, p, seat)
         if iid >= 0:
             if iid in seen:
-                r.bad("duplicate_card", f"{x} appears twice (also at {seen[iid]})", p, "A-1.3")
+                r.bad(
+                    "duplicate_card", f"{x} appears twice (also at {_where(seen[iid])})", p, "A-1.3"
+                )
             else:
                 seen[iid] = p
         return iid
 
-    def zone(v: Any, p: str, seat: int | None) -> list[int]:
+    cards = len(inst.names)  # no zone, stack or list of cards holds more
+
+    index, owner = inst.index, inst.owner
+
+    def zone(v: Any, p: str, seat: int) -> list[int]:
         out = []
-        for j, x in enumerate(r.lst(v, p)):
+        for j, x in enumerate(r.lst(v, p, cards)):
+            iid = index.get(x) if isinstance(x, str) else None
+            if iid is not None and owner[iid] == seat and iid not in seen:
+                seen[iid] = (p, j)  # a card of this seat seen once: what `claim` accepts
+                out.append(iid)
+                continue
             iid = claim(x, f"{p}/{j}", seat)
             if iid >= 0:
                 out.append(iid)
@@ -481,12 +515,11 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
         for b, stack in enumerate(row[:BLOCKS]):
             cell = st * BLOCKS + b
             p = f"/city/{st}/{b}"
-            stack = r.lst(stack, p)
+            stack = r.lst(stack, p, cards)
             for depth, e in enumerate(stack):
                 ep = f"{p}/{depth}"
                 e = r.obj(e, ep)
-                for k in sorted(set(e) - {"card", "orientation", "face_up", "token", "value"}):
-                    r.bad("unknown_field", f"unknown field {k!r}", f"{ep}/{k}")
+                r.unknown(e, ("card", "orientation", "face_up", "token", "value"), ep)
                 iid = claim(e.get("card"), f"{ep}/card", None)
                 if iid < 0:
                     continue
@@ -523,7 +556,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
                     )
                 g.city[cell].append((iid, orient, face_up, token))
     g.fountain = [-1] * (n * BLOCKS)
-    for j, f in enumerate(r.lst(data.get("fountains", []), "/fountains")):
+    for j, f in enumerate(r.lst(data.get("fountains", []), "/fountains", n * BLOCKS)):
         p = f"/fountains/{j}"
         f = r.obj(f, p)
         seat = r.int_(f.get("seat"), f"{p}/seat", 0, n - 1)
@@ -557,7 +590,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
         r.bad("invalid_rng", "rng must be 16 hexadecimal digits", "/rng", "A-1.6")
         g.rng = 0
     g.tasks = []
-    for j, t in enumerate(r.lst(data.get("resolving"), "/resolving")):
+    for j, t in enumerate(r.lst(data.get("resolving"), "/resolving", MAX_RESOLVING)):
         task = _read_task(r, g, t, f"/resolving/{j}", card, seen)
         if task is not None:
             g.tasks.append(task)
@@ -577,6 +610,11 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     if r.problems:
         raise InvalidState(r.problems)
     return g
+
+
+def _where(seen: Any) -> str:
+    """A pointer kept by `game_from_json`'s `seen`: a string, or (zone pointer, index)."""
+    return seen if isinstance(seen, str) else f"{seen[0]}/{seen[1]}"
 
 
 def parse_cell(r: _Reader, v: Any, p: str, n: int) -> int:
@@ -599,16 +637,15 @@ def parse_cell(r: _Reader, v: Any, p: str, n: int) -> int:
     return (st - 1) * BLOCKS + b - 1
 
 
-def _read_task(r: _Reader, g: Game, t: Any, p: str, card: Any, seen: dict[int, str]) -> Task | None:
+def _read_task(r: _Reader, g: Game, t: Any, p: str, card: Any, seen: dict[int, Any]) -> Task | None:
     t = r.obj(t, p)
     k = t.get("k")
     spec = TASK_FIELDS.get(k) if isinstance(k, str) else None
     if spec is None:
-        r.bad("invalid_task", f"unknown resolving step {k!r}", f"{p}/k")
+        r.bad("invalid_task", f"unknown resolving step {short_repr(k)}", f"{p}/k")
         return None
     out: Task = {"k": k}
-    for key in sorted(set(t) - set(spec) - {"k"}):
-        r.bad("unknown_field", f"unknown field {key!r}", f"{p}/{key}")
+    r.unknown(t, {*spec, "k"}, p)
     for key, typ in spec.items():
         v = t.get(key)
         kp = f"{p}/{key}"
@@ -626,13 +663,13 @@ def _read_task(r: _Reader, g: Game, t: Any, p: str, card: Any, seen: dict[int, s
             out[key] = r.str_(v, kp)
         elif typ == "def":
             if not isinstance(v, str) or v not in g.cat.cards:
-                r.bad("unknown_card", f"{v!r} is not a card of the catalog", kp)
+                r.bad("unknown_card", f"{short_repr(v)} is not a card of the catalog", kp)
                 v = next(iter(g.cat.cards))
             out[key] = v
         elif typ == "seats":
-            out[key] = [r.int_(x, f"{kp}/{j}", 0, g.n - 1) for j, x in enumerate(r.lst(v, kp))]
+            out[key] = [r.int_(x, f"{kp}/{j}", 0, g.n - 1) for j, x in enumerate(r.lst(v, kp, g.n))]
         elif typ == "list":
-            out[key] = list(r.lst(v, kp))
+            out[key] = list(r.lst(v, kp, len(g.inst.names)))
     if "def" in out and "i" in out:
         ops = g.cat.cards[out["def"]].on_play
         if out["i"] >= len(ops) + (1 if k == "effect" else 0):
@@ -651,7 +688,7 @@ def _read_task(r: _Reader, g: Game, t: Any, p: str, card: Any, seen: dict[int, s
         if iid in seen:
             r.bad(
                 "duplicate_card",
-                f"{g.name(iid)} is being paid for and also at {seen[iid]}",
+                f"{g.name(iid)} is being paid for and also at {_where(seen[iid])}",
                 f"{p}/card",
             )
         seen[iid] = f"{p}/card"

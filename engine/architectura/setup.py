@@ -9,7 +9,11 @@ from engine import rng as rngmod
 from engine.architectura.catalog import Catalog, replaceable
 from engine.architectura.flow import begin_turn, settle
 from engine.architectura.model import BLOCKS, HAND_LIMIT, TOKENS, Game, Instances
-from engine.errors import Problem, SetupError, summary
+from engine.errors import Problem, SetupError, pointer_token, short_repr, summary
+
+_CACHE_SIZE = 512
+_INSTANCES: dict[tuple[Any, ...], tuple[Catalog, Instances]] = {}
+_CANDIDATES: dict[int, tuple[Catalog, dict[str, tuple[str, ...]]]] = {}
 
 
 def deck_cards(catalog: Catalog, replacements: dict[str, str]) -> list[str]:
@@ -38,9 +42,9 @@ def check_replacements(
             problems.append(
                 Problem(
                     "illegal_replacement",
-                    f"seat {seat}: {add!r} may not replace {basic!r}: an additional card replaces only a "
+                    f"seat {seat}: {short_repr(add)} may not replace {short_repr(basic)}: an additional card replaces only a "
                     "basic card with the same basic value, or the card it names",
-                    f"{path}/{add}",
+                    f"{path}/{pointer_token(add)}",
                     "A-1.5",
                 )
             )
@@ -49,8 +53,8 @@ def check_replacements(
             problems.append(
                 Problem(
                     "illegal_replacement",
-                    f"seat {seat}: {basic!r} is replaced twice",
-                    f"{path}/{add}",
+                    f"seat {seat}: {short_repr(basic)} is replaced twice",
+                    f"{path}/{pointer_token(add)}",
                     "A-1.5",
                 )
             )
@@ -59,24 +63,41 @@ def check_replacements(
     return seen
 
 
+def _candidates(catalog: Catalog) -> dict[str, tuple[str, ...]]:
+    """Each additional card's replaceable basic cards, in `basic_ids` order (A-1.5). Kept per
+    catalog object (a catalog is immutable, and its entry holds it, so the id stays its own)."""
+    hit = _CANDIDATES.get(id(catalog))
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
+    cands = {
+        cid: tuple(b for b in catalog.basic_ids if replaceable(catalog, cid, b))
+        for cid, c in catalog.cards.items()
+        if c.kind == "additional"
+    }
+    if len(_CANDIDATES) >= _CACHE_SIZE:
+        _CANDIDATES.clear()
+    _CANDIDATES[id(catalog)] = (catalog, cands)
+    return cands
+
+
 def random_replacements(catalog: Catalog, rnd: random.Random, seats: int) -> list[dict[str, str]]:
     """A-1.5 choices for an advanced game drawn from `rnd`: each seat considers every
     additional card in a random order, takes about half of them, each in place of a basic
     card it may replace that is still free. For tournaments and benchmarks."""
-    adds = sorted(cid for cid, c in catalog.cards.items() if c.kind == "additional")
+    cands = _candidates(catalog)
+    adds = sorted(cands)
     out = []
     for _ in range(seats):
         reps: dict[str, str] = {}
+        taken: set[str] = set()
         for add in rnd.sample(adds, len(adds)):
             if rnd.random() < 0.5:
                 continue
-            free = [
-                b
-                for b in catalog.basic_ids
-                if replaceable(catalog, add, b) and b not in reps.values()
-            ]
+            free = [b for b in cands[add] if b not in taken]
             if free:
-                reps[add] = rnd.choice(free)
+                b = rnd.choice(free)
+                reps[add] = b
+                taken.add(b)
         out.append(reps)
     return out
 
@@ -84,6 +105,12 @@ def random_replacements(catalog: Catalog, rnd: random.Random, seats: int) -> lis
 def build_instances(
     catalog: Catalog, colours: tuple[str, ...], decks: list[list[str]]
 ) -> Instances:
+    """The game's instance tables. Immutable and shared by every copy of a game, so games
+    with the same catalog object, colours and decks share one (built once, not per game)."""
+    key = (id(catalog), colours, tuple(map(tuple, decks)))
+    hit = _INSTANCES.get(key)
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
     names: list[str] = []
     owner: list[int] = []
     cdef = []
@@ -92,7 +119,11 @@ def build_instances(
             names.append(f"{colours[seat]}.{cid}")
             owner.append(seat)
             cdef.append(catalog.cards[cid])
-    return Instances(tuple(names), tuple(owner), tuple(cdef), {n: i for i, n in enumerate(names)})
+    inst = Instances(tuple(names), tuple(owner), tuple(cdef), {n: i for i, n in enumerate(names)})
+    if len(_INSTANCES) >= _CACHE_SIZE:
+        _INSTANCES.clear()  # bounded: request-supplied catalogs are new objects each time
+    _INSTANCES[key] = (catalog, inst)
+    return inst
 
 
 def new_game(
@@ -124,16 +155,19 @@ def new_game(
         problems.append(
             Problem("invalid_variant", "variant must be 'basic' or 'advanced'", "/variant", "A-1.5")
         )
-    valid_colours = colours is None or (
-        isinstance(colours, list) and all(isinstance(c, str) for c in colours)
-    )
-    cols = tuple(colours) if colours is not None and valid_colours else catalog.colours[:seats]
-    if (
-        not valid_colours
-        or len(cols) != seats
-        or len(set(cols)) != seats
-        or any(c not in catalog.colours for c in cols)
-    ):
+    if colours is None:  # the catalog's first colours: only their number can be wrong
+        cols = catalog.colours[:seats]
+        bad_colours = len(cols) != seats or len(set(cols)) != seats
+    else:
+        valid_colours = isinstance(colours, list) and all(isinstance(c, str) for c in colours)
+        cols = tuple(colours) if valid_colours else catalog.colours[:seats]
+        bad_colours = (
+            not valid_colours
+            or len(cols) != seats
+            or len(set(cols)) != seats
+            or any(c not in catalog.colours for c in cols)
+        )
+    if bad_colours:
         problems.append(
             Problem(
                 "invalid_colours",
@@ -145,6 +179,8 @@ def new_game(
         cols = catalog.colours[:seats]
     reps: list[dict[str, str]] = []
     raw_reps: Any = [] if replacements is None else replacements
+    if raw_reps == [] and not problems:  # no replacements: nothing to check (A-1.5)
+        return _start(catalog, seats, seed, variant, first_seat, cols, [{}] * seats)
     if variant == "basic" and isinstance(raw_reps, list) and any(raw_reps):
         problems.append(
             Problem(
@@ -170,28 +206,55 @@ def new_game(
     if problems:
         first = problems[0]
         raise SetupError(first.code, summary(problems), first.clause, first.pointer, problems)
-    decks = [deck_cards(catalog, reps[s]) for s in range(seats)]
-    inst = build_instances(catalog, cols, decks)
+    return _start(catalog, seats, seed, variant, first_seat, cols, reps)
+
+
+def _start(
+    catalog: Catalog,
+    seats: int,
+    seed: int,
+    variant: str,
+    first_seat: int,
+    cols: tuple[str, ...],
+    reps: list[dict[str, str]],
+) -> Game:
+    """The checked set-up's game: decks shuffled, hands drawn, the first turn begun."""
+    decks = []
+    chosen = []
+    for r in reps:
+        if r:
+            decks.append(deck_cards(catalog, r))
+            chosen.append(tuple(sorted(r.items())))
+        else:
+            decks.append(list(catalog.basic_ids))
+            chosen.append(())
     g = Game.__new__(Game)
-    g.cat, g.inst, g.n, g.colours, g.variant = catalog, inst, seats, cols, variant
-    g.replacements = tuple(tuple(sorted(r.items())) for r in reps)
-    g.rng = rngmod.seed_to_state(seed)
+    g.cat, g.n, g.colours, g.variant = catalog, seats, cols, variant
+    g.inst = build_instances(catalog, cols, decks)
+    g.replacements = tuple(chosen)
+    state = rngmod.seed_to_state(seed)
     g.decks, g.hands = [], []
     start = 0
-    for s in range(seats):
-        deck = list(range(start, start + len(decks[s])))
-        start += len(decks[s])
-        g.rng = rngmod.shuffle(g.rng, deck)
+    shuffle = rngmod.shuffle
+    for cards in decks:
+        end = start + len(cards)
+        deck = list(range(start, end))
+        start = end
+        state = shuffle(state, deck)
         g.hands.append(deck[:HAND_LIMIT])
         g.decks.append(deck[HAND_LIMIT:])
+    g.rng = state
     g.tokens = [TOKENS] * seats
     g.limits = [HAND_LIMIT] * seats
     g.mulligan = [False] * seats
     g.started = [False] * seats
-    g.outside = [[] for _ in range(seats)]
-    g.graves = [[] for _ in range(seats)]
-    g.removed = [[] for _ in range(seats)]
-    g.city = [[] for _ in range(seats * BLOCKS)]
+    g.outside, g.graves, g.removed, g.city = [], [], [], []
+    for _ in range(seats):  # an explicit loop: four comprehensions cost a call each
+        g.outside.append([])
+        g.graves.append([])
+        g.removed.append([])
+        for _ in range(BLOCKS):
+            g.city.append([])
     g.fountain = [-1] * (seats * BLOCKS)
     g.seat, g.turn, g.over = first_seat, 0, False
     g.tasks = []

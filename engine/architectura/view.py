@@ -14,6 +14,7 @@ from engine.architectura.catalog import Catalog
 from engine.architectura.model import Game
 from engine.architectura.serialize import game_from_json, game_to_json
 from engine.errors import IllegalDecision
+from engine.protocol import finish_view
 
 
 def player_view(state: Any, seat: int, catalog: Any = None) -> dict[str, Any]:
@@ -41,12 +42,7 @@ def game_view(g: Game, seat: int) -> dict[str, Any]:
         if j != seat:
             s["hand"] = None
         s["unseen"] = sorted(unseen)
-    view["rng"] = None
-    pending = view.get("pending")
-    if pending is not None and pending["seat"] != seat:
-        pending["options"] = None
-    view["view_of"] = seat
-    return view
+    return finish_view(view, seat)
 
 
 def sample_world(view: dict[str, Any], rnd: random.Random, catalog: Catalog | None = None) -> Game:

@@ -1,0 +1,108 @@
+"""The functions RQ workers run (ai/queue.py enqueues them by name; docs/scale.md).
+
+Arguments and results are JSON documents (the queue's serializer is JSON). Each function is
+the local code path itself, called with the same arguments: a job's answer is the answer
+the same call gives without the queue.
+
+- `run_suggest(request)`: `ai.service.suggest` for an asynchronous POST /v1/suggest, with the
+  ISMCTS progress (iterations so far) written to the job's meta while it searches;
+- `play_match_game(args)`: one tournament game (`ai.tournament.play_job`);
+- `play_balance_game(args)`: one balance game (`ai.balance.play_job`);
+- `notify_done(...)`: an RQ success callback that pushes the result onto the list the
+  enqueuing client named in `meta["notify"]`, so that a tournament waits on one BLPOP
+  instead of polling every job.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+from rq import get_current_job
+
+import ai.bots
+from ai.cache import PositionCache, make_cache
+from ai.service import suggest_request
+
+PROGRESS_WRITE_S = 0.25  # at most this often a job's progress is written to Redis
+NOTIFY_TTL_S = 24 * 3600  # a notification list nobody reads expires
+
+
+class _Progress:
+    """The iterations a job's searches have done so far, written to its meta now and then."""
+
+    def __init__(self) -> None:
+        self.job = get_current_job()
+        self.iterations = 0
+        self.written = 0.0
+
+    def __call__(self, n: int) -> None:
+        self.iterations += n
+        now = time.monotonic()
+        if now - self.written >= PROGRESS_WRITE_S:
+            self.write(now)
+
+    def write(self, now: float | None = None) -> None:
+        self.written = time.monotonic() if now is None else now
+        if self.job is not None:
+            self.job.meta["progress"] = {"iterations": self.iterations}
+            self.job.save_meta()  # type: ignore[no-untyped-call]
+
+
+_CACHE: list[PositionCache | None] = []
+
+
+def _cache() -> PositionCache | None:
+    """The position cache shared with the HTTP service (REDIS_URL in the worker's
+    environment); none without it (a forked work horse would keep an in-process one for a
+    single job)."""
+    if not _CACHE:
+        url = os.environ.get("REDIS_URL")
+        _CACHE.append(make_cache(url) if url else None)
+    return _CACHE[0]
+
+
+def run_suggest(request: dict[str, Any]) -> dict[str, Any]:
+    """One suggestion, exactly as POST /v1/suggest computes it (request: the checked body,
+    plus `max_ms`, the job's deadline)."""
+    progress = _Progress()
+    job = progress.job
+    if job is not None:
+        job.meta.update(pid=os.getpid(), progress={"iterations": 0})
+        job.save_meta()  # type: ignore[no-untyped-call]
+    token = ai.bots.PROGRESS.set(progress)
+    try:
+        out = suggest_request(request, max_ms=request["max_ms"], cache=_cache())
+    finally:
+        ai.bots.PROGRESS.reset(token)
+    progress.write()
+    return out
+
+
+def play_match_game(args: list[Any]) -> dict[str, Any]:
+    from ai.tournament import play_job
+
+    return play_job(args).to_json()
+
+
+def play_balance_game(args: list[Any]) -> dict[str, Any]:
+    from ai.balance import play_job
+
+    return play_job(args)
+
+
+def noop(i: int) -> int:
+    """A job that does nothing: the queue's own cost (python -m ai.queue overhead)."""
+    return i
+
+
+def notify_done(job: Any, connection: Any, result: Any, *args: Any, **kwargs: Any) -> None:
+    """RQ on_success callback: push {"id", "result"} onto meta["notify"] (see module doc)."""
+    key = job.meta.get("notify")
+    if key:
+        with connection.pipeline() as p:
+            p.rpush(key, json.dumps({"id": job.id, "result": result}))
+            p.expire(key, NOTIFY_TTL_S)
+            p.execute()

@@ -1,0 +1,500 @@
+"""The task queue: RQ (python-rq) over the Redis the service already uses (docs/scale.md).
+
+Two queues, served by any number of `rq worker` processes on any machine that reaches Redis:
+
+    rq worker -w ai.queue.Worker -u redis://HOST:6379/0 suggest games
+
+- `suggest`: long /v1/suggest searches (ai.jobs.run_suggest), listed first so that a worker
+  takes an interactive search before the next tournament game;
+- `games`: one tournament or balance game per job (ai.jobs.play_match_game, play_balance_game).
+
+`Worker` is RQ's forking worker with three settings fixed here, so that every machine runs
+the same thing whatever its command line says:
+- jobs are serialised as JSON (`rq.serializers.JSONSerializer`), never pickle: arguments and
+  results are JSON documents, and Redis content is never executed;
+- the engine, the bots and the catalogs are imported before the worker forks its work horse,
+  so a job does not pay for the imports;
+- the heartbeat grace after which a job whose worker vanished counts as abandoned is
+  `RQ_HEARTBEAT_GRACE_S` (RQ's 60 s by default; the tests lower it with
+  `--job-monitoring-interval 1`). An abandoned job is re-queued while it has retries left,
+  then failed (RQ's StartedJobRegistry clean-up, run by `recover_abandoned`).
+
+`python -m ai.queue overhead --jobs 200` measures the queue's own cost per job (docs/scale.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import IO, Any
+
+import redis
+from rq import Queue, Retry
+from rq import Worker as RqWorker
+from rq.command import send_stop_job_command
+from rq.exceptions import InvalidJobOperation, NoSuchJobError
+from rq.job import Callback, Job, JobStatus
+from rq.registry import StartedJobRegistry
+from rq.serializers import JSONSerializer
+
+import ai.jobs  # noqa: F401  (imported before the fork: jobs start without imports)
+from engine.games import all_engines
+
+SUGGEST_QUEUE = "suggest"
+GAMES_QUEUE = "games"
+QUEUES = (SUGGEST_QUEUE, GAMES_QUEUE)
+SERIALIZER = JSONSerializer
+DEFAULT_GRACE_S = 60  # RQ's own margin past a heartbeat
+
+
+class QueueUnavailable(Exception):
+    """Redis cannot be reached, or no worker listens on the queue."""
+
+
+def connect(url: str, timeout_s: float = 2.0) -> redis.Redis:
+    """A client for the queue's Redis. Blocking reads (BLPOP) set their own timeouts."""
+    return redis.Redis.from_url(
+        url, socket_timeout=timeout_s + 5, socket_connect_timeout=timeout_s, health_check_interval=0
+    )
+
+
+def queue(conn: redis.Redis, name: str) -> Queue:
+    return Queue(name, connection=conn, serializer=SERIALIZER)
+
+
+def fetch(conn: redis.Redis, job_id: str) -> Job:
+    """The job (rq.exceptions.NoSuchJobError when unknown or expired)."""
+    return Job.fetch(job_id, connection=conn, serializer=SERIALIZER)
+
+
+def live_workers(conn: redis.Redis, name: str) -> int:
+    """Workers listening on queue `name` whose registration has not expired (a worker killed
+    without warning stays listed until its key's TTL ends; the count skips expired ones)."""
+    keys = list(conn.smembers(f"rq:workers:{name}"))
+    if not keys:
+        return 0
+    with conn.pipeline() as p:
+        for k in keys:
+            p.exists(k)
+        return sum(1 for alive in p.execute() if alive)
+
+
+def cancel(conn: redis.Redis, job: Job) -> None:
+    """Take a queued job off its queue, or stop a running one (its worker kills the work
+    horse; the job ends `stopped`, never retried)."""
+    if job.get_status(refresh=True) != JobStatus.STARTED:
+        with suppress(InvalidJobOperation):
+            job.cancel()  # also marks a started job canceled, without stopping it: hence below
+        job.refresh()  # type: ignore[no-untyped-call]
+    if job.worker_name:  # it started (now or on an earlier attempt): stop it wherever it runs
+        with suppress(InvalidJobOperation, NoSuchJobError):
+            send_stop_job_command(conn, job.id, serializer=SERIALIZER)
+
+
+def recover_abandoned(conn: redis.Redis, name: str) -> None:
+    """Re-queue (retries left) or fail the jobs of queue `name` whose worker stopped beating:
+    RQ's own clean-up, which workers otherwise run only every maintenance interval."""
+    StartedJobRegistry(name, connection=conn, serializer=SERIALIZER).cleanup()
+
+
+def enqueue(
+    conn: redis.Redis,
+    name: str,
+    func: str,
+    args: list[Any],
+    *,
+    job_timeout_s: int,
+    queued_ttl_s: int,
+    result_ttl_s: int,
+    retries: int,
+    need_worker: bool = True,
+    meta: dict[str, Any] | None = None,
+    on_success: Any = None,
+    on_failure: Any = None,
+) -> Job:
+    """Put one job on queue `name`. Raises QueueUnavailable when Redis cannot be reached or
+    (`need_worker`) no worker listens: a job nobody will run is refused, not queued."""
+    try:
+        if need_worker and live_workers(conn, name) == 0:
+            raise QueueUnavailable(f"no worker is listening on queue {name!r}")
+        return queue(conn, name).enqueue(
+            func,
+            args=args,
+            job_timeout=job_timeout_s,
+            ttl=queued_ttl_s,
+            result_ttl=result_ttl_s,
+            failure_ttl=result_ttl_s,
+            retry=Retry(max=retries) if retries else None,
+            meta={**(meta or {}), "retries": retries},
+            on_success=on_success,
+            on_failure=on_failure,
+        )
+    except redis.RedisError as e:
+        raise QueueUnavailable(f"Redis unavailable ({type(e).__name__})") from e
+
+
+GAME_RETRIES = 2  # a game whose worker dies is played again, from its arguments
+GAME_TIMEOUT_S = 3600
+POLL_S = 1.0  # how often a waiting client looks for failed or abandoned jobs
+
+
+def run_games(
+    url: str, func: str, jobs: Sequence[Sequence[Any]], done: Callable[[], Any]
+) -> list[dict[str, Any]]:
+    """Play `jobs` (argument lists for `func`, one game each) as jobs on the `games` queue
+    and return their results in the order of `jobs`, calling `done` as each one ends.
+
+    One pipeline enqueues them all; each job's success callback pushes its result onto a
+    list of this run, which this client waits on (BLPOP), so waiting costs one round trip per
+    game. Between results, every POLL_S, it runs RQ's clean-up of abandoned jobs (a worker
+    killed mid-game: the game is re-queued, GAME_RETRIES times) and checks for failed jobs,
+    which end the run with an error. Interrupted, it cancels the games not yet started."""
+    conn = connect(url)
+    try:
+        if live_workers(conn, GAMES_QUEUE) == 0:
+            raise QueueUnavailable(f"no worker is listening on queue {GAMES_QUEUE!r}")
+        notify = f"arch:notify:{uuid.uuid4().hex}"
+        q = queue(conn, GAMES_QUEUE)
+        specs = [
+            Queue.prepare_data(
+                func,
+                args=[list(a)],
+                timeout=GAME_TIMEOUT_S,
+                result_ttl=GAME_TIMEOUT_S,
+                failure_ttl=GAME_TIMEOUT_S,
+                ttl=24 * 3600,
+                retry=Retry(max=GAME_RETRIES),
+                meta={"notify": notify, "retries": GAME_RETRIES},
+                on_success=Callback("ai.jobs.notify_done"),
+            )
+            for a in jobs
+        ]
+        index = {job.id: i for i, job in enumerate(q.enqueue_many(specs))}
+    except redis.RedisError as e:
+        raise QueueUnavailable(f"Redis unavailable ({type(e).__name__}: {e})") from e
+    results: dict[int, dict[str, Any]] = {}
+    last_check = time.monotonic()
+    try:
+        while len(results) < len(jobs):
+            item = conn.blpop([notify], timeout=POLL_S)
+            if item is not None:
+                msg = json.loads(item[1])
+                i = index.get(msg["id"])
+                if i is not None and i not in results:
+                    results[i] = msg["result"]
+                    done()
+            if item is None or time.monotonic() - last_check > POLL_S:
+                last_check = time.monotonic()
+                _check_failed(conn, [j for j, i in index.items() if i not in results])
+    finally:
+        pending = [j for j, i in index.items() if i not in results]
+        if pending:  # interrupted or failed: the rest is not played for nobody
+            for jid in pending:
+                with suppress(redis.RedisError, NoSuchJobError):
+                    cancel(conn, fetch(conn, jid))
+        conn.delete(notify)
+        conn.close()
+    return [results[i] for i in range(len(jobs))]
+
+
+def _check_failed(conn: redis.Redis, pending: list[str]) -> None:
+    recover_abandoned(conn, GAMES_QUEUE)
+    with conn.pipeline() as p:
+        for jid in pending:
+            p.hget(f"rq:job:{jid}", "status")
+        statuses = p.execute()
+    for jid, st in zip(pending, statuses, strict=True):
+        if st is None:
+            raise RuntimeError(f"game job {jid} expired or was deleted before it ended")
+        if st in (b"failed", b"stopped", b"canceled"):
+            job = fetch(conn, jid)
+            result = job.latest_result()
+            why = failure_code(result.exc_string if result is not None else None)
+            last = (result.exc_string or "").strip().splitlines()[-1:] if result else []
+            raise RuntimeError(f"game job {jid} {st.decode()} ({why}) {''.join(last)}")
+
+
+# What a failed job's stored error says, as a stable code for clients (the exception text
+# itself never leaves the service).
+FAILURES = (
+    ("Work-horse terminated unexpectedly", "worker_lost"),
+    ("AbandonedJobError", "worker_lost"),
+    ("JobTimeoutException", "job_timeout"),
+)
+FAILURE_DETAILS = {
+    "worker_lost": "The worker running this job died (killed, out of memory, machine lost) "
+    "on every attempt.",
+    "job_timeout": "The job ran past its time limit and was stopped.",
+    "job_error": "The job failed with an internal error (see the worker's log).",
+}
+
+
+def failure_code(exc_info: str | None) -> str:
+    text = exc_info or ""
+    for needle, code in FAILURES:
+        if needle in text:
+            return code
+    return "job_error"
+
+
+def state(job: Job) -> dict[str, Any]:
+    """A job's status as the service reports it: status (queued, started, finished, failed,
+    cancelled), attempts so far, and for a failed job a code and a sentence."""
+    status = job.get_status(refresh=True)
+    out: dict[str, Any] = {"attempts": 1 + _retried(job)}
+    if status in (JobStatus.CANCELED, JobStatus.STOPPED):
+        out["status"] = "cancelled"
+    elif status == JobStatus.FINISHED:
+        out["status"] = "finished"
+    elif status == JobStatus.FAILED:
+        result = job.latest_result()
+        code = failure_code(result.exc_string if result is not None else job.exc_info)
+        out.update(status="failed", error={"code": code, "detail": FAILURE_DETAILS[code]})
+    elif status == JobStatus.STARTED:
+        out["status"] = "started"
+    else:  # queued, deferred, scheduled (a retry waiting for its interval)
+        out["status"] = "queued"
+    return out
+
+
+def _retried(job: Job) -> int:
+    """How many times RQ re-queued the job after a failure (Retry counts down)."""
+    total = job.meta.get("retries")
+    if not isinstance(total, int) or job.retries_left is None:
+        return 0
+    return max(0, total - int(job.retries_left))
+
+
+class Worker(RqWorker):
+    """RQ's forking worker with JSON jobs and a configurable heartbeat grace (module doc)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["serializer"] = SERIALIZER
+        super().__init__(*args, **kwargs)
+        raw = os.environ.get("RQ_HEARTBEAT_GRACE_S", "").strip()
+        self.grace_s = int(raw) if raw else DEFAULT_GRACE_S
+        for eng in all_engines().values():
+            eng.builtin_catalogs()  # parsed once here, before the fork
+
+    def get_heartbeat_ttl(self, job: Job) -> int:
+        # RQ's rule (the time to the next heartbeat) with our grace instead of its fixed 60 s
+        ttl = int(super().get_heartbeat_ttl(job))
+        return max(1, ttl - 60 + self.grace_s)
+
+
+@contextmanager
+def local_workers(
+    url: str,
+    n: int,
+    *,
+    queues: list[str] | None = None,
+    monitoring_interval_s: int | None = None,
+    grace_s: int | None = None,
+    log: IO[bytes] | None = None,
+    own_session: bool = True,
+) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """`n` `rq worker` processes of this repository on this machine (tests, benchmarks);
+    yields them once all are registered, stops them after. `own_session`: each in a session
+    of its own (a signal to the caller's group does not reach them; note that Linux's
+    autogroup scheduling then gives each worker a CPU share of its own, as a separate machine
+    would have, while the caller's local processes share one)."""
+    env = {**os.environ, "REDIS_URL": url}
+    if grace_s is not None:
+        env["RQ_HEARTBEAT_GRACE_S"] = str(grace_s)
+    cmd = [sys.executable, "-m", "rq.cli", "worker", "-w", "ai.queue.Worker", "-u", url]
+    if monitoring_interval_s is not None:
+        cmd += ["--job-monitoring-interval", str(monitoring_interval_s)]
+    names = list(queues or QUEUES)
+    root = Path(__file__).resolve().parent.parent
+    procs = [
+        subprocess.Popen(
+            [*cmd, "--name", f"local-{os.getpid()}-{i}-{time.monotonic_ns()}", *names],
+            cwd=root,
+            env=env,
+            stdout=log if log is not None else subprocess.DEVNULL,
+            stderr=subprocess.STDOUT if log is not None else subprocess.DEVNULL,
+            start_new_session=own_session,
+        )
+        for i in range(n)
+    ]
+    try:
+        conn = connect(url)
+        deadline = time.monotonic() + 60
+        while live_workers(conn, names[0]) < n:
+            if time.monotonic() > deadline or any(p.poll() is not None for p in procs):
+                raise RuntimeError("rq workers did not start")
+            time.sleep(0.1)
+        conn.close()
+        yield procs
+    finally:
+        # RQ: a first SIGTERM is a warm shut-down (the running job finishes), a second one a
+        # cold one (its work horse is killed)
+        for _ in range(2):
+            for p in procs:
+                if p.poll() is None:
+                    p.terminate()
+            time.sleep(0.3)
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
+# -- the queue's own cost ------------------------------------------------------------------
+
+
+def _commands(conn: redis.Redis) -> int:
+    info = conn.info("stats")
+    return int(info["total_commands_processed"])
+
+
+def measure_overhead(url: str, jobs: int, idle_commands_per_s: float) -> dict[str, Any]:
+    """`jobs` no-op games through `run_games` (the tournament's own path: one pipeline to
+    enqueue, retries, the success callback, BLPOP) on one idle worker started by the
+    caller: Redis commands per job (the server's counter, less the idle worker's own rate),
+    wall time per job (mostly the worker's fork and bookkeeping), and the JSON size and
+    round-trip time of a tournament game job's arguments."""
+    conn = connect(url)
+    before = _commands(conn)
+    t0 = time.perf_counter()
+    run_games(url, "ai.jobs.noop", [[i] for i in range(jobs)], lambda: None)
+    wall = time.perf_counter() - t0
+    total = _commands(conn) - before - 1 - idle_commands_per_s * wall
+    # what JSONSerializer does (json.dumps, encoded): a game job's arguments and its result
+    payload = json.dumps(
+        ["ai.jobs.play_match_game", None, [["ismcts:50it", "greedy", 17, True, None, "x"]], {}]
+    ).encode()
+    t1 = time.perf_counter()
+    for _ in range(1000):
+        json.loads(json.dumps(json.loads(payload)).encode())
+    codec_us = (time.perf_counter() - t1) * 1000
+    return {
+        "jobs": jobs,
+        "redis_commands_per_job": round(total / jobs, 1),
+        "wall_ms_per_job": round(wall / jobs * 1000, 2),
+        "game_job_payload_bytes": len(payload),
+        "json_round_trip_us": round(codec_us, 2),
+    }
+
+
+def measure_latency(url: str, jobs: int) -> dict[str, Any]:
+    """One no-op job at a time on an idle worker: latency from enqueue to start, and from
+    enqueue to the client seeing the result (a BLPOP on the success callback's list, as
+    `run_games` waits)."""
+    conn = connect(url)
+    q = queue(conn, GAMES_QUEUE)
+    notify = f"arch:notify:{uuid.uuid4().hex}"
+    start, seen = [], []
+    for i in range(jobs):
+        t0 = time.perf_counter()
+        job = q.enqueue(
+            "ai.jobs.noop",
+            args=[i],
+            result_ttl=600,
+            meta={"notify": notify},
+            on_success=Callback("ai.jobs.notify_done"),
+        )
+        assert conn.blpop([notify], timeout=30) is not None
+        seen.append((time.perf_counter() - t0) * 1000)
+        job.refresh()  # type: ignore[no-untyped-call]
+        assert job.started_at is not None and job.enqueued_at is not None
+        start.append((job.started_at - job.enqueued_at).total_seconds() * 1000)
+    start.sort()
+    seen.sort()
+    return {
+        "start_latency_ms_p50": round(start[jobs // 2], 1),
+        "start_latency_ms_p90": round(start[int(jobs * 0.9)], 1),
+        "result_seen_ms_p50": round(seen[jobs // 2], 1),
+        "result_seen_ms_p90": round(seen[int(jobs * 0.9)], 1),
+    }
+
+
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def measure_scaling(
+    a: str, b: str, games: int, rounds: int, own_session: bool = True
+) -> list[dict[str, Any]]:
+    """The same match (bots `a` and `b`, `games` games, seed 1) run locally on 1 and 2
+    processes and through the queue on 1 and 2 workers, the four interleaved, `rounds`
+    times; games per second of each run with the 1-minute load average before and after.
+    `own_session=False` keeps the workers in this process's session, hence in the same
+    scheduler autogroup as the local pool (the fair comparison on a shared machine)."""
+    from ai.tournament import run_match
+    from benchmarks.local import RedisServer
+
+    rows: list[dict[str, Any]] = []
+    with RedisServer() as server:
+        for r in range(rounds):
+            for how in ("local-1", "queue-1", "local-2", "queue-2"):
+                kind, n = how.split("-")
+                before = _load()
+                if kind == "local":
+                    m = run_match(a, b, games, processes=int(n), progress=False)
+                else:
+                    with local_workers(
+                        server.url, int(n), queues=[GAMES_QUEUE], own_session=own_session
+                    ):
+                        m = run_match(a, b, games, progress=False, queue=server.url)
+                row = {
+                    "own_session": own_session,
+                    "round": r,
+                    "run": how,
+                    "games": m.games,
+                    "seconds": round(m.seconds, 2),
+                    "games_per_s": round(m.games / m.seconds, 3),
+                    "load_before": before,
+                    "load_after": _load(),
+                    "a_wins": m.a_wins,
+                }
+                print(json.dumps(row), flush=True)
+                rows.append(row)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m ai.queue", description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    o = sub.add_parser("overhead", help="the queue's own cost per job (starts its own Redis)")
+    o.add_argument("--jobs", type=int, default=200)
+    sc = sub.add_parser("scaling", help="a fixed match locally and on 1 and 2 queue workers")
+    sc.add_argument("--a", default="ismcts:200it")
+    sc.add_argument("--b", default="greedy")
+    sc.add_argument("--games", type=int, default=12)
+    sc.add_argument("--rounds", type=int, default=3)
+    sc.add_argument(
+        "--same-session", action="store_true", help="workers in this session's autogroup"
+    )
+    args = p.parse_args(argv)
+    if args.cmd == "scaling":
+        measure_scaling(args.a, args.b, args.games, args.rounds, not args.same_session)
+        return 0
+    if args.cmd == "overhead":
+        from benchmarks.local import RedisServer
+
+        with RedisServer() as server, local_workers(server.url, 1, queues=[GAMES_QUEUE]):
+            conn = connect(server.url)
+            base = _commands(conn)
+            time.sleep(3.0)
+            idle = (_commands(conn) - base - 1) / 3.0  # the idle worker's own rate
+            out = measure_overhead(server.url, args.jobs, idle)
+            out.update(measure_latency(server.url, 50))
+        out["idle_worker_commands_per_s"] = round(idle, 2)
+        out["load_average_1min"] = _load()
+        print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,48 @@
+"""A server-side limit on how long reading a request body may take (BODY_READ_TIMEOUT_S).
+
+gunicorn has no setting for it: its gthread worker waits at most 5 s for a connection's
+first byte, then reads headers and body from a blocking socket with no timeout, so a client
+sending its body at 1 byte/s holds a worker thread for as long as it likes. gunicorn hands
+the application that socket (`environ["gunicorn.socket"]`); before a request is handled we
+give it a timeout, so a body read that stalls longer raises `TimeoutError`, answered 408
+`body_timeout`. (Python's timeout applies to each receive, and to a whole `sendall`: the
+answer must also be taken within that time by a client reading slowly.) The buffering proxy
+of compose.yaml (deploy/nginx.conf) is the real defence: it reads whole requests before
+they reach gunicorn and bounds slow headers too; this is the fallback without it.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, current_app, request
+from werkzeug.exceptions import ClientDisconnected
+
+from app.errors import ApiError
+
+DEFAULT_BODY_READ_TIMEOUT_S = 10
+
+
+def install_body_timeout(app: Flask) -> None:
+    from app import _env_int  # app/__init__.py imports this module
+
+    app.config.setdefault(
+        "BODY_READ_TIMEOUT_S", _env_int("BODY_READ_TIMEOUT_S", DEFAULT_BODY_READ_TIMEOUT_S)
+    )
+
+    @app.before_request
+    def _limit_body_reads() -> None:
+        sock = request.environ.get("gunicorn.socket")
+        if sock is not None:  # served by gunicorn (not the test client)
+            sock.settimeout(float(current_app.config["BODY_READ_TIMEOUT_S"]))
+
+    @app.errorhandler(ClientDisconnected)
+    def _timed_out(e: ClientDisconnected) -> Response:
+        if not isinstance(e.__context__, TimeoutError):
+            return ApiError(
+                400, "bad_request", "The request body ended before its announced length."
+            ).response()
+        return ApiError(
+            408,
+            "body_timeout",
+            f"The request body did not arrive within {current_app.config['BODY_READ_TIMEOUT_S']} "
+            "s (BODY_READ_TIMEOUT_S).",
+        ).response()

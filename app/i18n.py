@@ -1,0 +1,158 @@
+"""Answers in the client's language: `Accept-Language` picks en, pt, fr or de; the answer
+says which (`Content-Language`).
+
+The catalogs are gettext files read with Babel (app/locales/<lang>/LC_MESSAGES/messages.po,
+template app/locales/messages.pot). The engines write their messages in English (they stay
+pure and deterministic); a problem's `title` and `detail` (and those of its `problems`) are
+translated here on the way out. A detail is matched against the catalog's message templates
+(`{card} is not in your hand.`); the values it carries are kept, except card and colour names,
+which are translated too (msgctxt "card" / "colour"). The `prompt` of the pending decision
+that /v1/resolve and /v1/legal-moves answer beside the state is translated too (msgctxt
+"prompt"); the one inside a state or a view is not, since states are sealed and views are
+checked when they come back. A message the catalog does not have stays English. Card ids,
+codes, clauses and pointers never change; event fields and clause texts are English.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import orjson
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+from flask import Flask, Response, request
+
+LANGUAGES = ("en", "pt", "fr", "de")  # the first is the default
+LOCALES = Path(__file__).resolve().parent / "locales"
+# placeholder -> context of the names it holds
+NAMED = {"card": "card", "colour": "colour", "card_type": "card type"}
+# engine.errors.summary: a sentence and how many problems follow it; the sentence is translated
+# on its own, since a template ending in a placeholder would otherwise swallow the tail
+MORE = "{problem} (and {more} more problems)"
+_MORE = re.compile(r"^(?P<problem>.+) \(and (?P<more>\d+) more problems\)$", re.S)
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+@dataclass(frozen=True)
+class Template:
+    msgid: str
+    pattern: re.Pattern[str]
+
+
+def _catalog_file(lang: str) -> Path:
+    return LOCALES / lang / "LC_MESSAGES" / "messages.po"
+
+
+@cache
+def catalog(lang: str) -> Catalog:
+    with _catalog_file(lang).open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+@cache
+def template() -> Catalog:
+    with (LOCALES / "messages.pot").open("rb") as f:
+        return read_po(f)
+
+
+@cache
+def templates() -> tuple[Template, ...]:
+    """The messages with placeholders, as patterns that read the values back. Longer
+    templates first, so that a more specific message wins over a shorter one it contains."""
+    out = []
+    for m in template():
+        if not m.id or m.context or "{" not in str(m.id):
+            continue
+        msgid = str(m.id)
+        parts = _FIELD.split(msgid)  # literal, name, literal, name, …
+        regex = "".join(
+            re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts)
+        )
+        out.append(Template(msgid, re.compile(f"^{regex}$", re.S)))
+    return tuple(sorted(out, key=lambda t: -len(t.msgid)))
+
+
+def gettext(lang: str, msgid: str, context: str | None = None) -> str | None:
+    """The translation of a message, or None when the catalog lacks it."""
+    if lang == "en":
+        return msgid
+    m = catalog(lang).get(msgid, context=context)
+    return str(m.string) if m is not None and m.string and not m.fuzzy else None
+
+
+def translate(text: str, lang: str) -> str:
+    """An English message in `lang`: a catalog message as it is, or one whose template
+    matches with its values put back; unchanged when the catalog has neither."""
+    if lang == "en":
+        return text
+    plain = gettext(lang, text)
+    if plain is not None:
+        return plain
+    more = _MORE.match(text)
+    if more is not None and (translated := gettext(lang, MORE)) is not None:
+        return translated.format(problem=translate(more["problem"], lang), more=more["more"])
+    for t in templates():
+        m = t.pattern.match(text)
+        if m is None:
+            continue
+        translated = gettext(lang, t.msgid)
+        if translated is None:
+            return text
+        values = {
+            k: (gettext(lang, v, NAMED[k]) or v) if k in NAMED else v
+            for k, v in m.groupdict().items()
+        }
+        return translated.format(**values)
+    return text
+
+
+def negotiate() -> str:
+    """The language of this request's answer (Accept-Language; English by default)."""
+    return request.accept_languages.best_match(LANGUAGES, default=LANGUAGES[0]) or LANGUAGES[0]
+
+
+def _translate_problem(body: dict[str, Any], lang: str) -> None:
+    for key in ("title", "detail"):
+        if isinstance(body.get(key), str):
+            body[key] = translate(body[key], lang)
+    for p in body.get("problems") or []:
+        if isinstance(p, dict) and isinstance(p.get("detail"), str):
+            p["detail"] = translate(p["detail"], lang)
+
+
+PENDING_BESIDE_STATE = ("/v1/resolve", "/v1/legal-moves")  # answers whose `pending` is a copy
+
+
+def _translate_pending(response: Response, lang: str) -> None:
+    body = orjson.loads(response.get_data())
+    pending = body.get("pending") if isinstance(body, dict) else None
+    if isinstance(pending, dict) and isinstance(pending.get("prompt"), str):
+        translated = gettext(lang, pending["prompt"], "prompt")
+        if translated is not None:
+            pending["prompt"] = translated
+            response.set_data(orjson.dumps(body))
+
+
+def init_app(app: Flask) -> None:
+    @app.after_request
+    def localise(response: Response) -> Response:
+        lang = negotiate()
+        if response.mimetype == "application/problem+json" and lang != "en":
+            body = orjson.loads(response.get_data())
+            _translate_problem(body, lang)
+            response.set_data(orjson.dumps(body))
+        elif (
+            lang != "en"
+            and response.status_code == 200
+            and request.path in PENDING_BESIDE_STATE
+            and response.mimetype == "application/json"
+        ):
+            _translate_pending(response, lang)
+        if response.mimetype in ("application/json", "application/problem+json"):
+            response.headers["Content-Language"] = lang
+            response.vary.add("Accept-Language")
+        return response

@@ -1,0 +1,251 @@
+"""Background searches: POST /v1/suggest answered 202, GET and DELETE /v1/jobs/{id}
+(ai/queue.py, ai/jobs.py, docs/scale.md).
+
+A suggestion runs as a job on the RQ queue `suggest` (over REDIS_URL) when the request says
+`"async": true` or its budget is above what a synchronous call may have (MAX_ITERATIONS
+iterations, MAX_TIME_MS ms; a job may have up to JOB_MAX_ITERATIONS / JOB_MAX_TIME_MS). The
+request is checked in full first, by the same code as a synchronous call, so a bad request is
+the same 400/422 at once and never a failed job. Then:
+
+- without REDIS_URL, with Redis unreachable, or with no worker listening on the queue, the
+  answer is 503 `jobs_unavailable` with `Retry-After` (a job nobody would run is not queued);
+- otherwise 202 with `Location: /v1/jobs/{id}` and the job's document.
+
+GET /v1/jobs/{id}: status (queued, started, finished, failed, cancelled), attempts, progress
+(ISMCTS iterations so far, written by the worker at most every 0.25 s) and, when finished,
+`result`: the answer a synchronous call gives. A failed job says why (`error.code`:
+worker_lost, job_timeout, job_error). A job whose worker vanished (killed, machine lost) is
+found here too: reading a started job runs RQ's clean-up of abandoned jobs first, which
+re-queues it (JOB_RETRIES, 1 by default) or fails it with `worker_lost`.
+
+DELETE /v1/jobs/{id} cancels a queued or running job (a running search is stopped: RQ kills
+its work horse); a finished or failed job answers 409 `job_finished`.
+
+Jobs expire: one still queued after JOB_QUEUED_TTL_S is dropped, and a finished, failed or
+cancelled job is kept JOB_RESULT_TTL_S; after that, 404 `job_not_found`. A job id is a random
+128-bit capability: whoever holds it may read or cancel the job.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any, cast
+
+import redis
+from flask import Blueprint, Flask, Response, current_app, url_for
+from flask.blueprints import BlueprintSetupState
+from rq.exceptions import NoSuchJobError
+from rq.job import Job
+
+from ai import queue as jobq
+from ai.bots import MAX_ITERATIONS, MAX_TIME_MS
+from ai.service import suggest_request
+from app import _env_int
+from app.errors import ApiError
+from app.jsonio import json_response
+from app.routes import engine_errors
+
+bp = Blueprint("jobs", __name__)
+
+EXTENSION = "job_queue"
+FUNC = "ai.jobs.run_suggest"
+ID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")  # RQ: uuid4
+RETRY_AFTER_S = 5
+CANCELLED_KEY = "arch:jobs:cancelled:"
+# a job's own deadline: its search and plan stop there; RQ kills it a minute later at worst
+DEFAULT_JOB_MAX_MS = 900_000
+
+
+def init_app(app: Flask) -> None:
+    """The job settings (environment, then app config) and, with REDIS_URL, a readiness
+    check (not critical: without workers the service still answers everything else)."""
+    if EXTENSION in app.extensions:
+        return
+    app.config.setdefault("JOB_MAX_MS", _env_int("JOB_MAX_MS", DEFAULT_JOB_MAX_MS))
+    app.config.setdefault("JOB_QUEUED_TTL_S", _env_int("JOB_QUEUED_TTL_S", 3600))
+    app.config.setdefault("JOB_RESULT_TTL_S", _env_int("JOB_RESULT_TTL_S", 3600))
+    app.config.setdefault("JOB_RETRIES", _env_int("JOB_RETRIES", 1))
+    url = app.config.get("REDIS_URL")
+    app.extensions[EXTENSION] = jobq.connect(url, timeout_s=1.0) if url else None
+
+    if not url:
+        return  # background searches are off by configuration: nothing to report
+
+    def jobs_check() -> tuple[str, bool, str]:
+        conn = app.extensions[EXTENSION]
+        try:
+            n = jobq.live_workers(conn, jobq.SUGGEST_QUEUE)
+        except redis.RedisError as e:
+            return "jobs", False, f"redis unavailable ({type(e).__name__})"
+        return "jobs", n > 0, f"{n} worker(s) on queue {jobq.SUGGEST_QUEUE!r}"
+
+    app.extensions.setdefault("readiness_checks", []).append(jobs_check)
+
+
+@bp.record_once
+def _on_register(state: BlueprintSetupState) -> None:
+    init_app(cast(Flask, state.app))
+
+
+def wants_job(body: dict[str, Any]) -> bool:
+    """Run as a job: asked for, or a budget above the synchronous limit."""
+    budget = body.get("budget") or {}
+    large = budget.get("iterations", 0) > MAX_ITERATIONS or budget.get("time_ms", 0) > MAX_TIME_MS
+    if large and body.get("run_async") is False:
+        raise ApiError(
+            422,
+            "budget_too_large",
+            f"A synchronous suggestion may search at most {MAX_ITERATIONS} iterations and "
+            f'{MAX_TIME_MS} ms; leave out "async": false to run this budget as a job.',
+            "/budget",
+        )
+    return bool(body.get("run_async")) or large
+
+
+def _unavailable(why: str) -> ApiError:
+    return ApiError(
+        503,
+        "jobs_unavailable",
+        f"Background searches cannot start: {why}. A synchronous /v1/suggest (without "
+        f'"async", budget up to {MAX_ITERATIONS} iterations and {MAX_TIME_MS} ms) still works.',
+        headers={"Retry-After": str(RETRY_AFTER_S)},
+    )
+
+
+def _conn() -> redis.Redis:
+    conn: redis.Redis | None = current_app.extensions.get(EXTENSION)
+    if conn is None:
+        raise _unavailable("the service has no Redis (REDIS_URL is not set)")
+    return conn
+
+
+def start_suggest(body: dict[str, Any]) -> Response:
+    """Check the request as a synchronous call would, then queue it (202) or refuse (503)."""
+    with engine_errors(state="/view" if "view" in body else "/state"):
+        # the synchronous path's own checks (state or view, seat, decider, catalog,
+        # settings, plan) without its search: a random choice costs one list of options
+        suggest_request(body, max_ms=1000, bot="random")
+    conn = _conn()
+    cfg = current_app.config
+    request = {k: v for k, v in body.items() if k != "run_async"}
+    request["max_ms"] = int(cfg["JOB_MAX_MS"])
+    try:
+        job = jobq.enqueue(
+            conn,
+            jobq.SUGGEST_QUEUE,
+            FUNC,
+            [request],
+            job_timeout_s=int(cfg["JOB_MAX_MS"]) // 1000 + 60,
+            queued_ttl_s=int(cfg["JOB_QUEUED_TTL_S"]),
+            result_ttl_s=int(cfg["JOB_RESULT_TTL_S"]),
+            retries=int(cfg["JOB_RETRIES"]),
+        )
+    except jobq.QueueUnavailable as e:
+        raise _unavailable(str(e)) from None
+    location = url_for("jobs.get_job", job_id=job.id)
+    response = json_response(_document(conn, job), 202)
+    response.headers["Location"] = location
+    return response
+
+
+def _iso(t: dt.datetime | None) -> str | None:
+    if t is None:
+        return None
+    return t.replace(tzinfo=dt.UTC).isoformat(timespec="milliseconds")
+
+
+def _document(conn: redis.Redis, job: Job) -> dict[str, Any]:
+    st = jobq.state(job)
+    if st["status"] == "started":  # its worker may be gone: let RQ's clean-up tell
+        jobq.recover_abandoned(conn, jobq.SUGGEST_QUEUE)
+        job.refresh()  # type: ignore[no-untyped-call]
+        st = jobq.state(job)
+    if conn.exists(CANCELLED_KEY + job.id):
+        st = {"attempts": st["attempts"], "status": "cancelled"}
+    progress = job.meta.get("progress") or {"iterations": 0}
+    doc: dict[str, Any] = {
+        "id": job.id,
+        "status": st["status"],
+        "attempts": st["attempts"],
+        "progress": {"iterations": int(progress.get("iterations", 0))},
+        "enqueued_at": _iso(job.enqueued_at),
+        "started_at": _iso(job.started_at) if st["status"] != "queued" else None,
+        "ended_at": _iso(job.ended_at) if st["status"] in ("finished", "failed") else None,
+    }
+    if st["status"] == "finished":
+        result = job.return_value()
+        doc["result"] = result
+        doc["progress"] = {"iterations": _iterations(result, doc["progress"]["iterations"])}
+    if "error" in st:
+        doc["error"] = st["error"]
+    return doc
+
+
+def _iterations(result: Any, fallback: int) -> int:
+    """Every search iteration of a finished suggestion (a plan's steps too)."""
+    try:
+        steps = result.get("turn") or [{"iterations": result["stats"]["iterations"]}]
+        return sum(int(s["iterations"]) for s in steps)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return fallback
+
+
+def _job(conn: redis.Redis, job_id: str) -> Job:
+    """A suggestion job by id (404 for anything else: unknown, expired, another kind)."""
+    try:
+        job = jobq.fetch(conn, job_id)
+        if job.func_name != FUNC:
+            raise NoSuchJobError(job_id)
+    except NoSuchJobError:
+        raise ApiError(
+            404,
+            "job_not_found",
+            "No job has this id: it never existed, or it expired (a finished job is kept "
+            f"{current_app.config['JOB_RESULT_TTL_S']} s).",
+            "",
+        ) from None
+    return job
+
+
+def _conn_for(job_id: str) -> redis.Redis:
+    """The job store, once `job_id` has the shape of one (404 first: no Redis is needed to
+    know that a string is not a job id)."""
+    if not ID.match(job_id):
+        raise ApiError(404, "job_not_found", "No job has this id.", "")
+    return _conn()
+
+
+@bp.get("/jobs/<job_id>")
+def get_job(job_id: str) -> Response:
+    """A background search: its status, progress and, once finished, its result."""
+    conn = _conn_for(job_id)
+    try:
+        return json_response(_document(conn, _job(conn, job_id)))
+    except redis.RedisError as e:
+        raise _unavailable(f"Redis unavailable ({type(e).__name__})") from None
+
+
+@bp.delete("/jobs/<job_id>")
+def cancel_job(job_id: str) -> Response:
+    """Cancel a queued or running search."""
+    conn = _conn_for(job_id)
+    try:
+        job = _job(conn, job_id)
+        doc = _document(conn, job)
+        if doc["status"] in ("finished", "failed"):
+            raise ApiError(
+                409,
+                "job_finished",
+                f"This job has already {doc['status']}; there is nothing to cancel (it is "
+                "kept until it expires).",
+                "",
+            )
+        if doc["status"] != "cancelled":
+            ttl = int(current_app.config["JOB_RESULT_TTL_S"])
+            conn.set(CANCELLED_KEY + job.id, 1, ex=ttl)
+            jobq.cancel(conn, job)
+            doc = _document(conn, job)
+        return json_response(doc)
+    except redis.RedisError as e:
+        raise _unavailable(f"Redis unavailable ({type(e).__name__})") from None

@@ -1,0 +1,125 @@
+"""Who may call, and how much: the body size, browser origins (CORS), requests per client.
+
+- Body: MAX_CONTENT_LENGTH (MAX_BODY_BYTES) applies alike to a body announced by
+  Content-Length and to a chunked one: a body of exactly the limit is read, one byte more is
+  a 413, whichever way it is sent.
+- CORS (flask-cors): CORS_ORIGINS, a comma-separated list of origins (`*` for any) allowed to
+  call the API from a browser; unset, no CORS header is sent and browsers keep to their
+  same-origin rule.
+- Rate limit (flask-limiter): RATE_LIMIT, e.g. `100/minute` (several: `10/second;100/minute`),
+  per client address; unset, there is none. Counted in Redis when REDIS_URL is set (shared
+  by every worker and instance), else in each worker's memory. Beyond it: 429 `rate_limited`
+  with Retry-After. Only the API (/v1/...) is limited: health, readiness, metrics, the
+  contract and the pages are not. When the
+  counting store fails, requests pass (counted in memory meanwhile): the limit protects the
+  service, it must not take it down. Behind proxies, TRUSTED_PROXY_HOPS (the number of
+  proxies in front, each adding to X-Forwarded-For) makes the client address the one the
+  first proxy saw; compose.yaml's nginx is one hop.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from flask import Flask, Response, current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.wsgi import LimitedStream
+
+from app.errors import ApiError
+
+EXPOSED_HEADERS = ["X-Request-ID", "Retry-After"]
+LIMITED_PREFIX = "/v1/"
+
+
+def body_bytes() -> bytes:
+    """The request body, at most MAX_CONTENT_LENGTH bytes (413 above it)."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    env = request.environ
+    if request.content_length is not None or limit is None or "wsgi.input_terminated" not in env:
+        # werkzeug refuses a Content-Length over the limit before reading (413); a chunked
+        # body from a server that does not end it reads as empty
+        return request.get_data(cache=False)
+    # Chunked: werkzeug's own stream stops silently at the limit, so read one byte past it
+    # to tell "exactly the limit" from "more". (Its read errors stay werkzeug's:
+    # ClientDisconnected, with the socket timeout as context for a stalled body.)
+    raw = LimitedStream(env["wsgi.input"], limit + 1, is_max=True).read()
+    if len(raw) > limit:
+        raise RequestEntityTooLarge()
+    return raw
+
+
+def origins(raw: str | None) -> list[str] | None:
+    """CORS_ORIGINS as a list (None: CORS off)."""
+    listed = [o.strip() for o in (raw or "").split(",") if o.strip()]
+    return listed or None
+
+
+def install_cors(app: Flask) -> None:
+    allowed = app.config.get("CORS_ORIGINS")
+    if isinstance(allowed, str):
+        allowed = origins(allowed)
+    if not allowed:
+        return
+    from flask_cors import CORS
+
+    CORS(
+        app,
+        origins=allowed,
+        methods=["GET", "POST"],
+        allow_headers=["Content-Type", "X-Request-ID"],
+        expose_headers=EXPOSED_HEADERS,
+        max_age=600,
+    )
+
+
+def install_rate_limit(app: Flask) -> None:
+    rate = app.config.get("RATE_LIMIT")
+    hops = int(app.config.get("TRUSTED_PROXY_HOPS") or 0)
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)  # type: ignore[method-assign]
+    if not rate:
+        return
+    from flask_limiter import Limiter
+    from limits import parse_many
+
+    try:
+        parse_many(rate)
+    except ValueError:
+        raise ValueError(
+            f"RATE_LIMIT must be a rate like 100/minute or 10/second;500/hour, not {rate!r}"
+        ) from None
+    from flask_limiter.errors import RateLimitExceeded
+    from flask_limiter.util import get_remote_address
+
+    limiter = Limiter(
+        get_remote_address,
+        app=app,
+        application_limits=[rate],  # one allowance per client for the whole API
+        storage_uri=app.config.get("REDIS_URL") or "memory://",
+        strategy="moving-window",
+        swallow_errors=True,
+        in_memory_fallback_enabled=True,
+        key_prefix="referee",
+    )
+    app.extensions["rate_limiter"] = limiter
+
+    @limiter.request_filter
+    def _unlimited() -> bool:
+        return not request.path.startswith(LIMITED_PREFIX) or request.method == "OPTIONS"
+
+    @app.errorhandler(RateLimitExceeded)
+    def _limited(e: RateLimitExceeded) -> Response:
+        current: Any = limiter.current_limit
+        wait = 1
+        if current is not None:  # when the window lets one more request in
+            wait = max(1, math.ceil(current.window[0] - time.time()))
+        return ApiError(
+            429,
+            "rate_limited",
+            f"Too many requests from this client: the limit is {e.description} "
+            f"(RATE_LIMIT). Try again in {wait} s.",
+            headers={"Retry-After": str(wait)},
+        ).response()

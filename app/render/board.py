@@ -1,0 +1,60 @@
+"""What a renderer is given (see app/render/__init__.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.i18n import gettext
+
+# Seat colours drawn for colour names the catalog uses; other names fall back by seat index.
+PALETTE = {
+    "blue": "#2f6fd0",
+    "green": "#2e9e4f",
+    "yellow": "#d9a400",
+    "red": "#d13c3c",
+}
+FALLBACK = ("#2f6fd0", "#2e9e4f", "#d9a400", "#d13c3c", "#8e44ad", "#16a085")
+
+
+def seat_colour(seat: int, name: object = None) -> str:
+    """A fixed hex colour (never a value from the input, which is only ever shown as text)."""
+    if isinstance(name, str) and name in PALETTE:
+        return PALETTE[name]
+    return FALLBACK[seat % len(FALLBACK)]
+
+
+DECIDED_BY = {
+    "score": "highest score",
+    "face_up_cards": "tie broken by face-up cards, A-8.2",
+    "lowest_card": "tie broken by the lowest card, A-8.2",
+    "connections": "tie broken by connections, F-8.12",
+    "spaces": "tie broken by spaces, F-8.12",
+    "shared": "a shared win",
+}
+
+
+def decided(board: Board) -> str:
+    """How the winners were decided, for a person (the engine's `decided_by`)."""
+    how = str(board.scores.get("decided_by", "score"))
+    return board.t(DECIDED_BY[how]) if how in DECIDED_BY else how
+
+
+@dataclass(frozen=True)
+class Board:
+    doc: dict[str, Any]  # a state or a view (JSON the engine produced itself)
+    game: Any  # the engine's in-memory game (`.cat`, `.n`, ...)
+    viewer: int | None  # the seat whose view this is; None = the whole state
+    scores: dict[str, Any]  # the engine's standings now (final once the game is over)
+    lang: str = "en"  # the answer's language (app/i18n.py LANGUAGES)
+
+    def t(self, msgid: str, **values: object) -> str:
+        """A fixed label of the picture in its language (msgctxt "render"; English when the
+        catalog lacks it), with `values` put in its placeholders."""
+        return (gettext(self.lang, msgid, "render") or msgid).format(**values)
+
+    def word(self, value: object, context: str = "card") -> str:
+        """A name as the catalogs translate it (card, colour, card type, prompt); names the
+        catalogs do not know (custom catalogs, Fora de Prumo's Portuguese names) stay as given."""
+        s = str(value)
+        return gettext(self.lang, s, context) or s

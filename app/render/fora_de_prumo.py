@@ -1,0 +1,667 @@
+"""Fora de Prumo as SVG: the market, and each seat's work (F-4.1): its building on the grid
+and its site, with the score as the engine computes it.
+
+A space (F-2.3) is a 1x2 card drawn over its two cells (F-2.4) in its suit's colour (F-2.2;
+jokers and converted spaces striped with all four). Its six slots (F-2.5) are drawn on their
+unit edges: a wall is a thick line, a door an opening, a door with a suit symbol carries a dot
+of that suit's colour and letter. Where two slots meet (F-2.6) a marker says what the meeting
+is, read from the engine's own measures (F-5): a connection (white ring), a qualified one (gold
+diamond, F-5.2), an obstructed door (red cross, F-4.4). Street doors (F-R15) get an outward
+arrow, patio cells (F-R16) a green hatch. Empty cells around the building carry `data-cell`
+so a page can offer the spaces that can be laid there; cards carry `data-card`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from app.render.board import Board, decided, seat_colour
+from app.render.svg import clip, document, el, text, title
+from engine.fora_de_prumo.building import SLOT_SIDE, Placement, cells_of, measure
+
+C = 58  # cell size
+PAD = 16
+CHIP_W, CHIP_H = 104, 44
+MIN_PANEL_W = 470
+
+SUIT_STYLE = {  # F-2.2: code, symbol, colour (strong, light)
+    "exteriores": ("G", "sun", "#3f9d3f", "#d7efcf"),
+    "conforto": ("P", "cushion", "#d4528f", "#f8d9e7"),
+    "circulacoes": ("B", "arrows", "#3a7fcf", "#d3e4f7"),
+    "atividades": ("Y", "gears", "#d19a00", "#fbeebf"),
+}
+SUIT_OF_CODE = {v[0]: k for k, v in SUIT_STYLE.items()}
+TYPE_COLOUR = {
+    "space": "#7a6a52",
+    "material": "#8c6239",
+    "person": "#7b4fa3",
+    "concept": "#1f8a8a",
+    "project": "#c4621b",
+}
+WALL = "#35302a"
+# per direction N, E, S, W: the unit edge of a cell (dx0, dy0, dx1, dy1) and its inward normal
+EDGE = ((0, 0, 1, 0), (1, 0, 1, 1), (0, 1, 1, 1), (0, 0, 0, 1))
+INWARD = ((0, 1), (-1, 0), (0, -1), (1, 0))
+
+
+def _card_line(card: Any) -> str:
+    """A card described for a hover title."""
+    out = f"{card.id} {card.name} ({card.gloss}) · {card.type}, phase {card.phase}"
+    if card.type == "space":
+        suits = "joker (all four suits)" if card.is_joker else ", ".join(sorted(card.suits))
+        out += f" · {suits} · slots {card.slots}"
+    elif card.type == "material":
+        out += f" · +{card.value} per {card.suit} qualification"
+    elif card.type == "person":
+        out += f" · ability {card.ability}"
+    elif card.type == "concept":
+        obj = card.objective or {}
+        param = obj.get("suit") or obj.get("type")
+        out += f" · most {obj.get('measure')}{' (' + param + ')' if param else ''}"
+        out += f" · {card.points} per connection when met"
+    elif card.type == "project":
+        out += f" · +{card.value} per space"
+    return out
+
+
+def _chip(
+    board: Board,
+    card: Any,
+    x: float,
+    y: float,
+    cls: str,
+    seat: int | None,
+    badge: str = "",
+    note: str = "",
+) -> str:
+    colour = TYPE_COLOUR.get(card.type, "#666")
+    fill = "#fff"
+    if card.type == "space":
+        suits = sorted(card.suits)
+        fill = "url(#joker)" if card.is_joker else SUIT_STYLE[suits[0]][3] if suits else "#fff"
+    elif card.type == "material" and card.suit in SUIT_STYLE:
+        fill = SUIT_STYLE[card.suit][3]
+    parts = [
+        el(
+            "rect",
+            x=x,
+            y=y,
+            width=CHIP_W,
+            height=CHIP_H,
+            rx=6,
+            fill=fill,
+            stroke=colour,
+            stroke_width=2,
+        ),
+        el("rect", x=x, y=y, width=CHIP_W, height=15, rx=6, fill=colour),
+        text(x + 5, y + 8, card.id, class_="b", font_size=10, fill="#fff"),
+        text(
+            x + CHIP_W - 5,
+            y + 8,
+            board.word(card.type, "card type"),
+            class_="r",
+            font_size=9,
+            fill="#fff",
+        ),
+        text(
+            x + CHIP_W / 2,
+            y + 26,
+            clip(board.word(card.name), 17),
+            class_="c",
+            font_size=11,
+            fill="#222",
+        ),
+    ]
+    sub = note
+    if not sub and card.type in ("material", "project"):
+        sub = f"+{card.value}"
+    elif not sub and card.type == "concept":
+        sub = board.t("{points}/conn.", points=card.points)
+    if sub:
+        parts.append(
+            text(x + CHIP_W / 2, y + 37, clip(sub, 20), class_="c", font_size=9, fill="#555")
+        )
+    if badge:
+        parts.append(
+            el("rect", x=x + CHIP_W - 30, y=y + CHIP_H - 13, width=30, height=13, rx=4, fill="#222")
+        )
+        parts.append(
+            text(x + CHIP_W - 15, y + CHIP_H - 6, badge, class_="c b", font_size=9, fill="#fff")
+        )
+    tip = _card_line(card) + (f"\n{note}" if note else "")
+    return el("g", title(tip), *parts, class_=cls, data_card=card.id, data_seat=seat)
+
+
+def _hidden_chip(x: float, y: float, label: str) -> str:
+    return el(
+        "g",
+        title(label),
+        el(
+            "rect",
+            x=x,
+            y=y,
+            width=CHIP_W,
+            height=CHIP_H,
+            rx=6,
+            fill="url(#hatch)",
+            stroke="#555",
+            stroke_width=2,
+        ),
+        text(
+            x + CHIP_W / 2, y + CHIP_H / 2, clip(label, 18), class_="c", font_size=10, fill="#fff"
+        ),
+        class_="hidden-card",
+    )
+
+
+class _Grid:
+    """Pixel positions of a building's cells inside a seat's panel."""
+
+    def __init__(self, x0: int, y0: int, ox: float, oy: float) -> None:
+        self.x0, self.y0, self.ox, self.oy = x0, y0, ox, oy
+
+    def px(self, cell: tuple[int, int]) -> tuple[float, float]:
+        return self.ox + (cell[0] - self.x0) * C, self.oy + (cell[1] - self.y0) * C
+
+    def edge(self, cell: tuple[int, int], d: int) -> tuple[float, float, float, float]:
+        x, y = self.px(cell)
+        e = EDGE[d]
+        return x + e[0] * C, y + e[1] * C, x + e[2] * C, y + e[3] * C
+
+
+def _slot_edge(p: Placement, i: int) -> tuple[tuple[int, int], int]:
+    h, d = SLOT_SIDE[p.r][i]
+    return cells_of(p)[h], d
+
+
+def _space(grid: _Grid, board: Board, p: Placement, slots: str, converted: bool, seat: int) -> str:
+    card = board.game.cat.cards[p.card]
+    (ax, ay), (bx, by) = cells_of(p)
+    x, y = grid.px((min(ax, bx), min(ay, by)))
+    w = C * (abs(ax - bx) + 1)
+    h = C * (abs(ay - by) + 1)
+    suits = sorted(card.suits)
+    joker = converted or card.is_joker
+    fill = "url(#joker)" if joker else SUIT_STYLE[suits[0]][3] if suits else "#fff"
+    parts = [
+        el(
+            "rect",
+            x=x + 2,
+            y=y + 2,
+            width=w - 4,
+            height=h - 4,
+            rx=3,
+            fill=fill,
+            stroke="#b9ad97",
+            stroke_width=1,
+        )
+    ]
+    cx, cy = x + w / 2, y + h / 2
+    rot = f"rotate(-90 {cx} {cy})" if h > w else None
+    parts.append(text(cx, cy - 7, card.id, class_="c b", font_size=12, fill="#222", transform=rot))
+    parts.append(
+        text(
+            cx,
+            cy + 8,
+            clip(board.word(card.name), 13),
+            class_="c",
+            font_size=10,
+            fill="#333",
+            transform=rot,
+        )
+    )
+    if converted:
+        parts.append(
+            text(
+                cx,
+                cy + 19,
+                "converted",
+                class_="c",
+                font_size=8,
+                fill="#7b4fa3",
+                font_style="italic",
+                transform=rot,
+            )
+        )
+    for i, ch in enumerate(slots):
+        cell, d = _slot_edge(p, i)
+        x1, y1, x2, y2 = grid.edge(cell, d)
+        nx, ny = INWARD[d]
+        x1, y1, x2, y2 = x1 + 3 * nx, y1 + 3 * ny, x2 + 3 * nx, y2 + 3 * ny
+        if ch == "W":
+            parts.append(
+                el(
+                    "line",
+                    x1=x1,
+                    y1=y1,
+                    x2=x2,
+                    y2=y2,
+                    stroke=WALL,
+                    stroke_width=5,
+                    stroke_linecap="square",
+                )
+            )
+            continue
+        # a door: wall stubs at both ends, the opening between them
+        for a, b in ((0.0, 0.22), (0.78, 1.0)):
+            parts.append(
+                el(
+                    "line",
+                    x1=x1 + (x2 - x1) * a,
+                    y1=y1 + (y2 - y1) * a,
+                    x2=x1 + (x2 - x1) * b,
+                    y2=y1 + (y2 - y1) * b,
+                    stroke=WALL,
+                    stroke_width=5,
+                    stroke_linecap="square",
+                )
+            )
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        suit = SUIT_OF_CODE.get(ch)
+        if suit is not None:
+            code, symbol, strong, _ = SUIT_STYLE[suit]
+            sx, sy = mx + 8 * nx, my + 8 * ny
+            parts.append(
+                el(
+                    "g",
+                    title(f"{p.card}#{i}: door with the {suit} symbol ({symbol}, {code})"),
+                    el("circle", cx=sx, cy=sy, r=6.5, fill=strong, stroke="#fff", stroke_width=1.2),
+                    text(sx, sy + 0.5, code, class_="c b", font_size=8, fill="#fff"),
+                    class_="symbol",
+                )
+            )
+    tip = f"{_card_line(card)}\nlaid {p.compact()} (F-2.7)" + (
+        "\nconverted: every wall is a door, every suit (F-6.3)" if converted else ""
+    )
+    return el("g", title(tip), *parts, class_="space", data_card=p.card, data_seat=seat)
+
+
+def _markers(grid: _Grid, b: Any, m: Any) -> list[str]:
+    """The engine's meetings, street doors and obstructed doors, drawn on their edges."""
+    out: list[str] = []
+
+    def locate(ref: str) -> tuple[tuple[int, int], int]:
+        cid, _, i = ref.partition("#")
+        return _slot_edge(b.where[cid], int(i))
+
+    for mt in m.meetings:
+        cell, d = locate(mt.a)
+        x1, y1, x2, y2 = grid.edge(cell, d)
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        if mt.connection:
+            quals = ", ".join(f"{ref} → {suit}" for ref, suit in mt.qualified)
+            tip = f"connection {mt.a} ({mt.a_slot}) with {mt.b} ({mt.b_slot}) (F-5.1)"
+            if mt.qualified:
+                tip += f"; qualified: {quals} (F-5.2)"
+                shape = el(
+                    "path",
+                    d=f"M{mx},{my - 8} L{mx + 8},{my} L{mx},{my + 8} L{mx - 8},{my} Z",
+                    fill="#f5c518",
+                    stroke="#6b4e00",
+                    stroke_width=1.5,
+                )
+                label = text(
+                    mx, my + 0.5, len(mt.qualified), class_="c b", font_size=8, fill="#3b2a00"
+                )
+                out.append(el("g", title(tip), shape, label, class_="connection qualified"))
+            else:
+                out.append(
+                    el(
+                        "g",
+                        title(tip),
+                        el("circle", cx=mx, cy=my, r=5, fill="#fff", stroke="#222", stroke_width=2),
+                        class_="connection",
+                    )
+                )
+        elif (mt.a_slot == "W") != (mt.b_slot == "W"):  # a door against a wall (F-4.4)
+            r = 4.5
+            out.append(
+                el(
+                    "g",
+                    title(
+                        f"obstructed door: {mt.a} ({mt.a_slot}) meets {mt.b} ({mt.b_slot}) (F-4.4)"
+                    ),
+                    el(
+                        "path",
+                        d=f"M{mx - r},{my - r} L{mx + r},{my + r} M{mx - r},{my + r} "
+                        f"L{mx + r},{my - r}",
+                        stroke="#d12f2f",
+                        stroke_width=2.5,
+                    ),
+                    class_="obstructed",
+                )
+            )
+    for ref in m.street_door_slots:
+        cell, d = locate(ref)
+        x1, y1, x2, y2 = grid.edge(cell, d)
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        nx, ny = INWARD[d]
+        tx, ty = mx - 9 * nx, my - 9 * ny  # the tip, outside the card
+        px, py = -ny, nx  # along the edge
+        path = (
+            f"M{tx},{ty} L{mx - 2 * nx + 5 * px},{my - 2 * ny + 5 * py} "
+            f"L{mx - 2 * nx - 5 * px},{my - 2 * ny - 5 * py} Z"
+        )
+        out.append(
+            el(
+                "path",
+                title(f"street door {ref} (F-R15)"),
+                d=path,
+                fill="#6d6d6d",
+                class_="street-door",
+            )
+        )
+    return out
+
+
+def _building(board: Board, seat: int, ox: float, oy: float) -> tuple[list[str], float, float]:
+    """The building of `seat` at (ox, oy): (markup, width, height)."""
+    g = board.game
+    cat = g.cat
+    b = g.buildings[seat]
+    work = g.works[seat]
+    m = measure(b, work.has_ability(cat, "equipe_de_obras"), detail=True)
+    cells = list(b.occ) or [(0, 0)]
+    x0 = min(c[0] for c in cells) - 1
+    x1 = max(c[0] for c in cells) + 1
+    y0 = min(c[1] for c in cells) - 1
+    y1 = max(c[1] for c in cells) + 1
+    grid = _Grid(x0, y0, ox, oy)
+    parts: list[str] = []
+    patios = set(m.patios)
+    for x in range(x0, x1 + 1):
+        for y in range(y0, y1 + 1):
+            if (x, y) in b.occ:
+                continue
+            px, py = grid.px((x, y))
+            if (x, y) in patios:
+                parts.append(
+                    el(
+                        "g",
+                        title(f"patio cell [{x}, {y}] (F-R16)"),
+                        el(
+                            "rect",
+                            x=px + 1,
+                            y=py + 1,
+                            width=C - 2,
+                            height=C - 2,
+                            fill="url(#patio)",
+                            stroke="#6aa86a",
+                        ),
+                        text(
+                            px + C / 2,
+                            py + C / 2,
+                            "patio",
+                            class_="c",
+                            font_size=10,
+                            fill="#2d6b2d",
+                        ),
+                        class_="patio grid-cell",
+                        data_seat=seat,
+                        data_cell=json.dumps([x, y]),
+                    )
+                )
+            else:
+                parts.append(
+                    el(
+                        "rect",
+                        x=px + 2,
+                        y=py + 2,
+                        width=C - 4,
+                        height=C - 4,
+                        rx=3,
+                        fill="#fbf8f1",
+                        stroke="#d8cfbd",
+                        stroke_dasharray="3 3",
+                        class_="grid-cell",
+                        data_seat=seat,
+                        data_cell=json.dumps([x, y]),
+                    )
+                )
+    for p in b.placements:
+        parts.append(_space(grid, board, p, b.slots[p.card], p.card in b.converted, seat))
+    parts += _markers(grid, b, m)
+    # the origin, for reading the placements' coordinates (F-R10)
+    px, py = grid.px((0, 0))
+    parts.append(text(px + 4, py + 8, "0,0", font_size=7, fill="#9a8f7a"))
+    return parts, (x1 - x0 + 1) * C, (y1 - y0 + 1) * C
+
+
+def _chips(
+    cards: list[str],
+    board: Board,
+    x: float,
+    y: float,
+    width: float,
+    cls: str,
+    seat: int | None,
+    notes: dict[str, tuple[str, str]] | None = None,
+) -> tuple[list[str], float]:
+    """A wrapped row of card chips; returns (markup, height used)."""
+    cat = board.game.cat
+    per_row = max(1, int((width + 6) // (CHIP_W + 6)))
+    out = []
+    for k, cid in enumerate(cards):
+        cx = x + (k % per_row) * (CHIP_W + 6)
+        cy = y + (k // per_row) * (CHIP_H + 6)
+        badge, note = (notes or {}).get(cid, ("", ""))
+        card = cat.cards.get(cid)
+        out.append(
+            _hidden_chip(cx, cy, cid)
+            if card is None
+            else _chip(board, card, cx, cy, cls, seat, badge, note)
+        )
+    rows = (len(cards) + per_row - 1) // per_row
+    return out, rows * (CHIP_H + 6)
+
+
+# the engine's score components (F-8.4 order) and the label each is drawn with
+SCORE_PARTS = (
+    ("qualified_connections", "qualified"),
+    ("materials", "materials"),
+    ("people", "people"),
+    ("concepts", "concepts"),
+    ("projects", "projects"),
+    ("complete_projects", "trios"),
+)
+MEASURES = ("connections", "qualified", "spaces", "street_doors", "patio_cells")
+
+
+def _score_lines(board: Board, score: dict[str, Any]) -> tuple[str, str]:
+    first = " + ".join(f"{board.t(label)} {score.get(k, 0)}" for k, label in SCORE_PARTS)
+    ms = score.get("measures", {})
+    second = board.t(
+        "{connections} connections · {qualified} qualifications · {spaces} spaces · "
+        "{street_doors} street doors · {patio_cells} patio cells",
+        **{k: ms.get(k, 0) for k in MEASURES},
+    )
+    return first, second
+
+
+def _panel(board: Board, seat: int, x: float, y: float, w: float) -> tuple[str, float]:
+    doc = board.doc
+    s = doc["seats"][seat]
+    work = s["work"]
+    colour = seat_colour(seat)
+    pending = doc.get("pending") or {}
+    to_play = not doc.get("game_over") and pending.get("seat") == seat
+    won = doc.get("game_over") and seat in board.scores.get("winners", [])
+    score = board.scores["seats"][seat]
+    parts: list[str] = []
+    hand = s.get("hand")
+    hand_n = len(hand) if isinstance(hand, list) else s.get("hand_count", 0)
+    name = board.t("Seat {seat}", seat=seat) + (
+        " · " + board.t("you") if board.viewer == seat else ""
+    )
+    parts.append(text(x + 16, y + 18, name, class_="b", font_size=16, fill=colour))
+    parts.append(
+        text(x + 160, y + 18, board.t("hand {hand}", hand=hand_n), font_size=12, fill="#444")
+    )
+    status = board.t("▶ to play") if to_play else board.t("★ winner") if won else ""
+    parts.append(
+        text(
+            x + w - 110,
+            y + 18,
+            status,
+            class_="r b",
+            font_size=12,
+            fill="#b35c00" if to_play else "#1c7c32",
+        )
+    )
+    parts.append(
+        text(
+            x + w - 16,
+            y + 18,
+            board.t("{total} pts", total=score["total"]),
+            class_="r b",
+            font_size=16,
+            fill="#222",
+        )
+    )
+    first, second = _score_lines(board, score)
+    parts.append(
+        el(
+            "g",
+            title("score as it stands (F-8.4 order): " + first),
+            text(x + 16, y + 38, first, font_size=10, fill="#555"),
+        )
+    )
+    parts.append(text(x + 16, y + 52, second, font_size=10, fill="#555"))
+    bparts, bw, bh = _building(board, seat, 0, 0)
+    parts.append(
+        el(
+            "g",
+            *bparts,
+            transform=f"translate({x + (w - bw) / 2} {y + 64})",
+            class_="building",
+            data_seat=seat,
+        )
+    )
+    cy = y + 64 + bh + 10
+    cloned = {c["target"]: c["card"] for c in work.get("clones", [])}
+    spent = set(work.get("spent", []))
+    notes: dict[str, tuple[str, str]] = {}
+    for cid in work.get("site", []):
+        if cid in cloned:
+            clone = cloned[cid]
+            what = "a face-down card" if clone is None else clone
+            notes[cid] = ("x2", f"cloned with {what} (F-6.6)")
+        elif cid in spent:
+            notes[cid] = ("spent", "designer spent (F-R20)")
+    parts.append(text(x + 16, cy + 6, board.t("site"), class_="b", font_size=11, fill="#6b5d45"))
+    chips, ch = _chips(
+        list(work.get("site", [])), board, x + 16, cy + 14, w - 32, "site-card", seat, notes
+    )
+    parts += chips
+    cy += 14 + max(ch, 8)
+    if isinstance(hand, list):
+        parts.append(
+            text(x + 16, cy + 6, board.t("hand"), class_="b", font_size=11, fill="#6b5d45")
+        )
+        chips, ch = _chips(list(hand), board, x + 16, cy + 14, w - 32, "hand-card", seat)
+        parts += chips
+        cy += 14 + max(ch, 8)
+    height = cy - y + 6
+    frame = el(
+        "rect",
+        x=x + 4,
+        y=y + 2,
+        width=w - 8,
+        height=height - 4,
+        rx=10,
+        fill="#fff",
+        stroke=colour,
+        stroke_width=4 if to_play else 2,
+    )
+    return el("g", frame, *parts, class_="seat", data_seat=seat), height
+
+
+def _top(board: Board, width: float) -> tuple[list[str], float]:
+    doc = board.doc
+    parts: list[str] = []
+    label = "Fora de Prumo" + (
+        "" if board.viewer is None else " · " + board.t("view of seat {seat}", seat=board.viewer)
+    )
+    parts.append(text(PAD, 16, label, class_="b", font_size=18, fill="#3b2f1e"))
+    if doc.get("game_over"):
+        winners = ", ".join(board.t("seat {seat}", seat=w) for w in board.scores.get("winners", []))
+        line = board.t(
+            "Game over · winner: {names} ({decided})", names=winners, decided=decided(board)
+        )
+    else:
+        pending = doc.get("pending") or {}
+        turn = doc.get("turn") or {}
+        line = board.t(
+            "Turn {turn} · seat {seat} · {kind}: {prompt} [{clause}]",
+            turn=turn.get("number", "?"),
+            seat=pending.get("seat"),
+            kind=pending.get("kind"),
+            prompt=board.word(pending.get("prompt", ""), "prompt"),
+            clause=pending.get("clause", ""),
+        )
+        if doc.get("final_round"):
+            line += " · " + board.t("final round")
+    parts.append(text(PAD, 38, clip(line, 130), font_size=13, fill="#333"))
+    deck = doc.get("deck")
+    deck_n = len(deck) if isinstance(deck, list) else doc.get("deck_count", 0)
+    parts.append(text(PAD, 70, board.t("market"), class_="b", font_size=12, fill="#6b5d45"))
+    parts.append(text(PAD, 86, board.t("deck {deck}", deck=deck_n), font_size=11, fill="#555"))
+    chips, ch = _chips(
+        list(doc.get("market", [])), board, PAD + 70, 56, width - 90 - PAD, "market-card", None
+    )
+    parts += chips
+    y = 56 + max(ch, CHIP_H + 6)
+    peeked = (doc.get("turn") or {}).get("peeked")
+    if isinstance(peeked, list) and peeked:
+        parts.append(
+            text(PAD, y + 16, board.t("seen on the deck (coordenadora)"), font_size=11, fill="#555")
+        )
+        chips, ch = _chips(
+            list(peeked), board, PAD + 200, y + 4, width - 220 - PAD, "deck-card", None
+        )
+        parts += chips
+        y += ch + 4
+    return parts, y + 6
+
+
+def render(board: Board) -> str:
+    n = len(board.doc["seats"])
+    b = board.game.buildings
+    widths = []
+    for seat in range(n):
+        cells = list(b[seat].occ) or [(0, 0)]
+        bw = (max(c[0] for c in cells) - min(c[0] for c in cells) + 3) * C
+        widths.append(max(MIN_PANEL_W, bw + 40))
+    per_row = 2 if n > 1 else 1
+    rows = [list(range(i, min(i + per_row, n))) for i in range(0, n, per_row)]
+    width = max(sum(widths[s] for s in row) for row in rows) + 2 * PAD
+    top, y = _top(board, width)
+    panels: list[str] = []
+    for row in rows:
+        x = float(PAD)
+        heights = []
+        for seat in row:
+            markup, h = _panel(board, seat, x, y, widths[seat])
+            panels.append(markup)
+            heights.append(h)
+            x += widths[seat]
+        y += max(heights) + 8
+    height = y + 4
+    defs = (
+        '<linearGradient id="joker" x1="0" y1="0" x2="1" y2="1">'
+        + "".join(
+            f'<stop offset="{k / 4}" stop-color="{v[3]}"/><stop offset="{(k + 1) / 4}" '
+            f'stop-color="{v[3]}"/>'
+            for k, v in enumerate(SUIT_STYLE.values())
+        )
+        + "</linearGradient>"
+        '<pattern id="patio" width="8" height="8" patternUnits="userSpaceOnUse">'
+        '<rect width="8" height="8" fill="#e4f4de"/><circle cx="4" cy="4" r="1.3" fill="#7dbb72"/>'
+        "</pattern>"
+        '<pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)"><rect width="8" height="8" fill="#5a5550"/>'
+        '<line x1="0" y1="0" x2="0" y2="8" stroke="#77716a" stroke-width="4"/></pattern>'
+    )
+    bg = el("rect", x=0, y=0, width=width, height=height, fill="#efe8d8")
+    return document(width, height, board.t("Fora de Prumo board"), bg, *top, *panels, defs=defs)

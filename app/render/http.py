@@ -1,0 +1,122 @@
+"""POST /v1/render: an SVG picture of a state or of a seat's view (docs/render.md).
+
+The document is read by its game's engine first (a state through the strict reader, a view
+through the world sampler, which re-reads it as a state), and the picture is drawn from what
+the engine gives back: a state as checked, or the view re-derived from the engine's game. The
+drawing code therefore never walks raw client JSON, and every text it shows is escaped. Labels
+and card names are drawn in the language `Accept-Language` asks for (app/i18n.py; msgctxt
+"render" holds the picture's own labels), which `Content-Language` names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from app.errors import ApiError, from_engine
+from app.i18n import negotiate
+from app.render import MAX_SVG_BYTES, RENDERERS
+from app.render.board import Board
+from app.routes import engine_errors, read_body
+from app.schemas import _strict_int
+from engine.errors import EngineError
+from engine.games import GameModule, engine_for_state
+
+bp = Blueprint("render", __name__, url_prefix="/v1")
+
+SVG = "image/svg+xml"
+
+
+class RenderSchema(Schema):
+    state = fields.Dict()
+    view = fields.Dict()
+    seat = _strict_int(validate=validate.Range(0, 3))
+    catalog = fields.Dict()
+
+    @validates_schema
+    def _one_document(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if ("state" in data) == ("view" in data):
+            raise ValidationError(
+                "Give exactly one of state (a game state) or view (a seat's view)."
+            )
+
+
+RENDER = RenderSchema()
+
+
+def _engine(doc: dict[str, Any], where: str) -> GameModule:
+    with engine_errors(state=where):
+        eng = engine_for_state(doc)
+    if eng.GAME_ID not in RENDERERS:
+        raise ApiError(
+            422, "no_renderer", f"No picture is drawn for {eng.GAME_ID!r} yet.", f"{where}/game"
+        )
+    return eng
+
+
+def _from_state(body: dict[str, Any]) -> tuple[GameModule, Any, dict[str, Any], int | None]:
+    eng = _engine(body["state"], "/state")
+    seat = body.get("seat")
+    with engine_errors():
+        g = eng.load(body["state"], body.get("catalog"))
+        doc = body["state"] if seat is None else eng.game_view(g, seat)
+    return eng, g, doc, seat
+
+
+def _bad_view(detail: str, pointer: str = "/view") -> ApiError:
+    return ApiError(422, "invalid_view", detail, pointer)
+
+
+def _from_view(body: dict[str, Any]) -> tuple[GameModule, Any, dict[str, Any], int]:
+    view = body["view"]
+    eng = _engine(view, "/view")
+    seats = view.get("seats")
+    viewer = view.get("view_of")
+    if not isinstance(seats, list) or not seats:
+        raise _bad_view("A view lists its seats (seats: an array).", "/view/seats")
+    if not isinstance(viewer, int) or isinstance(viewer, bool) or not 0 <= viewer < len(seats):
+        raise _bad_view(f"view_of must be the viewing seat, 0..{len(seats) - 1}.", "/view/view_of")
+    if body.get("seat", viewer) != viewer:
+        raise ApiError(
+            422,
+            "seat_not_viewer",
+            f"This view is seat {viewer}'s; it cannot be drawn for seat {body['seat']}.",
+            "/seat",
+        )
+    try:
+        cat = eng.get_catalog(body["catalog"]) if "catalog" in body else None
+        g = eng.WorldSampler(view, cat).base
+        doc = eng.game_view(g, viewer)
+    except EngineError as e:
+        raise from_engine(e, state="/view") from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        # the sampler reads the view's own fields (unseen, counts) before the strict reader
+        raise _bad_view(
+            f"The view is malformed ({type(e).__name__}: {e}); send what POST /v1/view answers."
+        ) from None
+    return eng, g, doc, viewer
+
+
+@bp.post("/render")
+def render() -> Response:
+    """The board as SVG, from the referee's side (a state) or one seat's (`seat`, or a view)."""
+    body = read_body(RENDER)
+    eng, g, doc, viewer = _from_view(body) if "view" in body else _from_state(body)
+    with engine_errors():
+        scores = eng.final_scores(g)
+    lang = negotiate()
+    svg = RENDERERS[eng.GAME_ID](Board(doc=doc, game=g, viewer=viewer, scores=scores, lang=lang))
+    data = svg.encode("utf-8")
+    if len(data) > MAX_SVG_BYTES:
+        raise ApiError(
+            422,
+            "picture_too_large",
+            f"The picture would take {len(data)} bytes (at most {MAX_SVG_BYTES}).",
+            "",
+        )
+    answer = Response(data, mimetype=SVG)
+    answer.headers["Content-Language"] = lang
+    answer.vary.add("Accept-Language")
+    return answer

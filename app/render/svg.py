@@ -1,0 +1,76 @@
+"""A few SVG building blocks: every attribute value and every text is escaped here.
+
+States are hostile input (custom catalogs carry arbitrary names), so the drawing code never
+formats markup by hand: it calls `el`, `text` and `title`, which escape what they are given.
+Attribute names come from the code only (`class_` -> class, `font_size` -> font-size,
+`data_cell` -> data-cell).
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+FONT = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
+
+
+def esc(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+def clip(value: object, n: int) -> str:
+    """At most `n` characters (with an ellipsis when cut): card names may be long."""
+    s = str(value)
+    return s if len(s) <= n else s[: max(n - 1, 0)] + "…"
+
+
+def _num(v: object) -> str:
+    if isinstance(v, float):
+        return f"{v:.1f}".rstrip("0").rstrip(".")
+    return str(v)
+
+
+def _attrs(attrs: dict[str, object]) -> str:
+    out = []
+    for k, v in attrs.items():
+        if v is None or v is False:
+            continue
+        name = k.rstrip("_").replace("_", "-")
+        out.append(f' {name}="{esc(_num(v))}"')
+    return "".join(out)
+
+
+def el(tag: str, *children: str, **attrs: object) -> str:
+    """An element; `children` are markup made by these functions."""
+    inner = "".join(children)
+    if inner:
+        return f"<{tag}{_attrs(attrs)}>{inner}</{tag}>"
+    return f"<{tag}{_attrs(attrs)}/>"
+
+
+def text(x: float, y: float, value: object, **attrs: object) -> str:
+    return f"<text{_attrs({'x': x, 'y': y, **attrs})}>{esc(value)}</text>"
+
+
+def title(value: object) -> str:
+    """A hover title (the first child of the element it describes)."""
+    return f"<title>{esc(value)}</title>"
+
+
+def document(width: float, height: float, label: str, *children: str, defs: str = "") -> str:
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(width)} {_num(height)}" '
+        f'width="{_num(width)}" height="{_num(height)}" role="img" aria-label="{esc(label)}" '
+        f'font-family="{esc(FONT)}">'
+    )
+    style = (
+        "<style>svg text{dominant-baseline:middle}svg .c{text-anchor:middle}"
+        "svg .r{text-anchor:end}svg .b{font-weight:bold}</style>"
+    )
+    return (
+        head
+        + title(label)
+        + style
+        + (f"<defs>{defs}</defs>" if defs else "")
+        + "".join(children)
+        + "</svg>"
+    )

@@ -1,0 +1,169 @@
+"""GET /v1/rules/{clause}: the text of a rule clause or a ruling, so that the `clause` of any
+error or event can be looked up (`A-4.2`, `A-R3`, `F-5.2`, `F-R14`, a section `A-9`).
+
+The text is the project's own restatement of each game's rules under docs/ (clause ids as in
+the normative rule text), read from the repository beside this package, as /openapi.yaml is.
+Both spellings of a clause are read: the docs' `- **A-4.2** text` and the normative
+`- A-4.2 text`; sections are headings (`## A-4 Eligible cells`); rulings are the rows of the
+rulings tables (`| A-R3 | A-3.2 | text |`) or the normative `- F-R14 (F-5.2) text`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response
+
+from app.errors import ApiError
+from app.i18n import gettext, negotiate
+from app.jsonio import json_response
+
+bp = Blueprint("rules", __name__, url_prefix="/v1")
+
+ROOT = Path(__file__).resolve().parent.parent
+# clause prefix -> (game, rule pages, rulings pages), relative to the repository
+SOURCES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    "A": ("architectura", ("docs/architectura/rules.md",), ("docs/rulings.md",)),
+    "F": ("fora-de-prumo", ("docs/fora-de-prumo/rules.md",), ("docs/fora-de-prumo/rulings.md",)),
+}
+
+CLAUSE_ID = re.compile(r"^([AF])-(R\d+|\d+(?:\.\d+)*)([a-z]?)$")
+_ID = r"[AF]-(?:R\d+|\d+(?:\.\d+)*)"
+HEADING = re.compile(rf"^(#{{2,4}})\s+({_ID})\b\s*(.*)$")
+# `- **A-4.2** text`, `- **F-9.1 Player 1, 62.** text` (a title inside the bold) or `- A-4.2 text`
+ITEM = re.compile(rf"^- (?:\*\*({_ID})\b\s*([^*]*)\*\*|({_ID})\b)\s*(.*)$")
+TABLE_ROW = re.compile(rf"^\|\s*({_ID})\s*\|(.*)\|\s*$")
+NORMATIVE_RULING = re.compile(rf"^- ({_ID})\s+\(([^)]*)\)\s*(.*)$")
+
+
+@dataclass
+class Clause:
+    clause: str
+    game: str
+    kind: str  # "section", "clause" or "ruling"
+    text: str
+    source: str
+    title: str | None = None
+    section: str | None = None
+    completes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"clause": self.clause, "game": self.game, "kind": self.kind}
+        if self.title:
+            out["title"] = self.title
+        out["text"] = self.text
+        if self.section:
+            out["section"] = self.section
+        if self.completes:
+            out["completes"] = self.completes
+        out["source"] = self.source
+        return out
+
+
+def parse_rules(text: str, game: str, source: str) -> dict[str, Clause]:
+    """Every section heading and clause item of a rules page, by id. An item runs on over its
+    indented continuation lines; a section's text is everything up to the next heading."""
+    out: dict[str, Clause] = {}
+    section: Clause | None = None
+    item: Clause | None = None
+    for line in text.splitlines():
+        h = HEADING.match(line)
+        if h:
+            item = None
+            section = Clause(h[2], game, "section", "", source, h[3].strip() or None)
+            out.setdefault(section.clause, section)
+            continue
+        if line.startswith("#"):  # a heading without an id ends the section's text
+            item = None
+            section = None
+            continue
+        m = ITEM.match(line)
+        if m:
+            cid = m[1] or m[3]
+            title = (m[2] or "").strip().rstrip(".") or None
+            sec = section.clause if section else None
+            item = Clause(cid, game, "clause", m[4].strip(), source, title, sec)
+            out.setdefault(cid, item)
+        elif item is not None and line.startswith("  ") and line.strip():
+            item.text += " " + line.strip()
+        else:
+            item = None
+        if section is not None:
+            section.text += line + "\n"
+    for c in out.values():
+        c.text = c.text.strip()
+    return out
+
+
+def parse_rulings(text: str, game: str, source: str) -> dict[str, Clause]:
+    """Every ruling of a rulings page: table rows `| id | completes | ruling | … |` or the
+    normative `- F-R14 (F-5.2) text`."""
+    out: dict[str, Clause] = {}
+    for line in text.splitlines():
+        row = TABLE_ROW.match(line)
+        if row and "-R" in row[1]:
+            cells = [c.strip() for c in row[2].split("|")]
+            if len(cells) >= 2:
+                completes = [s.strip() for s in cells[0].split(",") if s.strip()]
+                out.setdefault(row[1], Clause(row[1], game, "ruling", cells[1], source))
+                out[row[1]].completes = completes
+            continue
+        n = NORMATIVE_RULING.match(line)
+        if n and "-R" in n[1]:
+            completes = [s.strip() for s in n[2].split(",") if s.strip()]
+            out.setdefault(
+                n[1], Clause(n[1], game, "ruling", n[3].strip(), source, None, None, completes)
+            )
+    return out
+
+
+@cache
+def clauses(prefix: str) -> dict[str, Clause]:
+    """Every clause, section and ruling of one game (read once per process)."""
+    game, rule_pages, ruling_pages = SOURCES[prefix]
+    out: dict[str, Clause] = {}
+    for rel in rule_pages:
+        out.update(parse_rules((ROOT / rel).read_text(encoding="utf-8"), game, rel))
+    for rel in ruling_pages:
+        out.update(parse_rulings((ROOT / rel).read_text(encoding="utf-8"), game, rel))
+    return out
+
+
+def lookup(clause_id: str) -> dict[str, Any] | None:
+    """A clause's answer, or None. A lettered part (`A-3.1c`) is answered by its clause, with
+    `part` naming the letter."""
+    m = CLAUSE_ID.match(clause_id)
+    if m is None:
+        return None
+    found = clauses(m[1]).get(f"{m[1]}-{m[2]}")
+    if found is None:
+        return None
+    out = found.to_json()
+    if m[3]:
+        out["clause"], out["part"] = clause_id, m[3]
+    return out
+
+
+@bp.get("/rules/<clause>")
+def rule(clause: str) -> Response:
+    """The text of a clause, a section or a ruling of either game."""
+    try:
+        out = lookup(clause)
+    except OSError as e:  # an installation without docs/ (the Dockerfile copies the pages)
+        raise ApiError(
+            503, "rules_unavailable", f"The rule pages cannot be read here ({e.strerror}).", ""
+        ) from None
+    if out is None:
+        raise ApiError(
+            404,
+            "unknown_clause",
+            f"No clause or ruling {clause[:40]!r}: ids look like A-4.2, A-R3, F-5.2 or F-R14.",
+            "",
+        )
+    if "title" in out:  # in the asked language when the catalog has it (the text is English)
+        out["title"] = gettext(negotiate(), out["title"], "clause") or out["title"]
+    return json_response(out)

@@ -1,0 +1,94 @@
+"""Fora de Prumo: rules engine (clauses F-1 to F-10 and rulings F-R… of fora-de-prumo.md).
+
+Two faces, the same as Architectura's (engine.games.GameModule):
+- JSON (for the HTTP layer, referees, clients): `new_game`, `legal_decisions`, `apply`,
+  `apply_all`, `validate`, `player_view`, `score`, `replay`, catalogs.
+- In-memory (for bots, OpenSpiel-style): `Game` with `legal_actions`, `apply_action`,
+  `current_player`, `is_terminal`, `returns`, `WorldSampler` for determinization.
+"""
+
+from __future__ import annotations
+
+from engine.fora_de_prumo.api import (
+    apply,
+    apply_all,
+    apply_internal,
+    get_catalog,
+    legal_decisions,
+    load,
+    new_game,
+    new_game_internal,
+    replay,
+    require_decider,
+    returns,
+    score,
+    tournament_setup,
+    validate,
+)
+from engine.fora_de_prumo.catalog import Catalog, builtin_catalogs, load_catalog
+from engine.fora_de_prumo.flow import deciding_seat as current_player
+from engine.fora_de_prumo.flow import final_scores
+from engine.fora_de_prumo.flow import options as legal_actions
+from engine.fora_de_prumo.flow import step as apply_action
+from engine.fora_de_prumo.model import GAME_ID, RULES_VERSION, Action, Game
+from engine.fora_de_prumo.notation import from_notation as decision_from_notation
+from engine.fora_de_prumo.notation import to_notation as decision_notation
+from engine.fora_de_prumo.position import position_of, state_from_position
+from engine.fora_de_prumo.serialize import action_to_json, game_to_json
+from engine.fora_de_prumo.view import (
+    WorldSampler,
+    events_for_seat,
+    game_view,
+    player_view,
+    sample_world,
+)
+
+CATALOG_CLAUSE = "F-10"  # the catalog (format F-2.1, refusals F-2.8, reference catalog F-10)
+SEATS_CLAUSE = "F-1.1"  # the clause that numbers the seats
+
+
+def is_terminal(g: Game) -> bool:
+    return g.over
+
+
+__all__ = [
+    "CATALOG_CLAUSE",
+    "GAME_ID",
+    "RULES_VERSION",
+    "SEATS_CLAUSE",
+    "Action",
+    "Catalog",
+    "Game",
+    "WorldSampler",
+    "action_to_json",
+    "apply",
+    "apply_action",
+    "apply_all",
+    "apply_internal",
+    "builtin_catalogs",
+    "current_player",
+    "decision_from_notation",
+    "decision_notation",
+    "events_for_seat",
+    "final_scores",
+    "game_to_json",
+    "game_view",
+    "get_catalog",
+    "is_terminal",
+    "legal_actions",
+    "legal_decisions",
+    "load",
+    "load_catalog",
+    "new_game",
+    "new_game_internal",
+    "player_view",
+    "position_of",
+    "replay",
+    "require_decider",
+    "returns",
+    "sample_world",
+    "score",
+    "state_from_position",
+    "tournament_setup",
+    "validate",
+]

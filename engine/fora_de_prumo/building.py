@@ -1,0 +1,485 @@
+"""The building: placements on the grid (F-2.4, F-2.5), legal positions (F-4) and measures (F-5).
+
+Geometry. A cell is (x, y), x east, y south. Directions are numbered N=0, E=1, S=2, W=3; a
+slot of a placed space lies on one side of one of its halves (the F-2.5 table, SLOT_SIDE) and
+faces the cell beyond that side. A Building keeps, besides the occupancy, its **frontier**: for
+every empty cell next to it, a 4-bit mask of the directions in which a door of the building
+faces that cell, and one for walls. `legal_placements` reads the frontier through a table,
+computed once per slot string, of the (rotation, half) pairs that connect to each mask pair,
+so it never scans a box and never re-derives a slot's side.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from engine.fora_de_prumo.catalog import SUIT_OF_CODE, SUITS, Card, Catalog
+
+Cell = tuple[int, int]
+
+DX = (0, 1, 0, -1)
+DY = (-1, 0, 1, 0)
+# F-2.4: half B lies east, south, west or north of A for r = 0, 1, 2, 3
+BX = (1, 0, -1, 0)
+BY = (0, 1, 0, -1)
+# F-2.5, r = 0: slot i lies on (half, side); half 0 = A, 1 = B
+_BASE_SIDES = ((0, 0), (1, 0), (1, 1), (1, 2), (0, 2), (0, 3))
+# SLOT_SIDE[r][i] = (half, direction): a rotation turns every side by r quarter-turns (F-2.5)
+SLOT_SIDE: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((h, (d + r) % 4) for h, d in _BASE_SIDES) for r in range(4)
+)
+# SIDE_SLOT[r][half][direction] = slot index, or -1 for the side shared by A and B
+SIDE_SLOT: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(next((i for i, hd in enumerate(SLOT_SIDE[r]) if hd == (h, d)), -1) for d in range(4))
+        for h in range(2)
+    )
+    for r in range(4)
+)
+ALL_SUITS = frozenset(SUITS)
+
+# Hot paths use an int per cell, (x << 20) + y: one int add per step instead of a tuple. Cells
+# of a building stay within a few hundred of the origin (each space touches the building).
+_SHIFT = 20
+_LIMIT = 1 << (_SHIFT - 2)
+DK = tuple((DX[d] << _SHIFT) + DY[d] for d in range(4))
+BK = tuple((BX[r] << _SHIFT) + BY[r] for r in range(4))
+
+
+def cell_key(x: int, y: int) -> int:
+    return (x << _SHIFT) + y
+
+
+class Placement(NamedTuple):
+    """A space on the grid (F-2.4): half A on (x, y), half B towards direction r."""
+
+    card: str
+    x: int
+    y: int
+    r: int
+
+    def compact(self) -> str:
+        """F-2.7 compact notation, e.g. SP09@0,-1r0."""
+        return f"{self.card}@{self.x},{self.y}r{self.r}"
+
+
+_COMPACT = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.-]{0,63})@(-?[0-9]{1,6}),(-?[0-9]{1,6})r([0-3])$")
+
+
+def parse_compact(text: str) -> Placement | None:
+    """F-2.7 compact notation back to a placement (None if malformed)."""
+    m = _COMPACT.match(text)
+    if m is None:
+        return None
+    return Placement(m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4)))
+
+
+def cells_of(p: Placement) -> tuple[Cell, Cell]:
+    """The cells of halves A and B (F-2.4)."""
+    return (p.x, p.y), (p.x + BX[p.r], p.y + BY[p.r])
+
+
+def converted_slots(slots: str) -> str:
+    """F-6.3/F-R20: every wall becomes a plain door; printed doors keep their symbols."""
+    return slots.replace("W", "D")
+
+
+def connects(a: str, b: str, equipe: bool) -> bool:
+    """F-5.1/F-6.5: door with door; with the equipe de obras door with wall too; never two walls."""
+    if a == "W":
+        return equipe and b != "W"
+    return b != "W" or equipe
+
+
+class Building:
+    """A player's spaces (mutable; `copy()` is a few dict copies).
+
+    `occ` maps a cell to (card id, half); `where` a card id to its placement; `slots` a card id
+    to its slot string as it stands (converted spaces have no walls, F-6.3).
+    """
+
+    __slots__ = (
+        "cat",
+        "cells",
+        "converted",
+        "door_mask",
+        "occ",
+        "placements",
+        "slots",
+        "wall_mask",
+        "where",
+    )
+
+    def __init__(
+        self, cat: Catalog, placements: Iterable[Placement] = (), converted: Iterable[str] = ()
+    ) -> None:
+        self.cat = cat
+        self.placements: list[Placement] = []
+        # conversions only add doors, so applying them from the start is the same final building
+        self.converted: set[str] = set(converted)
+        self.occ: dict[Cell, tuple[str, int]] = {}
+        self.where: dict[str, Placement] = {}
+        self.slots: dict[str, str] = {}
+        self.cells: dict[int, tuple[str, int]] = {}  # `occ` keyed by cell_key
+        self.door_mask: dict[int, int] = {}  # frontier: empty cell key -> directions of doors
+        self.wall_mask: dict[int, int] = {}  # frontier: empty cell key -> directions of walls
+        for p in placements:
+            self.add(p)
+
+    def copy(self) -> Building:
+        b = Building.__new__(Building)
+        b.cat = self.cat
+        b.placements = self.placements[:]
+        b.converted = set(self.converted)
+        b.occ = self.occ.copy()
+        b.cells = self.cells.copy()
+        b.where = self.where.copy()
+        b.slots = self.slots.copy()
+        b.door_mask = self.door_mask.copy()
+        b.wall_mask = self.wall_mask.copy()
+        return b
+
+    def __len__(self) -> int:
+        return len(self.placements)
+
+    def add(self, p: Placement) -> None:
+        """Lay a space; legality is `placement_error`'s business (call it first)."""
+        if not (-_LIMIT < p.x < _LIMIT and -_LIMIT < p.y < _LIMIT):
+            raise ValueError(f"{p.compact()} is too far from the origin for any legal building")
+        slots = self.cat.cards[p.card].slots
+        if p.card in self.converted:
+            slots = converted_slots(slots)
+        self.placements.append(p)
+        self.where[p.card] = p
+        self.slots[p.card] = slots
+        a = cell_key(p.x, p.y)
+        ks = (a, a + BK[p.r])
+        keys, dm, wm = self.cells, self.door_mask, self.wall_mask
+        for h, c in enumerate(cells_of(p)):
+            self.occ[c] = keys[ks[h]] = (p.card, h)
+            dm.pop(ks[h], None)
+            wm.pop(ks[h], None)
+        for i, (h, d) in enumerate(SLOT_SIDE[p.r]):
+            f = ks[h] + DK[d]
+            if f in keys:
+                continue
+            bit = 1 << ((d + 2) & 3)  # seen from f, the new space lies opposite d
+            if slots[i] == "W":
+                wm[f] = wm.get(f, 0) | bit
+                dm.setdefault(f, 0)
+            else:
+                dm[f] = dm.get(f, 0) | bit
+                wm.setdefault(f, 0)
+
+    def convert(self, card_id: str) -> None:
+        """F-6.3: the space becomes a joker with six doors, in place."""
+        self.converted.add(card_id)
+        p = self.where.get(card_id)
+        if p is None:
+            return
+        old = self.slots[card_id]
+        self.slots[card_id] = converted_slots(old)
+        a = cell_key(p.x, p.y)
+        ks = (a, a + BK[p.r])
+        for i, (h, d) in enumerate(SLOT_SIDE[p.r]):
+            f = ks[h] + DK[d]
+            if old[i] == "W" and f in self.door_mask:
+                bit = 1 << ((d + 2) & 3)
+                self.wall_mask[f] &= ~bit
+                self.door_mask[f] |= bit
+
+    def suits_of(self, card_id: str) -> frozenset[str]:
+        """F-5.2/F-R18: a converted space has every suit."""
+        return ALL_SUITS if card_id in self.converted else self.cat.cards[card_id].suits
+
+    def slot_facing(self, cell: Cell, direction: int) -> tuple[str, int, str] | None:
+        """The (card, slot index, slot char) on the side `direction` of an occupied cell."""
+        o = self.occ.get(cell)
+        if o is None:
+            return None
+        cid, h = o
+        i = SIDE_SLOT[self.where[cid].r][h][direction]
+        return None if i < 0 else (cid, i, self.slots[cid][i])
+
+
+# ---- legal positions (F-4) -------------------------------------------------------------------
+
+# per (slot string, equipe): for each frontier mask pair, index doors * 16 + walls, the
+# candidates (r, anchor key offset, other half's key offset) relative to the frontier cell
+_Candidates = tuple[tuple[int, int, int], ...]
+
+
+def _candidate_table(slots: str, equipe: bool) -> tuple[_Candidates, ...]:
+    table: list[_Candidates] = []
+    for index in range(256):
+        doors, walls = index >> 4, index & 15
+        out = []
+        for r in range(4):
+            for h in range(2):
+                ok = False
+                for d in range(4):
+                    i = SIDE_SLOT[r][h][d]
+                    if i < 0:
+                        continue
+                    if doors >> d & 1:
+                        ok = slots[i] != "W" or equipe
+                    elif walls >> d & 1:
+                        ok = equipe and slots[i] != "W"
+                    if ok:
+                        break
+                if ok:
+                    if h == 0:
+                        out.append((r, 0, BK[r]))
+                    else:
+                        out.append((r, -BK[r], -BK[r]))
+        table.append(tuple(out))
+    return tuple(table)
+
+
+def _table(cat: Catalog, slots: str, equipe: bool) -> tuple[_Candidates, ...]:
+    tables: dict[tuple[str, bool], tuple[_Candidates, ...]] = cat.cache.setdefault("fdp_cand", {})
+    t = tables.get((slots, equipe))
+    if t is None:
+        t = tables[slots, equipe] = _candidate_table(slots, equipe)
+    return t
+
+
+def _card_id(card: str | Card) -> str:
+    return card if isinstance(card, str) else card.id
+
+
+def legal_placements(b: Building, card: str | Card, equipe: bool) -> list[Placement]:
+    """Every legal (x, y, r) for a space card (F-4.2, F-4.3, F-R10), sorted.
+
+    Enumerated from the frontier: a new space connects through one of its halves lying on an
+    empty cell next to the building, so each frontier cell is tried as half A and as half B
+    in the four rotations; the other half's cell must be empty too. An empty building offers
+    the four rotations at (0, 0). A card already in the building has no position (F-R9).
+    """
+    cid = _card_id(card)
+    if cid in b.where:
+        return []
+    if not b.placements:
+        return [Placement(cid, 0, 0, r) for r in range(4)]
+    table = _table(b.cat, b.cat.cards[cid].slots, equipe)
+    keys, wm = b.cells, b.wall_mask
+    found = set()
+    for k, doors in b.door_mask.items():
+        for r, ak, ok in table[doors << 4 | wm[k]]:
+            if k + ok not in keys:
+                found.add((k + ak) * 4 + r)  # sorts as (x, y, r)
+    new, half = tuple.__new__, 1 << (_SHIFT - 1)
+    out = []
+    for v in sorted(found):
+        k = v >> 2
+        x = (k + half) >> _SHIFT
+        out.append(new(Placement, (cid, x, k - (x << _SHIFT), v & 3)))
+    return out
+
+
+PlacementError = tuple[str, str, str]
+
+
+def placement_error(
+    b: Building, card: str | Card, x: int, y: int, r: int, equipe: bool
+) -> PlacementError | None:
+    """Why laying `card` at (x, y, r) is illegal, as (code, clause, detail), or None (F-4)."""
+    cid = _card_id(card)
+    c = b.cat.cards.get(cid)
+    if c is None:
+        return ("unknown_card", "F-2.1", f"{cid!r} is not a card of this catalog")
+    if c.type != "space":
+        return (
+            "not_a_space",
+            "F-3.5",
+            f"{cid} is a {c.type}: it goes to the site, not the building",
+        )
+    if type(r) is not int or not 0 <= r <= 3:
+        return ("invalid_rotation", "F-2.4", "r must be 0, 1, 2 or 3 (quarter-turns clockwise)")
+    if cid in b.where:
+        return ("already_built", "F-R9", f"{cid} is already in the building")
+    p = Placement(cid, x, y, r)
+    if not b.placements:
+        if (x, y) != (0, 0):
+            return (
+                "first_space_at_origin",
+                "F-R10",
+                "the first space is placed with its half A on (0, 0)",
+            )
+        return None
+    cells = cells_of(p)
+    for c_ in cells:
+        if c_ in b.occ:
+            return ("cell_occupied", "F-4.3", f"cell [{c_[0]}, {c_[1]}] is already built on")
+    slots = c.slots
+    for i, (h, d) in enumerate(SLOT_SIDE[r]):
+        cx, cy = cells[h]
+        other = b.slot_facing((cx + DX[d], cy + DY[d]), (d + 2) & 3)
+        if other is not None and connects(slots[i], other[2], equipe):
+            return None
+    how = "door" if not equipe else "door (or door and wall, with the equipe de obras)"
+    return (
+        "no_connection",
+        "F-4.3",
+        f"{p.compact()} makes no connection: one of its slots must meet a {how} of the building",
+    )
+
+
+def building_errors(
+    cat: Catalog, placements: Iterable[Placement], converted: Iterable[str], equipe: bool
+) -> list[tuple[int, str, str, str]]:
+    """Replay a recorded building: (index, code, clause, detail) for each placement that no
+    legal history explains. Conversions and the equipe are applied from the start: both only
+    add connections, so this accepts every legal order of lays, conversions and site cards."""
+    b = Building(cat, (), converted)
+    errors = []
+    for k, p in enumerate(placements):
+        err = placement_error(b, p.card, p.x, p.y, p.r, equipe)
+        if err is not None:
+            errors.append((k, *err))
+        else:
+            b.add(p)
+    return errors
+
+
+# ---- measures (F-5) --------------------------------------------------------------------------
+
+
+class Meeting(NamedTuple):
+    """Two slots on one unit edge (F-2.6), `a` of the space laid first."""
+
+    a: str  # slot reference, e.g. "SP09#4" (F-2.7)
+    a_slot: str
+    b: str
+    b_slot: str
+    connection: bool
+    qualified: tuple[tuple[str, str], ...]  # (door slot reference, suit) per qualification
+
+
+@dataclass(frozen=True, slots=True)
+class Measures:
+    """What F-5 reads on a building (equipe de obras in the work or not)."""
+
+    connections: int  # F-5.1, per unit edge (F-R13)
+    qualifications: dict[str, int]  # suit -> qualifications of that type (F-5.2, F-R14)
+    qualified: int
+    qualified_types: int
+    street_doors: int  # F-5.3 / F-R15
+    obstructed_doors: int  # doors meeting a wall that is no connection (F-4.4)
+    patio_cells: int  # F-5.4 / F-R16
+    rectangular: bool  # F-5.5 / F-R17
+    area: int  # bounding box width x height (patio cells included); 0 without a space
+    spaces: int
+    spaces_of_suit: dict[str, int]  # F-5.6 / F-R18
+    space_suits: int  # F-7.4
+    patios: tuple[Cell, ...]
+    # filled by measure(..., detail=True) only
+    meetings: tuple[Meeting, ...] = ()
+    street_door_slots: tuple[str, ...] = ()
+    obstructed_slots: tuple[str, ...] = ()
+
+
+def _patios(occ: dict[Cell, tuple[str, int]], x0: int, y0: int, x1: int, y1: int) -> list[Cell]:
+    """F-R16: empty cells of the box from which no path of empty cells leaves the box.
+
+    Flood fill over the box padded with a ring of outside cells (column-major bytes); the
+    empty cells the flood never reaches are the patio cells."""
+    h = y1 - y0 + 3
+    size = (x1 - x0 + 3) * h
+    grid = bytearray(size)
+    for x, y in occ:
+        grid[(x - x0 + 1) * h + (y - y0 + 1)] = 1
+    grid[0] = 1
+    stack = [0]
+    while stack:
+        i = stack.pop()
+        # a step of +-1 off the top or bottom row lands in the padding ring: still outside
+        for n in (i - 1, i + 1, i - h, i + h):
+            if 0 <= n < size and not grid[n]:
+                grid[n] = 1
+                stack.append(n)
+    return [(i // h - 1 + x0, i % h - 1 + y0) for i in range(size) if not grid[i]]
+
+
+def measure(b: Building, equipe: bool, detail: bool = False) -> Measures:
+    """Every F-5 measure of the building as it stands. The slot-by-slot lists (`meetings`,
+    `street_door_slots`, `obstructed_slots`) are filled only with `detail` (they cost)."""
+    quals = dict.fromkeys(SUITS, 0)
+    connections = street_doors = obstructed_doors = 0
+    street: list[str] = []
+    obstructed: list[str] = []
+    meetings: list[Meeting] = []
+    order = {p.card: k for k, p in enumerate(b.placements)}
+    cells, where, slots_of = b.cells, b.where, b.slots
+    for k, p in enumerate(b.placements):
+        cid = p.card
+        slots = slots_of[cid]
+        a = (p.x << _SHIFT) + p.y
+        ks = (a, a + BK[p.r])
+        for i, (h, d) in enumerate(SLOT_SIDE[p.r]):
+            mine = slots[i]
+            o = cells.get(ks[h] + DK[d])
+            if o is None:
+                if mine != "W":
+                    street_doors += 1
+                    if detail:
+                        street.append(f"{cid}#{i}")
+                continue
+            ocid, oh = o
+            if order[ocid] < k:
+                continue  # each edge is read once, from the space laid first
+            j = SIDE_SLOT[where[ocid].r][oh][(d + 2) & 3]
+            theirs = slots_of[ocid][j]
+            q: list[tuple[str, str]] = []
+            conn = connects(mine, theirs, equipe)
+            if conn:
+                connections += 1
+                for owner, slot, ch, other in ((cid, i, mine, ocid), (ocid, j, theirs, cid)):
+                    suit = SUIT_OF_CODE.get(ch)
+                    if suit is not None and suit in b.suits_of(other):
+                        quals[suit] += 1
+                        if detail:
+                            q.append((f"{owner}#{slot}", suit))
+            elif mine != theirs:  # a door against a wall (two walls obstruct nothing)
+                obstructed_doors += 1
+                if detail:
+                    obstructed.append(f"{cid}#{i}" if mine != "W" else f"{ocid}#{j}")
+            if detail:
+                meetings.append(Meeting(f"{cid}#{i}", mine, f"{ocid}#{j}", theirs, conn, tuple(q)))
+    spaces = len(b.placements)
+    of_suit = dict.fromkeys(SUITS, 0)
+    for cid in b.where:
+        for s in b.suits_of(cid):
+            of_suit[s] += 1
+    patios: list[Cell] = []
+    area = 0
+    rectangular = False
+    occ = b.occ
+    if occ:
+        xs = [c[0] for c in occ]
+        ys = [c[1] for c in occ]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        area = (x1 - x0 + 1) * (y1 - y0 + 1)
+        patios = _patios(occ, x0, y0, x1, y1) if area > len(occ) else []
+        rectangular = len(occ) + len(patios) == area
+    return Measures(
+        connections=connections,
+        qualifications=quals,
+        qualified=sum(quals.values()),
+        qualified_types=sum(1 for v in quals.values() if v),
+        street_doors=street_doors,
+        obstructed_doors=obstructed_doors,
+        patio_cells=len(patios),
+        rectangular=rectangular,
+        area=area,
+        spaces=spaces,
+        spaces_of_suit=of_suit,
+        space_suits=sum(1 for v in of_suit.values() if v),
+        meetings=tuple(meetings),
+        street_door_slots=tuple(street),
+        obstructed_slots=tuple(obstructed),
+        patios=tuple(patios),
+    )

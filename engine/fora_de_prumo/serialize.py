@@ -1,0 +1,710 @@
+"""The plain-JSON Fora de Prumo state and its strict reader.
+
+`game_to_json` writes the state (canonical: the same game always gives the same bytes);
+`game_from_json` checks shape and consistency and reports every problem at once with a JSON
+pointer (InvalidState), never a silently fixed state and never a raw Python exception,
+whatever JSON value it is given. Its cost is bounded by what the game can hold, not by the
+input: a list longer than the game could hold (more entries than the catalog has cards in use,
+more than two peeked cards...) is refused whole, unread (`too_long`); every other value is
+looked at once, cards are found through dictionaries, the buildings are rebuilt placement by
+placement; problems beyond the first hundred are only counted (ProblemList), unknown fields too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TypeGuard
+
+from engine import rng as rngmod
+from engine.errors import InvalidState, Problem, ProblemList, short_repr
+from engine.fora_de_prumo.building import Building, Placement, building_errors
+from engine.fora_de_prumo.catalog import Catalog, builtin_catalogs, unknown_fields
+from engine.fora_de_prumo.flow import (
+    CLONE_TARGET_TYPES,
+    SITE_TYPES,
+    final_scores,
+    options,
+)
+from engine.fora_de_prumo.model import BUY, FINAL, GAME_ID, LAY, RULES_VERSION, Action, Game
+from engine.fora_de_prumo.setup import MARKET_SIZES, cards_in_use
+from engine.fora_de_prumo.work import Work
+
+# pending.kind, clause and prompt per turn step
+STEP_INFO = {
+    BUY: ("buy", "F-3.1", "buy one market card, look at the deck with the coordenadora, or skip"),
+    LAY: (
+        "lay",
+        "F-3.3",
+        "lay one hand card into your work, use a designer or teórica action, or pass",
+    ),
+    FINAL: (
+        "final",
+        "F-8.2",
+        "final turn: lay one last card (a market or seen deck card only if laid at once), "
+        "use a person's action, or pass",
+    ),
+}
+
+# Each decision type and its fields (F-2.7 notation), besides "type" and "seat".
+DECISION_FIELDS: dict[str, tuple[str, ...]] = {
+    "buy": ("card",),
+    "look": (),
+    "skip": (),
+    "lay": ("card", "x", "y", "r", "from"),
+    "convert": ("designer", "target"),
+    "clone": ("card", "target", "from"),
+    "pass": (),
+}
+SOURCES = ("market", "deck")
+COORD_LIMIT = 10_000  # far beyond any building of 500 cards; keeps numbers printable
+RNG_RE = re.compile(r"[0-9a-f]{16}")  # fullmatch: "$" would let a final newline in
+
+
+# -- writing -----------------------------------------------------------------------------
+
+
+def action_to_json(g: Game, seat: int, a: Action) -> dict[str, Any]:
+    """An option as the decision object that `apply` accepts unchanged."""
+    kind = a[0]
+    d: dict[str, Any] = {"seat": seat, "type": kind}
+    if kind == "buy":
+        d["card"] = a[1]
+    elif kind == "lay":
+        d["card"] = a[1]
+        if a[2] is not None:
+            d["x"], d["y"], d["r"] = a[2], a[3], a[4]
+        if a[5]:
+            d["from"] = a[5]
+    elif kind == "convert":
+        d["designer"], d["target"] = a[1], a[2]
+    elif kind == "clone":
+        d["card"], d["target"] = a[1], a[2]
+        if a[3]:
+            d["from"] = a[3]
+    return d
+
+
+def pending_json(g: Game) -> dict[str, Any] | None:
+    if g.over or g.step is None:
+        return None
+    kind, clause, prompt = STEP_INFO[g.step]
+    return {
+        "seat": g.seat,
+        "kind": kind,
+        "clause": clause,
+        "prompt": prompt,
+        "options": [action_to_json(g, g.seat, a) for a in options(g)],
+    }
+
+
+def work_json(w: Work) -> dict[str, Any]:
+    """F-2.7: a work."""
+    return {
+        "building": [{"card": p.card, "x": p.x, "y": p.y, "r": p.r} for p in w.building],
+        "converted": list(w.converted),
+        "site": list(w.site),
+        "clones": [{"target": t, "card": c} for t, c in w.clones],
+        "spent": list(w.spent),
+    }
+
+
+def game_to_json(g: Game) -> dict[str, Any]:
+    return {
+        "game": GAME_ID,
+        "rules_version": RULES_VERSION,
+        "catalog": {"id": g.cat.id, "hash": g.cat.hash},
+        "market_size": g.market_size,
+        "first_seat": g.first_seat,
+        "seats": [{"hand": list(g.hands[s]), "work": work_json(g.works[s])} for s in range(g.n)],
+        "deck": list(g.deck),
+        "market": list(g.market),
+        "turn": {
+            "seat": g.seat,
+            "number": g.turn,
+            "step": g.step,
+            "peeked": list(g.peeked),
+            "bought": g.bought,
+        },
+        "passes": g.passes,
+        "final_round": None
+        if g.final is None
+        else {"triggered_by": g.final[0], "remaining": list(g.final[1])},
+        "pending": pending_json(g),
+        "rng": rngmod.to_hex(g.rng),
+        "game_over": g.over,
+        "scores": final_scores(g) if g.over else None,
+    }
+
+
+# -- reading -----------------------------------------------------------------------------
+
+
+def brief(v: Any) -> str:
+    """A short, always printable description of any JSON value (never repr of deep or huge
+    values: deep nesting would recurse, huge integers refuse str())."""
+    if isinstance(v, bool) or v is None:
+        return {True: "true", False: "false", None: "null"}[v]
+    if isinstance(v, str):
+        return short_repr(v)
+    if isinstance(v, int):
+        return str(v) if -(10**15) < v < 10**15 else "a huge integer"
+    if isinstance(v, float):
+        return "a number with a fraction" if v == v else "NaN"
+    if isinstance(v, dict):
+        return "an object"
+    if isinstance(v, list):
+        return "an array"
+    return type(v).__name__
+
+
+def is_int(v: Any) -> TypeGuard[int]:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+class Reader:
+    """Collects problems while reading; every accessor returns a safe default on error."""
+
+    def __init__(self) -> None:
+        self.problems = ProblemList()
+        self.unread = False  # a list was refused unread: its cards are not "missing"
+
+    def bad(self, code: str, detail: str, pointer: str, clause: str | None = None) -> None:
+        self.problems.append(Problem(code, detail, pointer, clause))
+
+    def obj(
+        self, v: Any, p: str, fields: tuple[str, ...], optional: tuple[str, ...] = ()
+    ) -> dict[str, Any]:
+        """An object with exactly these fields (the optional ones may be absent)."""
+        if not isinstance(v, dict):
+            self.bad("wrong_type", f"must be an object, not {brief(v)}", p)
+            return {}
+        unknown_fields(self.problems, v, fields, p)
+        for k in fields:
+            if k not in v and k not in optional:
+                self.bad("missing_field", f"missing field {k!r}", f"{p}/{k}")
+        return v
+
+    def lst(
+        self, v: Any, p: str, most: int | None = None, what: str = "", clause: str | None = None
+    ) -> list[Any]:
+        """An array of at most `most` entries (`what` says why); a longer one is refused
+        whole, unread: a 2 MB state can hold 700,000 entries where the game holds a few
+        dozen cards, and reading each would cost seconds and hundreds of MB."""
+        if not isinstance(v, list):
+            self.bad("wrong_type", f"must be an array, not {brief(v)}", p)
+            return []
+        if most is not None and len(v) > most:
+            self.bad("too_long", f"holds at most {most} entries ({what}), not {len(v)}", p, clause)
+            self.unread = True
+            return []
+        return v
+
+    def int_(self, v: Any, p: str, lo: int, hi: int, clause: str | None = None) -> int | None:
+        if not is_int(v) or not lo <= v <= hi:
+            self.bad(
+                "out_of_range" if is_int(v) else "wrong_type",
+                f"must be an integer from {lo} to {hi}, not {brief(v)}",
+                p,
+                clause,
+            )
+            return None
+        return int(v)
+
+    def bool_(self, v: Any, p: str) -> bool:
+        if not isinstance(v, bool):
+            self.bad("wrong_type", f"must be true or false, not {brief(v)}", p)
+            return False
+        return v
+
+
+STATE_FIELDS = (
+    "game",
+    "rules_version",
+    "catalog",
+    "market_size",
+    "first_seat",
+    "seats",
+    "deck",
+    "market",
+    "turn",
+    "passes",
+    "final_round",
+    "pending",
+    "rng",
+    "game_over",
+    "scores",
+)
+WORK_FIELDS = ("building", "converted", "site", "clones", "spent")
+TURN_FIELDS = ("seat", "number", "step", "peeked", "bought")
+
+
+def resolve_catalog(r: Reader, data: dict[str, Any], custom: Catalog | None) -> Catalog | None:
+    """The state's catalog: the one given with the request, or a built-in one (F-2.1)."""
+    ref = r.obj(data.get("catalog"), "/catalog", ("id", "hash"))
+    cid, chash = ref.get("id"), ref.get("hash")
+    if not isinstance(cid, str) or not isinstance(chash, str):
+        r.bad("wrong_type", "catalog must be {id, hash}, two strings", "/catalog", "F-2.1")
+        return None
+    if custom is not None and custom.hash == chash:
+        return custom
+    builtin = builtin_catalogs().get(cid)
+    if builtin is not None and builtin.hash == chash:
+        return builtin
+    r.bad(
+        "unknown_catalog",
+        f"no catalog {brief(cid)} with hash {brief(chash)}; send the catalog with the state",
+        "/catalog",
+        "F-2.1",
+    )
+    return None
+
+
+class _Cards:
+    """Claims each card once (F-1.3): a card of the catalog, in use at this player count,
+    standing in one place only."""
+
+    def __init__(self, r: Reader, cat: Catalog, in_use: set[str]) -> None:
+        self.r, self.cat, self.in_use = r, cat, in_use
+        self.seen: dict[str, str] = {}
+
+    def known(self, v: Any, p: str) -> str | None:
+        """A card id of this game (not claimed: a reference to a card placed elsewhere)."""
+        if not isinstance(v, str) or v not in self.cat.cards:
+            self.r.bad("unknown_card", f"{brief(v)} is not a card of the catalog", p, "F-2.1")
+            return None
+        if v not in self.in_use:
+            self.r.bad(
+                "card_not_in_use",
+                f"{v} needs {self.cat.cards[v].min_players} players and stays in the box",
+                p,
+                "F-1.3",
+            )
+            return None
+        return v
+
+    def claim(self, v: Any, p: str) -> str | None:
+        cid = self.known(v, p)
+        if cid is None:
+            return None
+        if cid in self.seen:
+            self.r.bad(
+                "duplicate_card", f"{cid} appears twice (also at {self.seen[cid]})", p, "F-1.3"
+            )
+            return None
+        self.seen[cid] = p
+        return cid
+
+    def lst(self, v: Any, p: str) -> list[Any]:
+        """A list of cards of this game (or of entries naming one each, distinct): at most
+        as many entries as there are cards in use."""
+        return self.r.lst(v, p, len(self.in_use), "one per card in use", "F-1.3")
+
+    def zone(self, v: Any, p: str) -> list[str]:
+        out = []
+        for j, x in enumerate(self.lst(v, p)):
+            cid = self.claim(x, f"{p}/{j}")
+            if cid is not None:
+                out.append(cid)
+        return out
+
+
+def read_work(r: Reader, cards: _Cards, v: Any, p: str) -> Work:
+    """F-2.7 / F-4.1: a work's five lists; each card of it claimed once."""
+    cat = cards.cat
+    d = r.obj(v, p, WORK_FIELDS)
+    building: list[Placement] = []
+    for j, e in enumerate(cards.lst(d.get("building"), f"{p}/building")):
+        ep = f"{p}/building/{j}"
+        e = r.obj(e, ep, ("card", "x", "y", "r"))
+        cid = cards.claim(e.get("card"), f"{ep}/card")
+        x = r.int_(e.get("x"), f"{ep}/x", -COORD_LIMIT, COORD_LIMIT, "F-2.4")
+        y = r.int_(e.get("y"), f"{ep}/y", -COORD_LIMIT, COORD_LIMIT, "F-2.4")
+        rot = r.int_(e.get("r"), f"{ep}/r", 0, 3, "F-2.4")
+        if cid is not None and cat.cards[cid].type != "space":
+            r.bad(
+                "not_a_space", f"{cid} is not a space: it goes to the site", f"{ep}/card", "F-3.5"
+            )
+            cid = None
+        if cid is not None and x is not None and y is not None and rot is not None:
+            building.append(Placement(cid, x, y, rot))
+    site: list[str] = []
+    for j, x_ in enumerate(cards.lst(d.get("site"), f"{p}/site")):
+        cid = cards.claim(x_, f"{p}/site/{j}")
+        if cid is not None and cat.cards[cid].type not in SITE_TYPES:
+            r.bad(
+                "not_a_site_card",
+                f"{cid} is a space: it goes to the building",
+                f"{p}/site/{j}",
+                "F-3.5",
+            )
+        elif cid is not None:
+            site.append(cid)
+    clones: list[tuple[str, str]] = []
+    for j, c in enumerate(cards.lst(d.get("clones"), f"{p}/clones")):
+        cp = f"{p}/clones/{j}"
+        c = r.obj(c, cp, ("target", "card"))
+        target = cards.known(c.get("target"), f"{cp}/target")
+        card = cards.claim(c.get("card"), f"{cp}/card")
+        if target is not None and card is not None:
+            clones.append((target, card))
+    converted = [
+        cid
+        for j, x_ in enumerate(cards.lst(d.get("converted"), f"{p}/converted"))
+        if (cid := cards.known(x_, f"{p}/converted/{j}")) is not None
+    ]
+    spent = [
+        cid
+        for j, x_ in enumerate(cards.lst(d.get("spent"), f"{p}/spent"))
+        if (cid := cards.known(x_, f"{p}/spent/{j}")) is not None
+    ]
+    return Work(building, converted, site, clones, spent)
+
+
+def check_work(r: Reader, cat: Catalog, w: Work, p: str) -> Building:
+    """F-4 / F-6.3 / F-6.6: the building is rebuilt placement by placement (every placement
+    must have been legal when laid; the equipe and the conversions now in the work are
+    assumed to have been there already, the most lenient order that could have happened:
+    proposed ruling F-R44);
+    conversions spend distinct designers (F-R20); clones lie on distinct face-up concepts,
+    projects or materials of the site, with the teórica there (F-6.6, F-R22)."""
+    cards = cat.cards
+    in_building = {pl.card for pl in w.building}
+    site = set(w.site)
+    seen: set[str] = set()  # sets, not list slices: the lists may be forged to any length
+    for j, cid in enumerate(w.converted):
+        if cid not in in_building:
+            r.bad(
+                "convert_target",
+                f"{cid} is not a space of this building",
+                f"{p}/converted/{j}",
+                "F-R20",
+            )
+        elif cid in seen:
+            r.bad("already_converted", f"{cid} is converted twice", f"{p}/converted/{j}", "F-R20")
+        seen.add(cid)
+    seen = set()
+    for j, cid in enumerate(w.spent):
+        if cid not in site or cards[cid].ability != "designer_de_interiores":
+            r.bad(
+                "no_designer",
+                f"{cid} is not a designer de interiores of this site",
+                f"{p}/spent/{j}",
+                "F-R20",
+            )
+        elif cid in seen:
+            r.bad("designer_spent", f"{cid} is spent twice", f"{p}/spent/{j}", "F-R20")
+        seen.add(cid)
+    if len(w.converted) != len(w.spent):
+        r.bad(
+            "conversion_count",
+            "each conversion spends one designer: converted and spent have the same length",
+            f"{p}/spent",
+            "F-R20",
+        )
+    targets: set[str] = set()
+    for j, (target, _) in enumerate(w.clones):
+        tp = f"{p}/clones/{j}/target"
+        if target not in site or cards[target].type not in CLONE_TARGET_TYPES:
+            r.bad(
+                "clone_target",
+                f"{target} is not a concept, project or material of this site",
+                tp,
+                "F-6.6",
+            )
+        elif target in targets:
+            r.bad("already_cloned", f"{target} carries two clone cards", tp, "F-6.6")
+        targets.add(target)
+    if w.clones and not w.has_ability(cat, "teorica"):
+        r.bad("no_teorica", "clone cards lie in a site without the teórica", f"{p}/clones", "F-6.6")
+    equipe = w.has_ability(cat, "equipe_de_obras")
+    converted = {c for c in w.converted if c in in_building}
+    illegal = set()
+    for j, code, clause, detail in building_errors(cat, w.building, converted, equipe):
+        pl = w.building[j]
+        r.bad(code, f"{pl.compact()}: {detail}", f"{p}/building/{j}", clause)
+        illegal.add(j)
+    b = Building(cat, (pl for j, pl in enumerate(w.building) if j not in illegal), converted)
+    return b
+
+
+def read_final(r: Reader, v: Any, n: int) -> tuple[int, list[int]] | None:
+    if v is None:
+        return None
+    d = r.obj(v, "/final_round", ("triggered_by", "remaining"))
+    t = r.int_(d.get("triggered_by"), "/final_round/triggered_by", 0, n - 1, "F-R25")
+    rem = [
+        s
+        for j, x in enumerate(
+            r.lst(d.get("remaining"), "/final_round/remaining", n, "one per seat", "F-R25")
+        )
+        if (s := r.int_(x, f"/final_round/remaining/{j}", 0, n - 1, "F-R25")) is not None
+    ]
+    if t is None:
+        return None
+    order = [(t + i) % n for i in range(1, n + 1)]
+    if len(rem) > n or rem != order[n - len(rem) :]:
+        r.bad(
+            "invalid_final_round",
+            "remaining must be the seats still to play, in turn order, ending with the seat "
+            "that triggered the end",
+            "/final_round/remaining",
+            "F-R25",
+        )
+    return t, rem
+
+
+def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
+    """Read and check a state from outside; raise InvalidState listing every problem."""
+    r = Reader()
+    if not isinstance(data, dict):
+        raise InvalidState([Problem("wrong_type", "the state must be a JSON object", "")])
+    r.obj(data, "", STATE_FIELDS, ("pending", "scores"))
+    if data.get("game") != GAME_ID:
+        r.bad("wrong_game", f"this is not a {GAME_ID} state", "/game")
+    if data.get("rules_version") != RULES_VERSION:
+        r.bad(
+            "unsupported_rules_version",
+            f"rules_version must be {RULES_VERSION!r}",
+            "/rules_version",
+        )
+    cat = resolve_catalog(r, data, custom_catalog)
+    seats_raw = r.lst(data.get("seats"), "/seats")
+    n = len(seats_raw)
+    if not 2 <= n <= 4:
+        r.bad("invalid_seat_count", "a game has 2, 3 or 4 seats", "/seats", "F-1.1")
+    if cat is None or not 2 <= n <= 4:
+        raise InvalidState(r.problems)
+    cards = _Cards(r, cat, set(cards_in_use(cat, n)))
+    k = r.int_(
+        data.get("market_size"), "/market_size", min(MARKET_SIZES), max(MARKET_SIZES), "F-1.7"
+    )
+    first = r.int_(data.get("first_seat"), "/first_seat", 0, n - 1, "F-R5")
+    hands: list[list[str]] = []
+    works: list[Work] = []
+    for i, s in enumerate(seats_raw):
+        p = f"/seats/{i}"
+        sd = r.obj(s, p, ("hand", "work"))
+        hands.append(cards.zone(sd.get("hand"), f"{p}/hand"))
+        works.append(read_work(r, cards, sd.get("work"), f"{p}/work"))
+    deck = cards.zone(data.get("deck"), "/deck")
+    market = cards.zone(data.get("market"), "/market")
+    missing = [c for c in cards.in_use if c not in cards.seen]
+    if missing and not r.unread:
+        r.bad(
+            "missing_cards",
+            f"cards in use missing from every zone: {', '.join(sorted(missing))}",
+            "",
+            "F-1.3",
+        )
+    tv = r.obj(data.get("turn"), "/turn", TURN_FIELDS)
+    seat = r.int_(tv.get("seat"), "/turn/seat", 0, n - 1, "F-1.1")
+    number = r.int_(tv.get("number"), "/turn/number", 1, 10**9, "F-3")
+    step = tv.get("step")
+    if step not in (BUY, LAY, FINAL, None):
+        r.bad("wrong_type", "turn.step must be 'buy', 'lay', 'final' or null", "/turn/step", "F-3")
+    peeked = [
+        c
+        for j, x in enumerate(
+            r.lst(tv.get("peeked"), "/turn/peeked", 2, "the deck's top two cards", "F-R19")
+        )
+        if (c := cards.known(x, f"/turn/peeked/{j}")) is not None
+    ]
+    bought_raw = tv.get("bought")
+    bought = None if bought_raw is None else cards.known(bought_raw, "/turn/bought")
+    passes = r.int_(data.get("passes"), "/passes", 0, n - 1, "F-R27")
+    final = read_final(r, data.get("final_round"), n)
+    over = r.bool_(data.get("game_over"), "/game_over")
+    rng_text = data.get("rng")
+    if not isinstance(rng_text, str) or not RNG_RE.fullmatch(rng_text):
+        r.bad("invalid_rng", "rng must be 16 lowercase hexadecimal digits", "/rng", "F-1.9")
+    if r.problems:
+        raise InvalidState(r.problems)
+    assert k is not None and first is not None and seat is not None and number is not None
+    assert passes is not None and isinstance(rng_text, str)
+    buildings = [check_work(r, cat, w, f"/seats/{i}/work") for i, w in enumerate(works)]
+    g = Game.__new__(Game)
+    g.cat, g.n, g.market_size, g.first_seat = cat, n, k, first
+    g.hands, g.works, g.buildings = hands, works, buildings
+    g.pcache = [{} for _ in range(n)]
+    g.deck, g.market = deck, market
+    g.seat, g.turn, g.step = seat, number, step
+    g.peeked, g.bought, g.passes, g.final = peeked, bought, passes, final
+    g.rng, g.over = rngmod.from_hex(rng_text), over
+    g.log = None
+    g._opts = None
+    check_turn(r, g)
+    if r.problems:
+        raise InvalidState(r.problems)
+    check_derived(r, g, data)
+    if r.problems:
+        raise InvalidState(r.problems)
+    return g
+
+
+def turns_played(g: Game, seat: int) -> int:
+    """Turns of `seat` finished so far: turns go round from first_seat (F-1.1), the current
+    one is finished only once the game is over."""
+    done = g.turn if g.over else g.turn - 1
+    offset = (seat - g.first_seat) % g.n
+    return 0 if done <= offset else (done - 1 - offset) // g.n + 1
+
+
+def check_laid(r: Reader, g: Game) -> None:
+    """F-3.3: one lay or one action per turn, so a work holds at most as many cards and
+    conversions as its seat has had turns (proposed ruling F-R44)."""
+    for s, w in enumerate(g.works):
+        done = len(w.building) + len(w.site) + len(w.clones) + len(w.converted)
+        if done > turns_played(g, s):
+            r.bad(
+                "too_many_cards_laid",
+                f"seat {s} has laid or used {done} cards in {turns_played(g, s)} turns",
+                f"/seats/{s}/work",
+                "F-3.3",
+            )
+
+
+def check_turn(r: Reader, g: Game) -> None:
+    """The turn bookkeeping must be one the flow can reach (F-3, F-R19, F-8.1 to F-8.3)."""
+    seat, k = g.seat, g.market_size
+    check_laid(r, g)
+    if g.over:
+        if g.step is not None or g.peeked or g.bought is not None:
+            r.bad(
+                "inconsistent_turn",
+                "a finished game has no step, look or purchase",
+                "/turn",
+                "F-8.4",
+            )
+        if g.final is None or g.final[1]:
+            r.bad(
+                "inconsistent_turn",
+                "a game ends after the final round: final_round with no seat remaining",
+                "/final_round",
+                "F-R25",
+            )
+        if len(g.market) > k:
+            r.bad("market_size", f"the market holds at most {k} cards", "/market", "F-1.7")
+        return
+    if g.step is None:
+        r.bad("inconsistent_turn", "a running game has a step", "/turn/step", "F-3")
+        return
+    if (g.step == FINAL) != (g.final is not None):
+        r.bad(
+            "inconsistent_turn",
+            "the step is 'final' exactly during the final round",
+            "/turn/step",
+            "F-8.2",
+        )
+        return
+    if g.final is not None:
+        if not g.final[1] or g.final[1][0] != seat:
+            r.bad(
+                "invalid_final_round",
+                "the first remaining seat is the seat to play",
+                "/final_round/remaining",
+                "F-R25",
+            )
+        if g.passes:
+            r.bad(
+                "inconsistent_turn", "passes are not counted in the final round", "/passes", "F-R27"
+            )
+    elif not g.deck and not (g.turn == 1 or g.bought_from_deck()):  # F-R45: turn 1
+        r.bad(
+            "end_not_triggered",
+            "the deck is empty but the final round has not begun",
+            "/final_round",
+            "F-8.1",
+        )
+    if seat != (g.first_seat + g.turn - 1) % g.n:
+        r.bad(
+            "turn_order",
+            "turn.seat must be the seat whose turn this is: turns go round from first_seat",
+            "/turn/seat",
+            "F-1.1",
+        )
+    if g.passes >= g.turn:
+        r.bad("inconsistent_turn", "more complete passes than turns played", "/passes", "F-R27")
+    if g.bought is not None:
+        if g.step != LAY:
+            r.bad(
+                "inconsistent_turn",
+                "a purchase is made only before the lay step",
+                "/turn/bought",
+                "F-3.1",
+            )
+        elif g.bought not in g.hands[seat]:
+            r.bad(
+                "inconsistent_turn",
+                "the card bought this turn is in the player's hand",
+                "/turn/bought",
+                "F-3.1",
+            )
+    if g.peeked:
+        check_peeked(r, g)
+    market_bought = g.bought is not None and not g.bought_from_deck()
+    expected = k - (1 if market_bought else 0)
+    if len(g.market) > expected or (g.final is None and g.deck and len(g.market) != expected):
+        r.bad(
+            "market_size",
+            f"the market holds {expected} cards now ({k}, refilled after each market purchase)",
+            "/market",
+            "F-3.6",
+        )
+
+
+def check_peeked(r: Reader, g: Game) -> None:
+    """F-6.1 / F-R19: the seen cards are the deck's top two (or one), in order, less the one
+    bought; the looker has the coordenadora."""
+    if not g.works[g.seat].has_ability(g.cat, "coordenadora"):
+        r.bad(
+            "no_coordenadora",
+            "only the coordenadora lets a player look at the deck",
+            "/turn/peeked",
+            "F-6.1",
+        )
+    still = g.peeked_on_deck()
+    deck_size = len(g.deck) + (1 if g.bought_from_deck() else 0)
+    if (
+        len(set(g.peeked)) != len(g.peeked)
+        or len(g.peeked) != min(2, deck_size)
+        or g.deck[: len(still)] != still
+    ):
+        r.bad(
+            "inconsistent_peek",
+            "peeked must be the top two (or one) cards of the deck, in order, as seen",
+            "/turn/peeked",
+            "F-R19",
+        )
+
+
+def check_derived(r: Reader, g: Game, data: dict[str, Any]) -> None:
+    """What follows from the rest: the pending decision and the final scores."""
+    if g.over:
+        if data.get("pending") is not None:
+            r.bad(
+                "inconsistent_pending",
+                "a finished game has no pending decision",
+                "/pending",
+                "F-8.4",
+            )
+        given_scores = data.get("scores")
+        if given_scores is not None and given_scores != final_scores(g):  # absent: recomputed
+            r.bad(
+                "inconsistent_scores",
+                "scores must be the final scores of these works",
+                "/scores",
+                "F-8.4",
+            )
+        return
+    given = data.get("pending")
+    if given is not None and given != pending_json(g):
+        r.bad(
+            "inconsistent_pending",
+            "pending does not match the decision this state asks for",
+            "/pending",
+            STEP_INFO[g.step][1] if g.step else "F-3",
+        )
+    if data.get("scores") is not None:
+        r.bad(
+            "inconsistent_scores", "scores are only given once the game is over", "/scores", "F-8.4"
+        )

@@ -1,0 +1,131 @@
+"""F-1: set-up for 2, 3 or 4 players: the cards in use, three shuffled piles, the deal
+(F-R3), the deck (F-R4), the market (F-1.7) and the first player (F-R5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import rng as rngmod
+from engine.errors import Problem, ProblemList, SetupError, summary
+from engine.fora_de_prumo.building import Building
+from engine.fora_de_prumo.catalog import Catalog, unknown_fields
+from engine.fora_de_prumo.model import BUY, Game
+from engine.fora_de_prumo.work import Work
+
+SETUP_KEYS = ("game", "seats", "seed", "first_seat", "market_size", "catalog")
+MARKET_SIZES = (4, 5, 6)
+DEFAULT_MARKET = 5
+DEAL = ((3, 2), (2, 2), (1, 1))  # F-R3: (phase, cards per seat), in dealing order
+
+
+def cards_in_use(cat: Catalog, n: int) -> list[str]:
+    """F-1.3: the cards whose player minimum is at most n, in catalog order."""
+    return [cid for cid, c in cat.cards.items() if c.min_players <= n]
+
+
+def piles(cat: Catalog, n: int) -> dict[int, list[str]]:
+    """F-1.4: the cards in use sorted into three piles by phase (catalog order, unshuffled)."""
+    out: dict[int, list[str]] = {1: [], 2: [], 3: []}
+    for cid in cards_in_use(cat, n):
+        out[cat.cards[cid].phase].append(cid)
+    return out
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_setup(setup: Any) -> list[Problem]:
+    """Every problem of a set-up object's own fields (the catalog is read by the caller)."""
+    if not isinstance(setup, dict):
+        return [Problem("invalid_setup", "the set-up must be an object", "", "F-1")]
+    problems = ProblemList()  # an object of 100,000 unknown fields costs a count
+    unknown_fields(problems, setup, SETUP_KEYS, "", "unknown_field", "F-1", "set-up ")
+    if setup.get("game", "fora-de-prumo") != "fora-de-prumo":
+        problems.append(Problem("wrong_game", "game must be 'fora-de-prumo'", "/game", "F-1"))
+    seats = setup.get("seats", 2)
+    if not _is_int(seats) or not 2 <= seats <= 4:
+        problems.append(
+            Problem(
+                "invalid_seat_count",
+                "Fora de Prumo is played by 2, 3 or 4 players",
+                "/seats",
+                "F-1.1",
+            )
+        )
+        seats = 4
+    seed = setup.get("seed", 0)
+    if not _is_int(seed) or not 0 <= seed < 2**64:
+        problems.append(
+            Problem("invalid_seed", "seed must be an integer from 0 to 2^64-1", "/seed", "F-1.9")
+        )
+    first = setup.get("first_seat", 0)
+    if not _is_int(first) or not 0 <= first < seats:
+        problems.append(
+            Problem(
+                "invalid_first_seat", f"first_seat must be 0..{seats - 1}", "/first_seat", "F-R5"
+            )
+        )
+    k = setup.get("market_size", DEFAULT_MARKET)
+    if not _is_int(k) or k not in MARKET_SIZES:
+        problems.append(
+            Problem("invalid_market_size", "market_size must be 4, 5 or 6", "/market_size", "F-1.7")
+        )
+    return problems
+
+
+def new_game(cat: Catalog, setup: dict[str, Any]) -> Game:
+    """F-1.1 to F-1.9 from a set-up already checked by `check_setup`."""
+    n: int = setup.get("seats", 2)
+    k: int = setup.get("market_size", DEFAULT_MARKET)
+    first: int = setup.get("first_seat", 0)
+    state = rngmod.seed_to_state(setup.get("seed", 0))
+    pile = piles(cat, n)
+    for phase in (1, 2, 3):  # F-1.9: the three shuffles, phase I first
+        state = rngmod.shuffle(state, pile[phase])
+    problems: list[Problem] = []
+    for phase, each in DEAL:
+        if len(pile[phase]) < each * n:
+            problems.append(
+                Problem(
+                    "pile_too_short",
+                    f"the phase {phase} pile has {len(pile[phase])} cards in use; "
+                    f"the deal needs {each * n}",
+                    "/catalog",
+                    "F-R3",
+                )
+            )
+    hands: list[list[str]] = [[] for _ in range(n)]
+    order = [(first + i) % n for i in range(n)]
+    if not problems:
+        for phase, each in DEAL:  # F-R3: each seat in turn takes its cards off the pile top
+            for s in order:
+                hands[s].extend(pile[phase][:each])
+                del pile[phase][:each]
+    deck = pile[1] + pile[2] + pile[3]  # F-R4
+    if not problems and len(deck) < k:
+        problems.append(
+            Problem(
+                "deck_too_short",
+                f"the deck has {len(deck)} cards after the deal; the market needs {k}",
+                "/catalog",
+                "F-R3",
+            )
+        )
+    if problems:
+        first_p = problems[0]
+        raise SetupError(first_p.code, summary(problems), "F-2.8", first_p.pointer, problems)
+    g = Game.__new__(Game)
+    g.cat, g.n, g.market_size, g.first_seat = cat, n, k, first
+    g.hands = hands
+    g.works = [Work([], [], [], [], []) for _ in range(n)]
+    g.buildings = [Building(cat, [], set()) for _ in range(n)]
+    g.pcache = [{} for _ in range(n)]
+    g.market = deck[:k]  # F-1.7: turned up one by one, the first at index 0
+    g.deck = deck[k:]
+    g.seat, g.turn, g.step = first, 1, BUY
+    g.peeked, g.bought, g.passes, g.final = [], None, 0, None
+    g.rng, g.over = state, False
+    g.log = None
+    g._opts = None
+    return g

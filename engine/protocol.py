@@ -1,0 +1,150 @@
+"""The decision protocol every game shares, written once.
+
+A game supplies its own pieces (read and write a state, its pending decision, apply one
+checked decision, score, set up, its catalogs); `DecisionProtocol` builds from them the
+game-independent part of the JSON face: load, legal decisions, batches applied all or
+nothing, standings, a dispute replayed, and the win shares the bots and tournaments read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from engine.errors import IllegalDecision, SetupError, short_repr
+
+G = TypeVar("G")  # the game's in-memory state: has .over, .n and .log
+JSON = dict[str, Any]
+
+
+def finish_view(view: JSON, seat: int) -> JSON:
+    """What every game's view hides alike: the generator (future shuffles) and another seat's
+    options; and whose view it is."""
+    view["rng"] = None
+    pending = view.get("pending")
+    if pending is not None and pending["seat"] != seat:
+        pending["options"] = None
+    view["view_of"] = seat
+    return view
+
+
+@dataclass(frozen=True)
+class DecisionProtocol(Generic[G]):
+    """The shared JSON face of one game, from that game's pieces."""
+
+    catalog_type: type
+    load_catalog: Callable[[Any], Any]
+    builtin_catalogs: Callable[[], Mapping[str, Any]]
+    unknown_catalog_clause: str
+    read_state: Callable[[Any, Any], G]  # (state, catalog or None) -> game; InvalidState
+    write_state: Callable[[G], JSON]
+    pending_json: Callable[[G], JSON | None]
+    new_game_internal: Callable[[JSON], G]
+    apply_internal: Callable[[G, Any, str], None]  # one decision, checked, in place
+    final_scores: Callable[[G], JSON]
+
+    def get_catalog(self, spec: Any) -> Any:
+        """A catalog by id (a built-in one), given inline as a catalog document, or already
+        loaded (a catalog object is returned unchanged)."""
+        if isinstance(spec, self.catalog_type):
+            return spec
+        if isinstance(spec, dict):
+            return self.load_catalog(spec)
+        known = self.builtin_catalogs()
+        cat = known.get(spec) if isinstance(spec, str) else None
+        if cat is None:
+            raise SetupError(
+                "unknown_catalog",
+                f"no built-in catalog {short_repr(spec)}; known: {sorted(known)}",
+                self.unknown_catalog_clause,
+                "/catalog",
+            )
+        return cat
+
+    def load(self, state: Any, catalog: Any = None) -> G:
+        """Read and check a state (InvalidState lists every problem)."""
+        cat = self.get_catalog(catalog) if catalog is not None else None
+        return self.read_state(state, cat)
+
+    def new_game(self, setup: JSON) -> JSON:
+        return self.write_state(self.new_game_internal(setup))
+
+    def legal_decisions(self, state: Any, catalog: Any = None) -> JSON:
+        """The pending decision and every option; each is accepted unchanged by `apply`."""
+        g = self.load(state, catalog)
+        pending = self.pending_json(g)
+        return {
+            "pending": pending,
+            "options": pending["options"] if pending else [],
+            "game_over": g.over,  # type: ignore[attr-defined]
+        }
+
+    def apply_logged(self, g: G, decisions: Any) -> IllegalDecision | None:
+        """Apply decisions in order, tagging each event with its decision's index; stop at
+        the first illegal one and return its error (with `index`), leaving `g` just before."""
+        if not isinstance(decisions, list):
+            raise IllegalDecision(
+                "malformed_decision", "decisions must be an array", None, "/decisions"
+            )
+        log: list[JSON] = []
+        g.log = log  # type: ignore[attr-defined]
+        for i, d in enumerate(decisions):
+            before = len(log)
+            try:
+                self.apply_internal(g, d, f"/decisions/{i}")
+            except IllegalDecision as e:
+                return IllegalDecision(e.code, e.detail, e.clause, e.pointer, i)
+            for ev in log[before:]:
+                ev["decision"] = i
+        return None
+
+    def take_log(self, g: G) -> list[JSON]:
+        events: list[JSON] = g.log or []  # type: ignore[attr-defined]
+        g.log = None  # type: ignore[attr-defined]
+        return events
+
+    def apply_all(self, state: Any, decisions: Any, catalog: Any = None) -> tuple[JSON, list[JSON]]:
+        """All or nothing: the first illegal decision raises with its index; the input state
+        is never mutated."""
+        g = self.load(state, catalog)
+        error = self.apply_logged(g, decisions)
+        if error is not None:
+            raise error
+        events = self.take_log(g)
+        return self.write_state(g), events
+
+    def apply(self, state: Any, decision: Any, catalog: Any = None) -> tuple[JSON, list[JSON]]:
+        """One decision: (new state, events)."""
+        return self.apply_all(state, [decision], catalog)
+
+    def score(self, state: Any, catalog: Any = None) -> JSON:
+        """Standings now (the scoring applied to the position as it stands) or final."""
+        g = self.load(state, catalog)
+        out = self.final_scores(g)
+        out["final"] = g.over  # type: ignore[attr-defined]
+        return out
+
+    def replay(self, start: Any, decisions: Any, catalog: Any = None) -> JSON:
+        """Settle a dispute: from a starting state (or `{"setup": ...}`) apply a decision
+        log. Returns the final state and events, or the index of the first illegal decision
+        and its error with the state reached just before it."""
+        if isinstance(start, dict) and "setup" in start:
+            g = self.new_game_internal(start["setup"])
+        else:
+            g = self.load(start, catalog)
+        error = self.apply_logged(g, decisions)
+        events = self.take_log(g)
+        out: JSON = {"ok": error is None, "applied": len(decisions)}
+        if error is not None:
+            out["applied"] = error.index
+            out["error"] = error.to_json()
+        out["state"] = self.write_state(g)
+        out["events"] = events
+        return out
+
+    def returns(self, g: G) -> list[float]:
+        """Per seat: 1 for a sole winner, 1/k for k sharing the win, else 0."""
+        winners = self.final_scores(g)["winners"]
+        n: int = g.n  # type: ignore[attr-defined]
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]

@@ -1,0 +1,272 @@
+"""Operations (issue 7, items 3 and 6): CORS for browser apps (CORS_ORIGINS), Prometheus
+metrics at /metrics (every gunicorn worker counted), per-client rate limiting (RATE_LIMIT,
+in Redis when REDIS_URL is set)."""
+
+from __future__ import annotations
+
+import os
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from http_support import check_response, make_app
+from prometheus_client.parser import text_string_to_metric_families
+
+import engine.architectura as arch
+from benchmarks.local import RedisServer, free_port, gunicorn
+
+SETUP = {"seats": 2, "seed": 1}
+ORIGIN = "https://table.example"
+
+
+# -- CORS -------------------------------------------------------------------------------------
+
+
+def _preflight(client: Any, origin: str) -> Any:
+    return client.options(
+        "/v1/resolve",
+        headers={
+            "Origin": origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type",
+        },
+    )
+
+
+def test_no_cors_headers_unless_configured() -> None:
+    client = make_app().test_client()
+    r = client.post("/v1/games", json=SETUP, headers={"Origin": ORIGIN})
+    assert r.status_code == 200
+    assert not [h for h, _ in r.headers.items() if h.lower().startswith("access-control-")]
+    assert "Access-Control-Allow-Origin" not in _preflight(client, ORIGIN).headers
+
+
+def test_cors_for_configured_origins_only() -> None:
+    client = make_app(CORS_ORIGINS=f"{ORIGIN}, https://other.example").test_client()
+    r = client.post("/v1/games", json=SETUP, headers={"Origin": ORIGIN})
+    assert r.headers["Access-Control-Allow-Origin"] == ORIGIN
+    assert "X-Request-ID" in r.headers["Access-Control-Expose-Headers"]
+    pre = _preflight(client, ORIGIN)
+    assert pre.status_code == 200
+    assert pre.headers["Access-Control-Allow-Origin"] == ORIGIN
+    assert "POST" in pre.headers["Access-Control-Allow-Methods"]
+    assert "content-type" in pre.headers["Access-Control-Allow-Headers"].lower()
+    # a problem answer is readable by the page too
+    r = client.post("/v1/games", json={"seats": 9}, headers={"Origin": ORIGIN})
+    assert r.status_code == 400 and r.headers["Access-Control-Allow-Origin"] == ORIGIN
+    # an origin not listed gets no CORS header: the browser withholds the answer
+    r = client.post("/v1/games", json=SETUP, headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in r.headers
+    assert "Access-Control-Allow-Origin" not in _preflight(client, "https://evil.example").headers
+
+
+def test_cors_origins_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app import config_from_env
+
+    monkeypatch.setenv("CORS_ORIGINS", " https://a.example ,https://b.example,")
+    assert config_from_env()["CORS_ORIGINS"] == ["https://a.example", "https://b.example"]
+    monkeypatch.setenv("CORS_ORIGINS", "")
+    assert config_from_env()["CORS_ORIGINS"] is None
+
+
+# -- metrics ----------------------------------------------------------------------------------
+
+
+def scrape(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of a Prometheus exposition: (name, sorted labels) -> value."""
+    out = {}
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            out[(s.name, tuple(sorted(s.labels.items())))] = s.value
+    return out
+
+
+def metrics(client: Any) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    r = client.get("/metrics")
+    assert r.status_code == 200 and r.mimetype == "text/plain"
+    return scrape(r.get_data(as_text=True))
+
+
+def requests_total(m: dict[Any, float], endpoint: str, status: str, method: str = "POST") -> float:
+    key = (
+        "referee_http_requests_total",
+        (("endpoint", endpoint), ("method", method), ("status", status)),
+    )
+    return m.get(key, 0.0)
+
+
+def test_requests_are_counted_by_route_and_status() -> None:
+    client = make_app().test_client()
+    before = metrics(client)
+    for _ in range(3):
+        client.post("/v1/games", json=SETUP)
+    client.post("/v1/games", json={"seats": 1})
+    client.get("/v1/catalogs/reference")
+    client.get("/v1/catalogs/nothing")
+    client.get("/no/such/path")
+    after = metrics(client)
+
+    def delta(endpoint: str, status: str, method: str = "POST") -> float:
+        return requests_total(after, endpoint, status, method) - requests_total(
+            before, endpoint, status, method
+        )
+
+    assert delta("/v1/games", "200") == 3
+    assert delta("/v1/games", "400") == 1
+    assert delta("/v1/catalogs/<catalog_id>", "200", "GET") == 1
+    assert delta("/v1/catalogs/<catalog_id>", "404", "GET") == 1
+    assert delta("<unmatched>", "404", "GET") == 1
+    labels = (("endpoint", "/v1/games"), ("method", "POST"), ("status", "200"))
+    count = "referee_http_request_duration_seconds_count"
+    assert after[(count, labels)] - before.get((count, labels), 0) == 3
+    inf = (*labels[:1], ("le", "+Inf"), *labels[1:])
+    assert after[("referee_http_request_duration_seconds_bucket", inf)] >= 3
+
+
+def test_suggest_iterations_and_cache_hits() -> None:
+    client = make_app().test_client()
+    state = arch.new_game({"seats": 2, "seed": 11})
+    body = {"state": state, "seat": 0, "budget": {"iterations": 40}, "seed": 3}
+    before = metrics(client)
+    r1 = client.post("/v1/suggest", json=body)
+    r2 = client.post("/v1/suggest", json=body)
+    assert r1.status_code == r2.status_code == 200, r1.get_json()
+    assert r1.get_json()["cached"] is False and r2.get_json()["cached"] is True
+    after = metrics(client)
+
+    def delta(name: str, labels: tuple[tuple[str, str], ...] = ()) -> float:
+        return after.get((name, labels), 0) - before.get((name, labels), 0)
+
+    assert delta("referee_suggest_cache_total", (("result", "miss"),)) == 1
+    assert delta("referee_suggest_cache_total", (("result", "hit"),)) == 1
+    assert delta("referee_suggest_iterations_count") == 1
+    assert delta("referee_suggest_iterations_sum") == r1.get_json()["stats"]["iterations"]
+
+
+def test_position_cache_state() -> None:
+    m = metrics(make_app().test_client())
+    assert m[("referee_position_cache_up", (("backend", "memory"),))] == 1
+    dead = f"redis://127.0.0.1:{free_port()}/0"
+    m = metrics(make_app(REDIS_URL=dead).test_client())
+    assert m[("referee_position_cache_up", (("backend", "redis"),))] == 0
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return str(r.read().decode())
+
+
+@pytest.mark.slow
+def test_metrics_add_up_every_gunicorn_worker(tmp_path: Path) -> None:
+    """Two sync workers each serve some of 60 requests; /metrics (served by one of them)
+    counts all 60."""
+    env = {"WEB_CONCURRENCY": "2", "GUNICORN_WORKER_CLASS": "sync"}
+    env["PROMETHEUS_MULTIPROC_DIR"] = str(tmp_path)
+    with gunicorn(env) as base:
+        for _ in range(60):
+            _get(base + "/v1/catalogs")
+        m = scrape(_get(base + "/metrics"))
+    assert requests_total(m, "/v1/catalogs", "200", "GET") == 60
+    workers = {f.name.split("_")[-1] for f in tmp_path.glob("counter_*.db")}
+    assert len(workers) >= 2, workers  # both workers counted requests
+
+
+def test_metrics_directory_made_when_unset(tmp_path: Path) -> None:
+    """Without PROMETHEUS_MULTIPROC_DIR a fresh process makes its own directory, and
+    removes it at exit."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, app.metrics as m; print(m.MULTIPROC_DIR); "
+        "assert os.environ['PROMETHEUS_MULTIPROC_DIR'] == m.MULTIPROC_DIR; "
+        "assert os.path.isdir(m.MULTIPROC_DIR)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    made = Path(out.stdout.strip())
+    assert made.name.startswith("referee-metrics-") and not made.exists()
+
+
+# -- rate limiting ----------------------------------------------------------------------------
+
+
+def _post(client: Any, addr: str = "10.0.0.1", **headers: str) -> Any:
+    return client.post("/v1/games", json=SETUP, environ_base={"REMOTE_ADDR": addr}, headers=headers)
+
+
+def test_no_rate_limit_unless_configured() -> None:
+    client = make_app().test_client()
+    assert all(_post(client).status_code == 200 for _ in range(30))
+
+
+def test_rate_limit_per_client_with_retry_after() -> None:
+    client = make_app(RATE_LIMIT="3/minute").test_client()
+    assert [_post(client).status_code for _ in range(3)] == [200, 200, 200]
+    r = _post(client)
+    body = check_response("POST", "/v1/games", r)
+    assert r.status_code == 429 and body["code"] == "rate_limited"
+    assert r.mimetype == "application/problem+json" and "RATE_LIMIT" in body["detail"]
+    assert 1 <= int(r.headers["Retry-After"]) <= 60
+    # another client has its own allowance; health and metrics are never limited
+    assert _post(client, "10.0.0.2").status_code == 200
+    assert all(client.get(p).status_code == 200 for p in ["/healthz", "/metrics"] * 5)
+    # the limit applies to every /v1 endpoint of the client
+    r = client.get("/v1/catalogs", environ_base={"REMOTE_ADDR": "10.0.0.1"})
+    assert check_response("GET", "/v1/catalogs", r)["code"] == "rate_limited"
+
+
+def test_rate_limit_behind_a_proxy() -> None:
+    """With TRUSTED_PROXY_HOPS=1 the client is the address the proxy saw, not the proxy."""
+    client = make_app(RATE_LIMIT="2/minute", TRUSTED_PROXY_HOPS=1).test_client()
+    for _ in range(2):
+        assert _post(client, "172.18.0.5", **{"X-Forwarded-For": "203.0.113.7"}).status_code == 200
+    assert _post(client, "172.18.0.5", **{"X-Forwarded-For": "203.0.113.7"}).status_code == 429
+    assert _post(client, "172.18.0.5", **{"X-Forwarded-For": "203.0.113.8"}).status_code == 200
+
+
+def test_bad_rate_limit_is_refused_at_start() -> None:
+    with pytest.raises(ValueError, match="RATE_LIMIT"):
+        make_app(RATE_LIMIT="lots")
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    with RedisServer() as server:
+        yield server
+
+
+def test_rate_limit_shared_through_redis(redis_server: RedisServer) -> None:
+    """Two app instances (two workers, or two replicas) count one client together."""
+    a = make_app(RATE_LIMIT="3/minute", REDIS_URL=redis_server.url).test_client()
+    b = make_app(RATE_LIMIT="3/minute", REDIS_URL=redis_server.url).test_client()
+    assert [_post(a).status_code, _post(b).status_code, _post(a).status_code] == [200] * 3
+    assert _post(b).status_code == 429
+    # without Redis each instance would have allowed 3 of its own
+    c = make_app(RATE_LIMIT="3/minute").test_client()
+    d = make_app(RATE_LIMIT="3/minute").test_client()
+    assert [_post(x).status_code for x in (c, d, c, d, c, d)] == [200] * 6
+
+
+def test_rate_limit_store_down_lets_requests_through() -> None:
+    dead = f"redis://127.0.0.1:{free_port()}/0"
+    client = make_app(RATE_LIMIT="100/minute", REDIS_URL=dead).test_client()
+    assert [_post(client).status_code for _ in range(3)] == [200] * 3
+
+
+def test_every_limited_operation_documents_429() -> None:
+    """Every /v1 operation may answer 429 once RATE_LIMIT is set: the contract says so."""
+    from http_support import spec
+
+    missing = [
+        f"{method.upper()} {path}"
+        for path, ops in spec()["paths"].items()
+        if path.startswith("/v1/")
+        for method, op in ops.items()
+        if method in ("get", "post") and "429" not in op["responses"]
+    ]
+    assert not missing, missing

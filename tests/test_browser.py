@@ -1,0 +1,203 @@
+"""The /play page in a real browser: Playwright driving Debian's chromium against gunicorn.
+
+For each game: load /play, start a 2-seat game against a bot, make a legal move by clicking
+the board, see the bot answer and the board change, play on to the end of the game, with no
+console error. Architectura's game is then stepped through in the replay tab.
+
+Chromium comes from Debian (`scripts/setup.sh --dev` installs it with apt-get; a browser
+downloaded by Playwright does not run on these machines). Screenshots go to a temporary
+directory, or to docs/ with UPDATE_SCREENSHOTS=1 (the README shows those).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from benchmarks.local import ROOT, gunicorn
+
+CHROMIUM = "/usr/bin/chromium"
+# Without the background-networking flags Chromium keeps calling Google's hosts, which this
+# machine's closed network refuses; a fresh profile per launch (Playwright's default).
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT_MS = 60_000  # a bot's answer on a loaded 2-core machine, with margin
+
+pytestmark = pytest.mark.skipif(
+    not os.access(CHROMIUM, os.X_OK),
+    reason=f"Debian's chromium is not installed at {CHROMIUM} and could not be installed "
+    "(scripts/setup.sh --dev runs apt-get install chromium); the browser tests need it",
+)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with gunicorn(env={"WEB_CONCURRENCY": "2", "LOG_LEVEL": "WARNING"}) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    pg.close()
+    assert errors == [], f"console errors: {errors}"
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    return ROOT / "docs" if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
+
+
+def start(page: Page, base: str, game: str, bot: str, seed: int) -> None:
+    page.goto(base + "/play")
+    page.wait_for_selector("#board svg", timeout=10_000)  # a board within a few seconds
+    page.wait_for_selector("body[data-phase=human]", timeout=WAIT_MS)
+    page.select_option("#game", game)
+    page.fill("#seed", str(seed))
+    page.select_option("#seat-0", "human")
+    page.select_option("#seat-1", bot)
+    before = step(page)
+    page.click("#start")
+    wait_turn(page, before)
+
+
+def step(page: Page) -> str:
+    return page.get_attribute("body", "data-step") or ""
+
+
+def wait_turn(page: Page, before: str) -> None:
+    """Until the human decides again (after the bot's answers) or the game is over."""
+    page.wait_for_selector(
+        f'body:not([data-step="{before}"])[data-phase=human], body[data-phase=over]',
+        timeout=WAIT_MS,
+    )
+
+
+def events(page: Page) -> list[str]:
+    return page.locator("#events li").all_inner_texts()
+
+
+def finish(page: Page, preferred: tuple[str, ...], limit: int, eager: int = 0) -> int:
+    """Take the first option listed for `eager` decisions, then the preferred option (by its
+    label) or the first listed, until the game ends."""
+    moves = 0
+    while page.get_attribute("body", "data-phase") != "over":
+        assert moves < limit, "the game did not end"
+        before = step(page)
+        buttons = page.locator("#options button")
+        labels = buttons.all_inner_texts()
+        pick = 0 if moves < eager else next((i for i, t in enumerate(labels) if t in preferred), 0)
+        buttons.nth(pick).click()
+        wait_turn(page, before)
+        moves += 1
+    return moves
+
+
+def attrs(page: Page, selector: str, name: str) -> list[str]:
+    loc = page.locator(selector)
+    return [v for i in range(loc.count()) if (v := loc.nth(i).get_attribute(name)) is not None]
+
+
+def test_architectura_against_a_bot_by_clicking_then_replayed(
+    server: str, page: Page, shots: Path
+) -> None:
+    start(page, server, "architectura", "easy", 5)
+    assert page.locator("#board svg .cell").count() == 2 * 8
+    hand = attrs(page, "#board .hand-card", "data-card")
+    assert len(hand) == 3 and all(c.startswith("blue.") for c in hand)  # only my own hand
+    board_before = page.inner_html("#board")
+    before = step(page)
+    # a legal move by clicking: the first cell of the first street (each card of the hand
+    # may go there: three options light up), then a card of the hand (one option: played)
+    page.click('#board .cell[data-cell="[1, 1]"]')
+    assert page.locator("#options button.match").count() == 3
+    page.click(f'#board .hand-card[data-card="{hand[0]}"]')
+    wait_turn(page, before)
+    assert page.get_attribute('#board .cell[data-cell="[1, 1]"]', "data-card") == hand[0]
+    log = events(page)
+    assert any(e.startswith("blue (seat 0) played") and "A-3.2" in e for e in log)
+    assert any(e.startswith("green (seat 1) played") for e in log), "the bot answered"
+    assert page.inner_html("#board") != board_before
+    finish(page, (), 40)
+    page.screenshot(path=str(shots / "play-architectura.png"), full_page=True)
+    status = page.inner_text("#status")
+    assert status.startswith("Game over"), status
+    assert any(e.startswith("game over") and "A-3.7" in e for e in events(page))
+    # the replay tab steps through the log of this game
+    page.click("#tab-replay")
+    page.click("#log-from-game")
+    page.click("#log-load")
+    page.wait_for_selector("#replay-verdict.ok", timeout=WAIT_MS)
+    verdict = page.inner_text("#replay-verdict")
+    total = int(verdict.split(": ")[1].split()[0])
+    assert page.inner_text("#rp-step") == f"decision 0 of {total}"
+    page.click("#rp-next")
+    page.wait_for_selector("#rp-step:has-text('decision 1 of')")
+    assert page.get_attribute('#replay-board .cell[data-cell="[1, 1]"]', "data-card") == hand[0]
+    assert "played" in page.inner_text("#rp-events")
+    page.click("#rp-last")
+    page.wait_for_selector(f"#rp-step:has-text('decision {total} of {total}')", timeout=WAIT_MS)
+    assert "Game over" in page.inner_text("#replay-board")
+    # a disputed log: one decision too many is refused with its clause, the rest still steps
+    log = json.loads(page.input_value("#log"))
+    log["decisions"].append({"seat": 0, "type": "mulligan"})
+    page.fill("#log", json.dumps(log))
+    page.click("#log-load")
+    page.wait_for_selector("#replay-verdict.error", timeout=WAIT_MS)
+    verdict = page.inner_text("#replay-verdict")
+    assert f"Decision {total} is illegal: game_over" in verdict, verdict
+    assert page.inner_text("#rp-step") == f"decision 0 of {total}"
+
+
+def test_fora_de_prumo_against_a_bot_by_clicking(server: str, page: Page, shots: Path) -> None:
+    start(page, server, "fora-de-prumo", "greedy", 5)
+    market = attrs(page, "#board .market-card", "data-card")
+    assert len(market) == 5
+    # buy: click a space in the market
+    space = next(c for c in market if c.startswith("SP"))
+    before = step(page)
+    page.click(f'#board .market-card[data-card="{space}"]')
+    wait_turn(page, before)
+    assert space in attrs(page, '#board .hand-card[data-seat="0"]', "data-card")
+    assert any(e.startswith(f"seat 0 bought {space}") for e in events(page))
+    # lay it: the card in the hand, then the origin cell of my building, then a rotation
+    page.click(f'#board .hand-card[data-card="{space}"]')
+    page.click('#board .building[data-seat="0"] .grid-cell[data-cell="[0, 0]"]')
+    matches = page.locator("#options button.match")
+    assert matches.count() == 4  # F-R10: the first space at (0, 0), any of four rotations
+    before = step(page)
+    matches.first.click()
+    wait_turn(page, before)
+    laid = attrs(page, '#board .building[data-seat="0"] .space', "data-card")
+    assert laid == [space]
+    assert any(e.startswith("seat 1 ") for e in events(page)), "the bot answered"
+    # a few more decisions, then F-R27: the game ends soon when one side keeps passing
+    finish(page, ("Buy nothing", "Pass"), 120, eager=12)
+    page.screenshot(path=str(shots / "play-fora-de-prumo.png"), full_page=True)
+    assert page.inner_text("#status").startswith("Game over")
+    assert any(e.startswith("game over") and "F-8.4" in e for e in events(page))

@@ -1,0 +1,424 @@
+"""Four languages (app/i18n.py, app/locales/): every message of the template has a translation
+in pt, fr and de with the same placeholders; card names printed in the published rulebooks (the
+seeds) are used as printed; illegal moves are explained in the language Accept-Language asks
+for, with Content-Language saying which."""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+from typing import Any
+
+import pytest
+from http_support import ROOT, check_response, make_app
+from shared_texts import shared_text
+
+from app.i18n import LANGUAGES, catalog, template, translate
+from engine.games import engine
+
+CLIENT = make_app().test_client()
+OTHER = [lang for lang in LANGUAGES if lang != "en"]
+# the published rulebook of Architectura in each language, among the seeds
+RULEBOOK = {"pt": "000_a719958286b0e942.txt", "fr": "001_cb1b7b2b7de6d5a0.txt",
+            "de": "002_03577c3b43802a31.txt", "en": "004_89c33cbdd29ef5f4.txt"}  # fmt: skip
+# the additional cards, whose names every rulebook prints in its card clarifications
+PRINTED = ["Magic Academy", "Arsenal", "Library", "Guesthouse", "Smithy", "Graveyard",
+           "Laboratory", "Manufactory", "Museum", "Obelisk", "Greenhouse", "City Hall",
+           "Statue", "Fountain"]  # fmt: skip
+# basic cards some rulebooks name in passing ("replaces Palace", "the adjacent Park")
+ALSO_PRINTED = {"pt": ["Palace", "Park"], "fr": ["Park"], "de": ["Park"], "en": []}
+
+
+def _fields(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def _keys(cat: Any) -> set[tuple[str, str | None]]:
+    return {(str(m.id), m.context) for m in cat if m.id}
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_every_message_has_a_translation(lang: str) -> None:
+    pot, po = template(), catalog(lang)
+    assert len(_keys(pot)) > 50
+    assert _keys(po) == _keys(pot), "the catalog and the template list different messages"
+    for m in pot:
+        if not m.id:
+            continue
+        got = po.get(m.id, context=m.context)
+        assert got is not None and got.string, f"{lang}: no translation of {m.id!r}"
+        assert not got.fuzzy, f"{lang}: fuzzy translation of {m.id!r}"
+        assert _fields(str(got.string)) == _fields(str(m.id)), f"{lang}: placeholders of {m.id!r}"
+
+
+def _render_labels() -> set[str]:
+    """The labels the pictures draw (app/render/): every `board.t("...")` literal, and the
+    tables whose entries reach `board.t` through a variable."""
+    from app.render import architectura, fora_de_prumo
+    from app.render.board import DECIDED_BY
+
+    found = set(architectura.ZONES) | {label for _, label in fora_de_prumo.SCORE_PARTS}
+    found |= set(DECIDED_BY.values())
+    for path in sorted((ROOT / "app" / "render").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "t"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found.add(node.args[0].value)
+    return found
+
+
+def test_every_label_of_the_pictures_is_in_the_template() -> None:
+    """Labels of POST /v1/render are catalog messages (msgctxt "render"), so the test above
+    fails for any of them left untranslated."""
+    labels = _render_labels()
+    assert len(labels) > 30 and "market" in labels and "site" in labels
+    drawn = {str(m.id) for m in template() if m.id and m.context == "render"}
+    assert labels - drawn == set(), "labels drawn but missing from messages.pot"
+    assert drawn - labels == set(), "messages.pot lists render labels no picture draws"
+
+
+@pytest.mark.parametrize("lang", [*OTHER, "en"])
+def test_card_names_of_the_rulebooks_are_used_as_printed(lang: str) -> None:
+    text = shared_text("seeds", RULEBOOK[lang])
+    for name in PRINTED + ALSO_PRINTED[lang]:
+        printed = translate_card(name, lang)
+        assert printed in text, f"{lang}: {printed!r} ({name}) is not printed in the rulebook"
+    # every card of the reference catalog has a name in every language
+    cards = engine("architectura").builtin_catalogs()["reference"].to_json()["cards"]
+    for card in cards:
+        assert lang == "en" or catalog(lang).get(card["name"], context="card") is not None
+
+
+def translate_card(name: str, lang: str) -> str:
+    if lang == "en":
+        return name
+    m = catalog(lang).get(name, context="card")
+    assert m is not None, f"{lang}: no name for the card {name}"
+    return str(m.string)
+
+
+def _arch_state(seats: int = 2, seed: int = 42) -> dict[str, Any]:
+    state: dict[str, Any] = CLIENT.post(
+        "/v1/games", json={"seats": seats, "seed": seed}
+    ).get_json()["state"]
+    return state
+
+
+def _finished() -> dict[str, Any]:
+    eng = engine("architectura")
+    state = eng.new_game({"seats": 2, "seed": 3})
+    rng = random.Random(0)
+    while not state["game_over"]:
+        state, _ = eng.apply_all(state, [rng.choice(eng.legal_decisions(state)["options"])])
+    return state
+
+
+def _illegal_requests() -> list[tuple[str, dict[str, Any], str]]:
+    """(path, body, code): illegal moves of both games, one per common code."""
+    a = _arch_state()
+    f: dict[str, Any] = CLIENT.post(
+        "/v1/games", json={"game": "fora-de-prumo", "seats": 2, "seed": 4}
+    ).get_json()["state"]
+    hand_card = f["seats"][0]["hand"][0]
+    return [
+        ("/v1/resolve", {"state": a, "decisions": ["blue.palace@2,5"]}, "cell_not_eligible"),
+        ("/v1/resolve", {"state": a, "decisions": ["blue.palace@2,1"]}, "cell_not_eligible"),
+        ("/v1/resolve", {"state": a, "decisions": ["blue.well@1,1"]}, "card_not_in_hand"),
+        (
+            "/v1/resolve",
+            {"state": a, "decisions": [{"seat": 1, "type": "pass"}]},
+            "not_your_decision",
+        ),
+        ("/v1/resolve", {"state": a, "decisions": ["destroy:blue.palace"]}, "wrong_decision_type"),
+        ("/v1/resolve", {"state": a, "decisions": ["nobody.x@1,1"]}, "unknown_card"),
+        ("/v1/resolve", {"state": _finished(), "decisions": ["pass"]}, "game_over"),
+        ("/v1/resolve", {"state": f, "decisions": [f"buy:{hand_card}"]}, "card_not_in_market"),
+        (
+            "/v1/resolve",
+            {"state": f, "decisions": [{"seat": 1, "type": "skip"}]},
+            "not_your_decision",
+        ),
+        ("/v1/resolve", {"state": f, "decisions": ["pass"]}, "wrong_decision_type"),
+    ]
+
+
+def _fdp_illegal_requests() -> list[tuple[str, dict[str, Any], str]]:
+    """(path, body, code): Fora de Prumo's own refusals, each provoked as a client would."""
+    eng = engine("fora-de-prumo")
+    buy = eng.new_game({"game": "fora-de-prumo", "seats": 2, "seed": 4})  # seat 0 buys
+    assert buy["seats"][0]["hand"] == ["MA07", "PE08", "SP09", "MA01", "CO01"]
+    assert "SP01" in buy["market"] and "PR11" in buy["seats"][1]["hand"]
+    lay, _ = eng.apply_all(buy, [{"type": "skip"}])  # seat 0 lays, its building empty
+    bought, _ = eng.apply_all(buy, [{"type": "buy", "card": "SP01"}])
+    built, _ = eng.apply_all(  # seat 0 lays again; SP09 stands on (0, 0), SP01 in hand
+        bought,
+        [{"type": "lay", "card": "SP09", "x": 0, "y": 0, "r": 0},
+         {"type": "skip"}, {"type": "pass"}, {"type": "skip"}],
+    )  # fmt: skip
+
+    def resolve(state: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
+        return {"state": state, "decisions": [d]}
+
+    r = "/v1/resolve"
+    return [
+        (r, resolve(lay, {"type": "lay", "card": "PR11"}), "card_not_in_hand"),
+        (r, resolve(built, {"type": "lay", "card": "SP01", "x": 5, "y": 5, "r": 0}),
+         "no_connection"),
+        (r, resolve(built, {"type": "lay", "card": "SP01", "x": 0, "y": 0, "r": 1}),
+         "cell_occupied"),
+        (r, resolve(lay, {"type": "lay", "card": "SP09", "x": 1, "y": 1, "r": 0}),
+         "first_space_at_origin"),
+        (r, resolve(lay, {"type": "lay", "card": "SP09", "x": 0, "y": 0, "r": 5}),
+         "invalid_rotation"),
+        (r, resolve(lay, {"type": "lay", "card": "SP09"}), "position_required"),
+        (r, resolve(lay, {"type": "lay", "card": "MA07", "x": 0, "y": 0, "r": 0}),
+         "not_a_space"),
+        (r, resolve(lay, {"type": "lay", "card": "SP09", "x": "a", "y": 0, "r": 0}),
+         "malformed_decision"),
+        (r, resolve(lay, {"type": "lay", "card": "SP01", "from": "market"}),
+         "wrong_decision_type"),
+        (r, resolve(lay, {"type": "clone", "card": "CO01", "target": "MA07"}), "no_teorica"),
+        (r, resolve(lay, {"type": "convert", "designer": "PE08", "target": "SP09"}),
+         "convert_target"),
+        (r, resolve(lay, {"type": "fly"}), "malformed_decision"),
+        (r, resolve(buy, {"type": "look"}), "no_coordenadora"),
+        (r, resolve(bought, {"type": "buy", "card": "PE03"}), "already_bought"),
+        ("/v1/view", {"state": buy, "seat": 3}, "unknown_seat"),
+        ("/v1/games", {"game": "fora-de-prumo", "seats": 2, "seed": 1, "bogus": 3},
+         "unknown_field"),
+        ("/v1/games", {"game": "fora-de-prumo", "seats": 7, "seed": 1, "market_size": 9,
+                       "first_seat": 5}, "invalid_seat_count"),  # and 2 more problems
+    ]  # fmt: skip
+
+
+CASES = _illegal_requests() + _fdp_illegal_requests()
+
+
+def _untranslated(problem: dict[str, Any]) -> dict[str, Any]:
+    """A problem without the parts that change with the language (and the request's id)."""
+    out = {k: v for k, v in problem.items() if k not in ("title", "detail", "request_id")}
+    out["problems"] = [
+        {k: v for k, v in p.items() if k != "detail"} for p in out.get("problems", [])
+    ]
+    return out
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "code"), CASES, ids=[f"{i}-{c[2]}" for i, c in enumerate(CASES)]
+)
+def test_an_illegal_move_is_explained_in_the_language_asked_for(
+    path: str, body: dict[str, Any], code: str
+) -> None:
+    english = CLIENT.post(path, json=body)
+    en = check_response("POST", path, english)
+    assert english.status_code == 422 and en["code"] == code
+    assert english.headers["Content-Language"] == "en"
+    seen = {en["detail"]}
+    for lang in OTHER:
+        r = CLIENT.post(path, json=body, headers={"Accept-Language": f"{lang};q=0.9, en;q=0.5"})
+        got = check_response("POST", path, r)
+        assert r.headers["Content-Language"] == lang and "Accept-Language" in r.headers["Vary"]
+        assert _untranslated(got) == _untranslated(en)
+        assert got["detail"] == translate(en["detail"], lang)
+        for mine, theirs in zip(got.get("problems", []), en.get("problems", []), strict=True):
+            assert mine["detail"] == translate(theirs["detail"], lang) != theirs["detail"]
+        assert got["title"] != en["title"]
+        seen.add(got["detail"])
+    assert len(seen) == len(LANGUAGES), f"{code}: the detail is not translated: {seen}"
+
+
+def test_names_inside_a_detail_are_translated() -> None:
+    assert translate("This decision belongs to seat 0 (blue), not seat 1.", "de") == (
+        "Diese Entscheidung gehört zu Platz 0 (blau), nicht zu Platz 1."
+    )
+    assert translate("Palace's play cost cannot be paid.", "pt") == (
+        "O custo para jogar Palácio não pode ser pago."
+    )
+    # an unknown message stays English; English stays English
+    assert translate("Something new happened.", "fr") == "Something new happened."
+    assert translate("Cell [2, 5] is empty and the cell to its left is empty.", "en").startswith(
+        "Cell"
+    )
+
+
+def test_unsupported_languages_and_successes_answer_english() -> None:
+    a = _arch_state()
+    r = CLIENT.post(
+        "/v1/resolve", json={"state": a, "decisions": ["blue.palace@2,5"]},
+        headers={"Accept-Language": "es, it;q=0.8"},
+    )  # fmt: skip
+    assert r.headers["Content-Language"] == "en"
+    assert r.get_json()["detail"].startswith("Cell [2, 5] is empty")
+    ok = CLIENT.post("/v1/legal-moves", json={"state": a}, headers={"Accept-Language": "fr"})
+    assert ok.status_code == 200 and ok.headers["Content-Language"] == "fr"
+
+
+# Fora de Prumo's modules whose refusals a client reads: the decision's parser and diagnosis,
+# the building's placement rules, the set-up, the view (state, catalog and notation problems are not)
+FDP_SOURCES = ("api.py", "building.py", "setup.py", "view.py")
+
+
+def _literal(node: ast.expr, known: dict[str, list[str]]) -> list[str] | None:
+    """The shapes a message expression can take, each placeholder written "{}" (a conditional
+    gives one shape per branch, and so does a local name `known` holds); None when the
+    expression is not a literal message."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        shapes = [""]
+        for v in node.values:
+            if isinstance(v, ast.Constant):
+                parts = [str(v.value)]
+            elif isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name):
+                parts = known.get(v.value.id, ["{}"])
+            else:
+                parts = ["{}"]
+            shapes = [s + part for s in shapes for part in parts]
+        return shapes
+    if isinstance(node, ast.IfExp):
+        a, b = _literal(node.body, known), _literal(node.orelse, known)
+        return None if a is None or b is None else a + b
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        a, b = _literal(node.left, known), _literal(node.right, known)
+        return None if a is None or b is None else [x + y for x in a for y in b]
+    return None
+
+
+def _fdp_messages() -> set[str]:
+    """Every literal detail the Fora de Prumo engine refuses with, read from its code: the
+    second argument of IllegalDecision and Problem, the third item of placement_error's
+    (code, clause, detail); details passed along in variables are written elsewhere."""
+    found: set[str] = set()
+    for name in FDP_SOURCES:
+        tree = ast.parse((ROOT / "engine" / "fora_de_prumo" / name).read_text(encoding="utf-8"))
+        for func in ast.walk(tree):
+            if not isinstance(func, ast.FunctionDef):
+                continue
+            known: dict[str, list[str]] = {}  # local names bound to literal text ("how")
+            for node in ast.walk(func):
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name)
+                    and (value := _literal(node.value, {})) is not None
+                ):
+                    known[node.targets[0].id] = value
+            for node in ast.walk(func):
+                detail: ast.expr | None = None
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id in ("IllegalDecision", "Problem")
+                    and len(node.args) > 1
+                ):
+                    detail = node.args[1]
+                elif (
+                    func.name == "placement_error"
+                    and isinstance(node, ast.Return)
+                    and isinstance(node.value, ast.Tuple)
+                ):
+                    detail = node.value.elts[2]
+                if detail is not None:
+                    found.update(_literal(detail, known) or [])
+    return found
+
+
+def _shape(msgid: str) -> str:
+    return re.sub(r"\{\w+\}", "{}", msgid)
+
+
+def test_every_refusal_of_fora_de_prumo_has_a_translation() -> None:
+    messages = _fdp_messages()
+    assert len(messages) > 35, sorted(messages)  # the reader still finds the engine's messages
+    shapes = {_shape(str(m.id)) for m in template() if m.id and not m.context}
+    missing = sorted(messages - shapes)
+    assert not missing, f"Fora de Prumo details missing from messages.pot: {missing}"
+    for text in messages:
+        values = [f"Q{i}" for i in range(text.count("{}"))]
+        sample = text.format(*values)
+        for lang in OTHER:
+            got = translate(sample, lang)
+            assert got != sample and all(v in got for v in values), f"{lang}: {sample!r} -> {got!r}"
+
+
+def test_card_types_and_the_count_of_further_problems_are_translated() -> None:
+    assert translate("MA07 is a material: it goes to the site, without a position.", "pt") == (
+        "MA07 é uma carta de material: vai para o canteiro, sem posição."
+    )
+    assert translate("PE08 is a person: it goes to the site, not the building", "fr") == (
+        "PE08 est une carte de type personne : elle va sur le chantier, pas dans le bâtiment"
+    )
+    # the first sentence is translated on its own, even one whose template ends in a value
+    assert translate("first_seat must be 0..1 (and 2 more problems)", "de") == (
+        "first_seat muss zwischen 0 und 1 liegen (und weitere Probleme: 2)"
+    )
+
+
+def _engine_prompts() -> set[str]:
+    """Every prompt the engines can write: the fixed ones of each pending kind and step, and
+    one per targeted effect of the reference catalog ("you may rotate: <card text>")."""
+    from engine.architectura.serialize import KIND
+    from engine.fora_de_prumo.serialize import STEP_INFO
+
+    prompts = {v[2] for v in KIND.values()} | {v[2] for v in STEP_INFO.values()}
+    cards = engine("architectura").builtin_catalogs()["reference"].cards
+    for card in cards.values():
+        for op in card.on_play:
+            if op.op not in ("hand_limit", "special"):  # resolved at once, never asked
+                prompts.add(f"{'you may' if op.may else 'you must'} {op.op}: {card.text}")
+    return prompts
+
+
+def test_every_prompt_the_engines_write_has_a_translation() -> None:
+    prompts = _engine_prompts()
+    in_catalog = {str(m.id) for m in template() if m.context == "prompt"}
+    assert in_catalog == prompts, "the catalog's prompts and the engines' differ"
+    for lang in OTHER:
+        for p in prompts:
+            m = catalog(lang).get(p, context="prompt")
+            assert m is not None and m.string and m.string != p, f"{lang}: {p!r}"
+
+
+def test_prompts_beside_the_state_are_translated_and_the_state_is_not() -> None:
+    client = make_app(STATE_SECRET="k" * 32).test_client()
+    state = client.post("/v1/games", json={"seats": 2, "seed": 42}).get_json()["state"]
+    english = state["pending"]["prompt"]
+    moves = client.post("/v1/legal-moves", json={"state": state}, headers={"Accept-Language": "pt"})
+    assert moves.headers["Content-Language"] == "pt"
+    assert moves.get_json()["pending"]["prompt"] == translate_prompt(english, "pt") != english
+    r = client.post(
+        "/v1/resolve",
+        json={"state": state, "decisions": [state["pending"]["options"][0]]},
+        headers={"Accept-Language": "de"},
+    )
+    body = r.get_json()
+    assert body["pending"]["prompt"] == translate_prompt(body["state"]["pending"]["prompt"], "de")
+    assert body["state"]["pending"]["prompt"] in _engine_prompts()  # English, sealed
+    again = client.post("/v1/legal-moves", json={"state": body["state"]})  # its seal holds
+    assert again.status_code == 200
+
+
+def translate_prompt(text: str, lang: str) -> str:
+    m = catalog(lang).get(text, context="prompt")
+    assert m is not None
+    return str(m.string)
+
+
+def test_every_section_title_of_the_rules_has_a_translation() -> None:
+    from app.rules import clauses
+
+    titles = {c.title for p in ("A", "F") for c in clauses(p).values() if c.title}
+    assert len(titles) > 15
+    for lang in OTHER:
+        missing = sorted(t for t in titles if catalog(lang).get(t, context="clause") is None)
+        assert not missing, f"{lang}: section titles without a translation: {missing}"
+    r = CLIENT.get("/v1/rules/A-4", headers={"Accept-Language": "fr"})
+    assert r.headers["Content-Language"] == "fr" and r.get_json()["title"] == "Cases éligibles"
+    assert CLIENT.get("/v1/rules/A-4").get_json()["title"] == "Eligible cells"

@@ -1,0 +1,205 @@
+"""The position notation (engine/<game>/position.py, POST /v1/position): every position at the
+start of a turn of real games of both games, written and read back, is the same state; a puzzle
+names only the cards that matter; inconsistent or unreadable positions are 422 problems."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from http_support import check_response, make_app
+
+import engine.architectura as arch
+import engine.fora_de_prumo as fdp
+from engine.architectura.position import read, write
+from engine.errors import EngineError
+
+CLIENT = make_app().test_client()
+
+
+def _turn_starts(setup: dict[str, Any], seed: int) -> list[dict[str, Any]]:
+    state = arch.new_game(setup)
+    rng = random.Random(seed)
+    out = []
+    while not state["game_over"]:
+        if state["resolving"] == [{"k": "turn", "seat": state["turn"]["seat"]}]:
+            out.append(state)
+        options = arch.legal_decisions(state)["options"]
+        state, _ = arch.apply_all(state, [rng.choice(options)])
+    return out
+
+
+@pytest.mark.parametrize(
+    ("seats", "variant", "seed"),
+    [(2, "basic", 1), (3, "advanced", 2), (4, "advanced", 3), (4, "basic", 4)],
+)
+def test_every_turn_start_of_a_game_reads_back_to_the_same_state(
+    seats: int, variant: str, seed: int
+) -> None:
+    states = _turn_starts(arch.tournament_setup(seed, seats, variant), seed)
+    assert len(states) > 10
+    for state in states:
+        text = write(state)
+        assert "\n" not in text and text.startswith(f"architectura {variant} ")
+        assert arch.state_from_position(text) == state
+        assert arch.position_of(state) == text
+
+
+def test_a_puzzle_names_only_the_cards_that_matter() -> None:
+    text = (
+        "architectura basic 0:4 blue.palace,green.villa*,6/8 "
+        "hand=theatre,barracks rest=deck flags=mf | hand=school tokens=1 rest=removed flags=mf"
+    )
+    state = arch.state_from_position(text)
+    blue, green = state["seats"]
+    assert blue["hand"] == ["blue.theatre", "blue.barracks"] and len(blue["deck"]) == 9
+    assert green["deck"] == [] and len(green["removed"]) == 10 and green["tokens"] == 1
+    assert state["city"][0][1][0]["token"] is True and state["city"][0][1][0]["value"] is not None
+    assert state["pending"]["seat"] == 0
+    assert {o["card"] for o in state["pending"]["options"]} == {"blue.theatre", "blue.barracks"}
+    # written back, the rest is spelt out, and reads to the same state
+    assert arch.state_from_position(arch.position_of(state)) == state
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("chess rnbqkbnr/pppppppp 0:1", "A position reads"),
+        ("architectura expert 0:1 8/8 - | -", "basic or advanced"),
+        ("architectura basic x:1 8/8 - | -", "must be a number"),
+        ("architectura basic 0:1 8 - | -", "one street per seat"),
+        ("architectura basic 0:1 7/8 - | -", "has 7 cells"),
+        ("architectura basic 0:1 blue.palace!,7/8 - | -", "not a city entry"),
+        ("architectura basic 0:1 8/8 hand=palace flags=z | -", "flags are m and f"),
+        ("architectura basic 0:1 8/8 colour=red | -", "Unknown seat key"),
+        ("architectura basic 0:1 8/8 rest=hand | -", "rest is deck or removed"),
+        ("architectura basic 0:1 8/8 -", "2 to 4 seats"),
+    ],
+)
+def test_unreadable_positions_say_why(text: str, why: str) -> None:
+    with pytest.raises(EngineError) as e:
+        read(text)
+    assert e.value.code == "invalid_position" and why in e.value.detail
+    assert e.value.pointer.startswith("/position")
+
+
+def test_http_builds_and_writes_positions() -> None:
+    text = (
+        "architectura basic 0:1 8/8 hand=palace,theatre,barracks rest=deck | hand=school rest=deck"
+    )
+    r = CLIENT.post("/v1/position", json={"position": text})
+    body = check_response("POST", "/v1/position", r)
+    assert r.status_code == 200 and body["state"]["pending"]["seat"] == 0
+    assert body["position"].startswith(
+        "architectura basic 0:1 8/8 hand=palace,theatre,barracks deck="
+    )
+    back = check_response(
+        "POST", "/v1/position", CLIENT.post("/v1/position", json={"state": body["state"]})
+    )
+    assert back == {"position": body["position"]}
+    # the state plays on like any other
+    move = CLIENT.post(
+        "/v1/resolve", json={"state": body["state"], "decisions": ["blue.palace@1,1"]}
+    )
+    assert move.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "pointer"),
+    [
+        ({"position": "architectura basic 0:1 8/8 hand=palace | -"}, "invalid_state", "/position"),
+        (
+            {"position": "architectura basic 0:1 8/8 hand=nothing rest=deck | rest=deck"},
+            "invalid_state",
+            "/position",
+        ),
+        ({"position": "chess 0:1 8/8"}, "position_not_supported", "/position"),
+        ({"position": "fora-de-prumo 0:1 market=PR01 | - | -"}, "invalid_state", "/position"),
+        (
+            {"position": "fora-de-prumo 0:1 | building=SP01@0,0r9 | -"},
+            "invalid_position",
+            "/position",
+        ),
+        (
+            {"position": "architectura basic 0:1 8/8 hand=p@lace | -"},
+            "invalid_position",
+            "/position",
+        ),
+    ],
+)
+def test_inconsistent_positions_are_422_problems(
+    body: dict[str, Any], code: str, pointer: str
+) -> None:
+    r = CLIENT.post("/v1/position", json=body)
+    got = check_response("POST", "/v1/position", r)
+    assert r.status_code == 422 and got["code"] == code and got["pointer"].startswith(pointer)
+
+
+def test_only_turn_starts_are_written() -> None:
+    state = arch.new_game({"seats": 2, "seed": 42})
+    state, _ = arch.apply_all(state, [state["pending"]["options"][0]])
+    state, _ = arch.apply_all(state, [arch.decision_from_notation("green.school@1,2")])
+    assert state["resolving"] != [{"k": "turn", "seat": state["turn"]["seat"]}]
+    r = CLIENT.post("/v1/position", json={"state": state})
+    assert r.status_code == 422 and r.get_json()["code"] == "invalid_position"
+    for bad in ({}, {"position": "x", "state": state}, {"position": ""}):
+        assert CLIENT.post("/v1/position", json=bad).status_code == 400
+
+
+def _fdp_turn_starts(seats: int, seed: int) -> list[dict[str, Any]]:
+    state = fdp.new_game({"game": "fora-de-prumo", "seats": seats, "seed": seed, "first_seat": 1})
+    rng = random.Random(seed)
+    out = []
+    while not state["game_over"]:
+        t = state["turn"]
+        step = "final" if state["final_round"] is not None else "buy"
+        if t["step"] == step and not t["peeked"] and t["bought"] is None:
+            out.append(state)
+        options = fdp.legal_decisions(state)["options"]
+        state, _ = fdp.apply_all(state, [rng.choice(options)])
+    return out
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(2, 1), (3, 2), (4, 3)])
+def test_every_fora_de_prumo_turn_start_reads_back_to_the_same_state(seats: int, seed: int) -> None:
+    states = _fdp_turn_starts(seats, seed)
+    assert len(states) > 10 and any(s["final_round"] for s in states)
+    assert any(s["seats"][0]["work"]["building"] for s in states)
+    for state in states:
+        text = fdp.position_of(state)
+        assert "\n" not in text and text.startswith(f"fora-de-prumo {state['turn']['seat']}:")
+        assert fdp.state_from_position(text) == state
+
+
+def test_a_fora_de_prumo_position_over_http() -> None:
+    state = _fdp_turn_starts(2, 5)[6]
+    r = CLIENT.post("/v1/position", json={"state": state})
+    text = check_response("POST", "/v1/position", r)["position"]
+    assert " building=" in text and " | " in text
+    built = check_response(
+        "POST", "/v1/position", CLIENT.post("/v1/position", json={"position": text})
+    )
+    assert built["state"] == state and built["position"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("fora-de-prumo 0:1 market=PR01", "A position reads"),
+        ("fora-de-prumo x:1 | - | -", "must be a number"),
+        ("fora-de-prumo 0:1 colour=red | - | -", "Unknown table key"),
+        ("fora-de-prumo 0:1 | wall=SP01 | -", "Unknown seat key"),
+        ("fora-de-prumo 0:1 | building=SP01@0,0 | -", "is not a placement"),
+        ("fora-de-prumo 0:1 | building=SP01@0,0r0;SP02@1,0r0 | -", "separated by commas"),
+        ("fora-de-prumo 0:1 | clones=CO01 | -", "card>target"),
+        ("fora-de-prumo 0:1 final=1 | - | -", "final is T>s,s"),
+        ("fora-de-prumo 0:1 | hand=S P | -", "not key=value"),
+    ],
+)
+def test_unreadable_fora_de_prumo_positions_say_why(text: str, why: str) -> None:
+    from engine.fora_de_prumo.position import read as fdp_read
+
+    with pytest.raises(EngineError) as e:
+        fdp_read(text)
+    assert e.value.code == "invalid_position" and why in e.value.detail
