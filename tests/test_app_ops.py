@@ -160,17 +160,26 @@ def _get(url: str) -> str:
 
 @pytest.mark.slow
 def test_metrics_add_up_every_gunicorn_worker(tmp_path: Path) -> None:
-    """Two sync workers each serve some of 60 requests; /metrics (served by one of them)
-    counts all 60."""
+    """Two sync workers each serve some of the requests; /metrics (served by one of them)
+    counts all of them. Requests go out eight at a time, so that a busy worker leaves the
+    next connection to the other one (one at a time, the kernel may hand every connection
+    to the same worker)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     env = {"WEB_CONCURRENCY": "2", "GUNICORN_WORKER_CLASS": "sync"}
     env["PROMETHEUS_MULTIPROC_DIR"] = str(tmp_path)
-    with gunicorn(env) as base:
-        for _ in range(60):
-            _get(base + "/v1/catalogs")
+    sent = 0
+
+    def workers() -> set[str]:
+        return {f.name.split("_")[-1] for f in tmp_path.glob("counter_*.db")}
+
+    with gunicorn(env) as base, ThreadPoolExecutor(8) as pool:
+        while sent < 2000 and (sent < 60 or len(workers()) < 2):
+            list(pool.map(_get, [base + "/v1/catalogs"] * 40))
+            sent += 40
         m = scrape(_get(base + "/metrics"))
-    assert requests_total(m, "/v1/catalogs", "200", "GET") == 60
-    workers = {f.name.split("_")[-1] for f in tmp_path.glob("counter_*.db")}
-    assert len(workers) >= 2, workers  # both workers counted requests
+    assert len(workers()) >= 2, workers()  # both workers counted requests
+    assert requests_total(m, "/v1/catalogs", "200", "GET") == sent
 
 
 def test_metrics_directory_made_when_unset(tmp_path: Path) -> None:
