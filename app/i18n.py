@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,8 @@ import orjson
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 from flask import Flask, Response, request
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 LANGUAGES = ("en", "pt", "fr", "de")  # the first is the default
 LOCALES = Path(__file__).resolve().parent / "locales"
@@ -112,7 +114,16 @@ def translate(text: str, lang: str) -> str:
 
 def negotiate() -> str:
     """The language of this request's answer (Accept-Language; English by default)."""
-    return request.accept_languages.best_match(LANGUAGES, default=LANGUAGES[0]) or LANGUAGES[0]
+    header = request.headers.get("Accept-Language")
+    return LANGUAGES[0] if not header else _best_language(header)
+
+
+@lru_cache(maxsize=1024)
+def _best_language(header: str) -> str:
+    """The best of LANGUAGES for an Accept-Language value (werkzeug's q-value rules); a
+    pure function of the header, remembered for the few values clients send."""
+    accepted = parse_accept_header(header, LanguageAccept)
+    return accepted.best_match(LANGUAGES, default=LANGUAGES[0]) or LANGUAGES[0]
 
 
 def _translate_problem(body: dict[str, Any], lang: str) -> None:

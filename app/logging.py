@@ -72,19 +72,20 @@ def install_request_logging(app: Flask) -> None:
         t0 = g.get("t0")
         duration = (time.perf_counter() - t0) * 1000 if t0 is not None else 0.0
         if access_log.isEnabledFor(logging.INFO):
-            access_log.info(
-                "request",
-                extra={
-                    "fields": {
-                        "method": request.method,
-                        "path": request.path,
-                        "status": response.status_code,
-                        "duration_ms": round(duration, 3),
-                        "request_id": rid,
-                        "bytes_in": request.content_length or 0,
-                        "bytes_out": response.calculate_content_length() or 0,
-                        "remote": request.remote_addr,
-                    }
-                },
+            fields = {
+                "method": request.method,
+                "path": request.path,
+                "status": response.status_code,
+                "duration_ms": round(duration, 3),
+                "request_id": rid,
+                "bytes_in": request.content_length or 0,
+                "bytes_out": response.calculate_content_length() or 0,
+                "remote": request.remote_addr,
+            }
+            # made and handled directly: Logger.info would also look up its caller's frame
+            # on every request (logging's findCaller), which a line without a source skips
+            record = access_log.makeRecord(
+                access_log.name, logging.INFO, "", 0, "request", (), None, extra={"fields": fields}
             )
+            access_log.handle(record)
         return response

@@ -25,6 +25,7 @@ import os
 import shutil
 import tempfile
 import time
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -116,6 +117,18 @@ def _record_suggest(response: Response) -> None:
         return  # an answer of another shape: nothing to count
 
 
+KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+@lru_cache(maxsize=4096)
+def _children(method: str, rule: str, status: int) -> tuple[Any, Any]:
+    """The request counter and latency histogram of one label set (looked up once: the
+    label lookup was a measurable part of a request). Any other method counts as `OTHER`,
+    so that a client sending made-up methods cannot grow the label sets without bound."""
+    labels = (method if method in KNOWN_METHODS else "OTHER", rule, str(status))
+    return REQUESTS.labels(*labels), LATENCY.labels(*labels)
+
+
 def install_metrics(app: Flask) -> None:
     """Count every request and serve GET /metrics."""
 
@@ -129,9 +142,9 @@ def install_metrics(app: Flask) -> None:
         if t0 is None:  # pragma: no cover - a request that skipped before_request
             return response
         rule = request.url_rule.rule if request.url_rule is not None else "<unmatched>"
-        labels = (request.method, rule, str(response.status_code))
-        REQUESTS.labels(*labels).inc()
-        LATENCY.labels(*labels).observe(time.perf_counter() - t0)
+        count, latency = _children(request.method, rule, response.status_code)
+        count.inc()
+        latency.observe(time.perf_counter() - t0)
         if rule == SUGGEST_RULE and response.status_code == 200:
             _record_suggest(response)
         return response

@@ -125,6 +125,19 @@ def test_requests_are_counted_by_route_and_status() -> None:
     assert after[("referee_http_request_duration_seconds_bucket", inf)] >= 3
 
 
+def test_made_up_methods_share_one_label() -> None:
+    """A client inventing methods (FOO1, FOO2, …) must not grow the label sets without bound:
+    any method no route knows is counted as OTHER."""
+    client = make_app().test_client()
+    before = metrics(client)
+    for i in range(5):
+        assert client.open("/v1/games", method=f"FOO{i}").status_code == 405
+    after = metrics(client)
+    assert not [k for k in after if ("method", "FOO0") in k[1]]
+    other = requests_total(after, "<unmatched>", "405", "OTHER")
+    assert other - requests_total(before, "<unmatched>", "405", "OTHER") == 5
+
+
 def test_suggest_iterations_and_cache_hits() -> None:
     client = make_app().test_client()
     state = arch.new_game({"seats": 2, "seed": 11})
