@@ -11,9 +11,9 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from fdp_support import PASS, SKIP, arrange, fresh, lay, play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from fdp_support import PASS, SKIP, arrange, fresh, lay, play
 
 import engine.fora_de_prumo as fdp
 from engine import canonical
