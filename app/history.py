@@ -4,8 +4,9 @@ down from its last state alone (app/record.py).
 Every state the service answers for a game it set up carries a top-level `history`:
 `{"setup": ..., "decisions": [...]}`, the set-up as /v1/games read it (its defaults written
 out; a custom catalog as its `{"id", "hash"}`, the document itself being sent with each
-request as for any state) and every decision applied since, as objects (one sent in notation
-as the object it reads as), in order.
+request as for any state) and every decision applied since, in order, each as the object its
+notation reads as (without `seat`, in one spelling: a record's replay gives the same history;
+one that notation cannot spell, an odd card id of a custom catalog, as it was sent).
 
 It lives here, at the HTTP layer, not in the engines (they, and the bots, stay as they were):
 - `strip`, called once by routes.read_body on every state a request carries (after its seal
@@ -29,11 +30,14 @@ does; no game of the built-in catalogs comes near it).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 from typing import Any
 
 from flask import current_app, g
 
 from app.errors import ApiError
+from engine.errors import IllegalDecision
+from engine.games import GameModule
 
 HISTORY = "history"
 FIELDS = frozenset({"setup", "decisions"})
@@ -87,22 +91,37 @@ def sent() -> dict[str, Any] | None:
     return found
 
 
-def begin(setup: dict[str, Any], catalog: dict[str, Any], decisions: Sequence[Any] = ()) -> None:
-    """The answered state's history starts at `setup` (with `decisions` applied since);
-    `catalog` is the state's catalog reference, written in place of a custom document."""
+def canonical(eng: GameModule, decisions: Sequence[Any]) -> list[Any]:
+    """Each applied decision as its notation reads (a few microseconds each)."""
+    out = []
+    for d in decisions:
+        text = eng.decision_notation(d)
+        if text is not None:
+            with suppress(IllegalDecision):  # the notation reads what it writes
+                d = eng.decision_from_notation(text)
+        out.append(d)
+    return out
+
+
+def begin(
+    eng: GameModule, setup: dict[str, Any], catalog: dict[str, Any], applied: Sequence[Any] = ()
+) -> None:
+    """The answered state's history starts at `setup` (with `applied` since); `catalog` is
+    the state's catalog reference, written in place of a custom document."""
     if isinstance(setup.get("catalog"), dict):
         setup = {**setup, "catalog": catalog}
-    g.history_out = {"setup": setup, "decisions": list(decisions)}
+    g.history_out = {"setup": setup, "decisions": canonical(eng, applied)}
 
 
-def extend(decisions: Sequence[Any]) -> None:
-    """The answered state's history is the request state's with `decisions` appended (none
+def extend(eng: GameModule, applied: Sequence[Any]) -> None:
+    """The answered state's history is the request state's with `applied` appended (none
     when the request's state had none, or beyond MAX_DECISIONS)."""
     before = sent()
-    if before is None or len(before["decisions"]) + len(decisions) > _limit():
+    if before is None or len(before["decisions"]) + len(applied) > _limit():
         return
-    # a new list of the same decision objects: the request's own is left as sent
-    g.history_out = {"setup": before["setup"], "decisions": [*before["decisions"], *decisions]}
+    # a new list (of the same objects, and the new ones): the request's own is left as sent
+    logged = [*before["decisions"], *canonical(eng, applied)]
+    g.history_out = {"setup": before["setup"], "decisions": logged}
 
 
 def attach(state: dict[str, Any]) -> dict[str, Any]:

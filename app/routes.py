@@ -67,8 +67,9 @@ def new_game() -> Response:
     """A-1: a new game's state."""
     setup = read_body(schemas.SETUP)
     with engine_errors(setup=""):
-        state = engine_for(setup).new_game(setup)
-    history.begin(setup, state["catalog"])
+        eng = engine_for(setup)
+        state = eng.new_game(setup)
+    history.begin(eng, setup, state["catalog"])
     return json_response({"state": issue_state(state)})
 
 
@@ -103,7 +104,7 @@ def resolve() -> Response:
             events = eng.events_for_seat(events, seat)
     if body.get("notation"):
         notation.annotate(eng, events, decisions)
-    history.extend(decisions)
+    history.extend(eng, decisions)
     return json_response(
         {
             "state": issue_state(state),
@@ -155,12 +156,12 @@ def score() -> Response:
 def replay() -> Response:
     """Settle a dispute: a start (state or set-up) and a decision log."""
     body = read_body(schemas.REPLAY)  # 0 to MAX_DECISIONS decisions
-    _, out, decisions = run_replay(body)
+    eng, out, decisions = run_replay(body)
     applied = decisions[: out["applied"]]
     if "setup" in body:
-        history.begin(body["setup"], out["state"]["catalog"], applied)
+        history.begin(eng, body["setup"], out["state"]["catalog"], applied)
     else:
-        history.extend(applied)
+        history.extend(eng, applied)
     out["state"] = issue_state(out["state"])
     return json_response(out)
 
