@@ -92,8 +92,9 @@ def record() -> Response:
 NO_HISTORY = (
     "This state carries no history, so the game cannot be written down from it: only the "
     "states of a game started with POST /v1/games (or replayed from a set-up with "
-    "/v1/replay) and played on with /v1/resolve carry one, not those built by /v1/position. "
-    "Send the set-up and the decisions instead: {setup, decisions}."
+    "/v1/replay) and played on with /v1/resolve carry one, not those built by /v1/position "
+    "or issued before states carried one. Send the set-up and the decisions instead: "
+    "{setup, decisions}."
 )
 
 
@@ -135,8 +136,8 @@ def _mismatch(detail: str, pointer: str, index: int | None = None) -> ApiError:
     return ApiError(
         422,
         "history_mismatch",
-        f"{detail} The history was changed after the service issued the state; no record "
-        "can be made of it.",
+        f"{detail} The history or the state was changed after the service issued it; no "
+        "record can be made of it.",
         pointer,
         index=index,
     )
