@@ -7,42 +7,70 @@ and the result. /v1/replay checks the header against what it replays (422
 `record_mismatch`), so a record made under other rules or another card list is refused
 rather than silently replayed differently.
 
-Why from a replay request and not from a bare state: a state holds the position, not how it
-came about (neither engine keeps a history of decisions), and adding one would change both
-games' state formats and every stored state. A client that plays through this service has
-the set-up and the decisions it sent; this endpoint checks them by replaying and writes them
-down.
+Two ways to ask for one:
+- From a state alone (`{"state"}`, with `catalog` for a custom catalog): every state the
+  service issues for a game it set up carries its `history` (the set-up and every decision
+  since, app/history.py). The history is replayed, and must give the state sent exactly
+  (else 422 `history_mismatch`: a forged history makes no record); the record starts at the
+  set-up. A state without history (built by /v1/position, say) is 422 `no_history`.
+- From a replay request (`{"setup" | "state", "decisions"}`): replayed and written down,
+  the start kept as sent (a state exactly as sent, seal and history included).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, g
+from flask import Blueprint, Response, current_app, g
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from app import notation, schemas
+from app import history, notation, schemas
 from app.errors import ApiError
 from app.jsonio import json_response
 from app.routes import engine_errors, game_of, read_body, record_header, run_replay
 from app.seal import issue_state
 from engine.errors import short_repr
-from engine.games import GAMES, engine
+from engine.games import GAMES, GameModule, engine, engine_for
 
 bp = Blueprint("record", __name__, url_prefix="/v1")
 
 
+class RecordSchema(schemas.ReplaySchema):
+    """A replay request, or a state alone (its history is recorded)."""
+
+    decisions = schemas.BoundedList(
+        schemas.DecisionItem(),
+        most=lambda: int(current_app.config["MAX_DECISIONS"]),
+        what="decisions (MAX_DECISIONS)",
+    )
+
+    @validates_schema
+    def _decisions_of_a_setup(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if "setup" in data and "decisions" not in data:
+            raise ValidationError("A set-up needs its decisions.", "decisions")
+
+
+RECORD = RecordSchema()
+
+
+def _written(eng: GameModule, decisions: list[Any]) -> list[Any]:
+    # a decision that notation cannot spell (an odd card id of a custom catalog) stays an object
+    written = notation.names(eng, decisions)
+    return [w if w is not None else d for w, d in zip(written, decisions, strict=True)]
+
+
 @bp.post("/record")
 def record() -> Response:
-    """Replay a game and write it down as a record."""
-    body = read_body(schemas.REPLAY)
+    """Write a game down as a record: from a state's history, or by replaying a request."""
+    body = read_body(RECORD)
+    if "decisions" not in body:
+        return json_response(_from_history(body))
     eng, out, decisions = run_replay(body)
     if not out["ok"]:  # a record is of a game played by the rules: the first illegal decision
         err = out["error"]
         raise ApiError(
             422, err["code"], err["detail"], err["pointer"], err.get("clause"), index=err["index"]
         )
-    written = notation.names(eng, decisions)
     state = out["state"]
     # the starting state exactly as sent (sealed or encrypted too): re-issuing it would
     # start a new lineage, or with anti-rollback claim the game's next move
@@ -52,12 +80,114 @@ def record() -> Response:
     answer: dict[str, Any] = {
         "record": record_header(eng, state, len(decisions)),
         **start,
-        # a decision that notation cannot spell (an odd card id of a custom catalog) stays an object
-        "decisions": [w if w is not None else d for w, d in zip(written, decisions, strict=True)],
+        "decisions": _written(eng, decisions),
     }
     if "catalog" in body:
         answer["catalog"] = body["catalog"]
     return json_response(answer)
+
+
+# -- from a state's history ----------------------------------------------------------------------
+
+NO_HISTORY = (
+    "This state carries no history, so the game cannot be written down from it: only the "
+    "states of a game started with POST /v1/games (or replayed from a set-up with "
+    "/v1/replay) and played on with /v1/resolve carry one, not those built by /v1/position "
+    "or issued before states carried one. Send the set-up and the decisions instead: "
+    "{setup, decisions}."
+)
+
+
+def _history_setup(eng: GameModule, hist: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+    """The history's set-up, checked as /v1/games checks one, with a custom catalog's
+    document (the request's `catalog`) in place of its reference."""
+    setup = hist["setup"]
+    if isinstance(setup.get("catalog"), dict):
+        if "catalog" not in body:
+            ref = setup["catalog"]
+            raise ApiError(
+                422,
+                "unknown_catalog",
+                f"This game was set up with a custom catalog ({short_repr(ref.get('id'))}, "
+                f"{short_repr(ref.get('hash'))}): send it as `catalog` with the state.",
+                "/catalog",
+                eng.CATALOG_CLAUSE,
+            )
+        setup = {**setup, "catalog": body["catalog"]}
+    try:
+        setup = schemas.load_setup(setup)
+    except ValidationError as e:
+        raise ApiError(
+            422,
+            "invalid_history",
+            f"The history's set-up is not a set-up: {short_repr(e.messages)}.",
+            history.POINTER + "/setup",
+        ) from None
+    if engine_for(setup) is not eng:  # a game of the registry: the schema checked it
+        raise _mismatch(
+            f"The history's set-up is a game of {short_repr(setup.get('game'))}, not of "
+            f"{eng.GAME_ID}.",
+            history.POINTER + "/setup/game",
+        )
+    return setup
+
+
+def _mismatch(detail: str, pointer: str, index: int | None = None) -> ApiError:
+    return ApiError(
+        422,
+        "history_mismatch",
+        f"{detail} The history or the state was changed after the service issued it; no "
+        "record can be made of it.",
+        pointer,
+        index=index,
+    )
+
+
+def _first_difference(a: dict[str, Any], b: dict[str, Any]) -> str:
+    return next((k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)), "")
+
+
+def _from_history(body: dict[str, Any]) -> dict[str, Any]:
+    """The record of the game that led to the request's state, by replaying its history."""
+    hist = history.sent()
+    if hist is None:
+        raise ApiError(422, "no_history", NO_HISTORY, "/state")
+    decisions = hist["decisions"]
+    for i, d in enumerate(decisions):  # each stored as an object
+        if not isinstance(d, dict):
+            raise ApiError(
+                422,
+                "invalid_history",
+                "A history's decisions are objects.",
+                f"{history.POINTER}/decisions/{i}",
+            )
+    eng = game_of(body)
+    setup = _history_setup(eng, hist, body)
+    catalog_at = "/catalog" if "catalog" in body else history.POINTER + "/setup/catalog"
+    with engine_errors(setup=history.POINTER + "/setup", catalog=catalog_at):
+        out = eng.replay({"setup": setup}, decisions)
+    if not out["ok"]:
+        err = out["error"]
+        raise _mismatch(
+            f"Decision {err['index']} of the history is illegal there: {err['detail']}",
+            f"{history.POINTER}/decisions/{err['index']}",
+            err["index"],
+        )
+    state, sent = out["state"], body["state"]
+    if state != sent:  # the state as the engine writes it: fields left out are recomputed
+        with engine_errors():
+            sent = eng.replay(sent, [], body.get("catalog"))["state"]
+        if state != sent:
+            raise _mismatch(
+                f"Replaying the history does not give this state (its "
+                f"{short_repr(_first_difference(state, sent))} differs).",
+                history.POINTER,
+            )
+    return {
+        "record": record_header(eng, state, len(decisions)),
+        "setup": setup,
+        "decisions": _written(eng, decisions),
+    }
 
 
 # -- positions -----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, g, request
 from marshmallow import Schema
 
-from app import notation, schemas
+from app import history, notation, schemas
 from app.errors import ApiError, bounded, from_engine, prefixed
 from app.jsonio import json_response, loads
 from app.limits import body_bytes
@@ -49,7 +49,7 @@ def read_body(schema: Schema) -> dict[str, Any]:
     )
     if "state" in data:  # its seal checked, when the service seals states (app/seal.py)
         g.state_as_sent = data["state"]  # a game record carries it unchanged (app/record.py)
-        data["state"] = open_state(data["state"])
+        data["state"] = history.strip(open_state(data["state"]))  # history kept aside
     return data
 
 
@@ -67,7 +67,9 @@ def new_game() -> Response:
     """A-1: a new game's state."""
     setup = read_body(schemas.SETUP)
     with engine_errors(setup=""):
-        state = engine_for(setup).new_game(setup)
+        eng = engine_for(setup)
+        state = eng.new_game(setup)
+    history.begin(eng, setup, state["catalog"])
     return json_response({"state": issue_state(state)})
 
 
@@ -102,6 +104,7 @@ def resolve() -> Response:
             events = eng.events_for_seat(events, seat)
     if body.get("notation"):
         notation.annotate(eng, events, decisions)
+    history.extend(eng, decisions)
     return json_response(
         {
             "state": issue_state(state),
@@ -153,7 +156,12 @@ def score() -> Response:
 def replay() -> Response:
     """Settle a dispute: a start (state or set-up) and a decision log."""
     body = read_body(schemas.REPLAY)  # 0 to MAX_DECISIONS decisions
-    out = run_replay(body)[1]
+    eng, out, decisions = run_replay(body)
+    applied = decisions[: out["applied"]]
+    if "setup" in body:
+        history.begin(eng, body["setup"], out["state"]["catalog"], applied)
+    else:
+        history.extend(eng, applied)
     out["state"] = issue_state(out["state"])
     return json_response(out)
 

@@ -39,6 +39,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from flask import Flask, current_app, g
 from itsdangerous import Signer
 
+from app import history
 from app.errors import ApiError
 from engine.canonical import dumps as canonical_dumps
 
@@ -307,7 +308,9 @@ def issue_state(state: dict[str, Any]) -> dict[str, Any]:
     """A state to answer: sealed (and encrypted, with a lineage) as configured. A state
     derived from the request's state continues its lineage; any other starts one. With
     anti-rollback, the new sequence number is claimed atomically: of two answers derived
-    from the same state, only the first is issued (the second is a 409)."""
+    from the same state, only the first is issued (the second is a 409). The state's history
+    (app/history.py) is put on first: the seal covers it, encryption hides it."""
+    state = history.attach(state)
     sealer = _sealer()
     if sealer is None:
         return state

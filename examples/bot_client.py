@@ -9,7 +9,8 @@ the full state, and for each decision asks /v1/view for the deciding seat's view
 only that view to the seat's player. A player decides from the view alone, with the service's
 bot (/v1/suggest given the view, never the state) or (`--bot local`) a seeded random choice
 among the options its view lists. The table sends the decision to /v1/resolve. At the end the
-game is written down with /v1/record and checked with /v1/replay.
+game is written down with /v1/record from the last state alone (a state carries its history)
+and checked with /v1/replay.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def play(base: str, game: str, seats: int, seed: int, bot: str, quiet: bool = Fa
     print("final:", json.dumps({k: scores[k] for k in ("winners", "decided_by") if k in scores}))
     for s in scores["seats"]:
         print(f"  seat {s['seat']}: {s['total']}")
-    record = referee.post("/v1/record", {"setup": setup, "decisions": log})
+    record = referee.post("/v1/record", {"state": state})  # the state carries its history
     check = referee.post("/v1/replay", record)
     print(
         f"record: {len(record['decisions'])} decisions, {record['record']['rules_version']}, "

@@ -53,3 +53,7 @@ echo "== 7. A game record (every decision in notation), replayed as it is"
 curl -s $BASE/v1/record -H 'content-type: application/json' -d @replay.json > record.json
 jq -c '{record: .record | {format, game, rules_version}, decisions}' record.json
 curl -s $BASE/v1/replay -H 'content-type: application/json' -d @record.json | jq -c '{ok, applied}'
+
+echo "== 8. The same record from the last state alone: a state carries its history"
+jq '{state}' after3.json > last.json
+curl -s $BASE/v1/record -H 'content-type: application/json' -d @last.json | jq -c '{setup, decisions}'

@@ -139,6 +139,13 @@ def fora_de_prumo(c: Any, add: Any) -> None:
         option = rnd.choice(final["pending"]["options"])
         final = _post(c, "/v1/resolve", {"state": final, "decisions": [option]})[1]["state"]
     add("ForaDePrumoScoreRequest", "A finished game", {"state": final})
+    add(
+        "ForaDePrumoRecordRequest",
+        "A finished game's last state alone: its history is written down",
+        {"state": final},
+    )
+    _, written = _post(c, "/v1/record", {"state": final})
+    add("ForaDePrumoRecordResponse", "The set-up, every decision in notation, the result", written)
     _, score = _post(c, "/v1/score", {"state": final})
     add(
         "ForaDePrumoScoreResponse",

@@ -36,6 +36,12 @@ def test_new_game_basic(client: Any, seats: int) -> None:
     r = post(client, "/v1/games", {"seats": seats, "seed": 11, "first_seat": seats - 1})
     assert r.status_code == 200
     state = check_response("POST", "/v1/games", r)["state"]
+    history = state.pop("history")  # the HTTP layer's (app/history.py); the rest is the engine's
+    assert history == {
+        "setup": {"seats": seats, "seed": 11, "first_seat": seats - 1}
+        | {"variant": "basic", "catalog": "reference"},
+        "decisions": [],
+    }
     assert state == arch.new_game({"seats": seats, "seed": 11, "first_seat": seats - 1})
     assert len(state["seats"]) == seats
     assert state["turn"]["seat"] == seats - 1
@@ -304,9 +310,10 @@ def test_replay_from_setup_and_from_state(client: Any) -> None:
     r = post(client, "/v1/replay", {"setup": setup, "decisions": log})
     out = check_response("POST", "/v1/replay", r)
     assert out["ok"] is True and out["applied"] == len(log)
+    assert len(out["state"].pop("history")["decisions"]) == len(log)
     assert out["state"] == final
     assert "error" not in out
-    start = arch.new_game(setup)
+    start = arch.new_game(setup)  # no history: none in the answer
     r = post(client, "/v1/replay", {"state": start, "decisions": log})
     assert check_response("POST", "/v1/replay", r)["state"] == final
 
@@ -324,6 +331,7 @@ def test_replay_names_the_first_illegal_decision(client: Any) -> None:
     assert out["error"]["clause"] == "A-9"
     assert out["error"]["pointer"] == "/decisions/7/seat"
     before, _ = play_random(arch.new_game(setup), 7, 12)
+    assert len(out["state"].pop("history")["decisions"]) == 7  # what was applied
     assert out["state"] == before
 
 

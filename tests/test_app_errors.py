@@ -508,6 +508,6 @@ def test_integral_numbers_are_integers(client: Any) -> None:
         "/v1/games", data=b'{"seats": 3.0, "seed": 1e2}', content_type="application/json"
     )
     assert r.status_code == 200
-    assert check_response("POST", "/v1/games", r)["state"] == arch.new_game(
-        {"seats": 3, "seed": 100}
-    )
+    state = check_response("POST", "/v1/games", r)["state"]
+    assert state.pop("history")["setup"]["seats"] == 3  # an int, in the history too
+    assert state == arch.new_game({"seats": 3, "seed": 100})

@@ -98,8 +98,8 @@ def test_sealed_state_round_trips_through_every_endpoint(sealed: Any, game: str)
     setup = setup_for(game)
     state = ok(post(sealed, "/v1/games", setup))["state"]
     assert isinstance(state["seal"], str) and state["seal"].startswith("v1.")
-    unsealed = {k: v for k, v in state.items() if k != "seal"}
-    assert unsealed == engine(game).new_game(setup)  # the seal is all that is added
+    unsealed = {k: v for k, v in state.items() if k not in ("seal", "history")}
+    assert unsealed == engine(game).new_game(setup)  # the seal and history are all that is added
 
     moves = ok(post(sealed, "/v1/legal-moves", {"state": state}))
     decision = moves["options"][0]
@@ -107,7 +107,9 @@ def test_sealed_state_round_trips_through_every_endpoint(sealed: Any, game: str)
     after = out["state"]
     assert after["seal"] != state["seal"]
     expected, _ = engine(game).apply_all(unsealed, [decision])
-    assert {k: v for k, v in after.items() if k != "seal"} == expected
+    assert {k: v for k, v in after.items() if k not in ("seal", "history")} == expected
+    logged = [engine(game).decision_from_notation(engine(game).decision_notation(decision))]
+    assert after["history"] == {"setup": state["history"]["setup"], "decisions": logged}
     assert out["events"]  # events stay readable
 
     seat = after["pending"]["seat"]
@@ -220,6 +222,35 @@ def test_any_change_anywhere_in_the_state_is_refused(
         assert forged != body, pointer
         r = post(sealed, "/v1/legal-moves", {"state": {**forged, "seal": state["seal"]}})
         assert r.status_code == 422 and r.get_json()["code"] == "state_tampered", pointer
+
+
+HISTORY_FORGERIES = {
+    "another_seed": lambda h: h["setup"].update(seed=h["setup"]["seed"] + 1),
+    "a_decision_dropped": lambda h: h["decisions"].pop(),
+    "no_history": lambda h: h.clear(),
+}
+
+
+@pytest.mark.parametrize("forgery", list(HISTORY_FORGERIES))
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_history_is_sealed_with_the_state(
+    sealed: Any, midgames: dict[str, dict[str, Any]], game: str, forgery: str
+) -> None:
+    """The seal covers the history (app/history.py): a forged one, or a state stripped of
+    it, is refused before anything reads it, by /v1/record as by any reader."""
+    state = midgames[game]
+    assert len(state["history"]["decisions"]) == 12
+    forged = copy.deepcopy(state)
+    HISTORY_FORGERIES[forgery](forged["history"])
+    if not forged["history"]:
+        del forged["history"]
+    for path in ("/v1/record", "/v1/legal-moves", "/v1/resolve"):
+        body: dict[str, Any] = {"state": forged}
+        if path == "/v1/resolve":
+            body["decisions"] = [state["pending"]["options"][0]]
+        r = post(sealed, path, body)
+        assert r.status_code == 422 and r.get_json()["code"] == "state_tampered", (path, r.json)
+    assert ok(post(sealed, "/v1/record", {"state": state}))["record"]["result"]["decisions"] == 12
 
 
 def _seat(state: dict[str, Any]) -> dict[str, Any]:
@@ -402,6 +433,7 @@ def test_inconsistent_settings_stop_the_start(config: dict[str, Any], message: s
 
 def test_without_a_secret_nothing_changes(plain: Any, sealed: Any) -> None:
     state = ok(post(plain, "/v1/games", {"seats": 2, "seed": 42}))["state"]
+    state.pop("history")  # app/history.py, with or without a secret
     assert "seal" not in state and state == engine("architectura").new_game(
         {"seats": 2, "seed": 42}
     )

@@ -84,6 +84,7 @@ def test_new_game_for_each_seat_count_and_market(client: Any, seats: int, market
     status, body = call(client, "/v1/games", setup)
     assert status == 200
     state = body["state"]
+    assert state.pop("history") == {"setup": {**setup, "catalog": "reference"}, "decisions": []}
     assert state == fdp.new_game(setup)
     assert state["game"] == GAME and len(state["seats"]) == seats
     assert len(state["market"]) == market_size  # F-1.7
@@ -537,8 +538,9 @@ def test_replay_from_setup_and_from_state(client: Any) -> None:
     final, log, setup = finished(3, 8)
     status, out = call(client, "/v1/replay", {"setup": setup, "decisions": log})
     assert status == 200 and out["ok"] is True and out["applied"] == len(log)
+    assert len(out["state"].pop("history")["decisions"]) == len(log)
     assert out["state"] == final and "error" not in out
-    start = fdp.new_game(setup)
+    start = fdp.new_game(setup)  # no history: none in the answer
     status, out = call(client, "/v1/replay", {"state": start, "decisions": log})
     assert status == 200 and out["state"] == final
     k = len(log) // 2
@@ -550,6 +552,7 @@ def test_replay_from_setup_and_from_state(client: Any) -> None:
         "F-3",
         f"/decisions/{k}/seat",
     )
+    assert len(out["state"].pop("history")["decisions"]) == k  # what was applied
     assert out["state"] == fdp.apply_all(start, log[:k])[0]
 
 

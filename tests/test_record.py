@@ -145,3 +145,273 @@ def test_a_record_from_a_sealed_state_carries_it_as_sent(encrypt: bool) -> None:
     forged = {**rec, "state": {**state, "rng": "0" * 16}} if not encrypt else None
     if forged is not None:  # a changed start is refused by its seal, record or not
         assert client.post("/v1/replay", json=forged).get_json()["code"] == "state_tampered"
+
+
+# -- a record from a state alone: its history (app/history.py) -------------------------------
+
+TWO_SEATS = [{"seats": 2, "seed": 42}, {"game": "fora-de-prumo", "seats": 2, "seed": 4}]
+TWO_SEAT_IDS = ["architectura-2", "fora-de-prumo-2"]
+
+
+def without_history(state: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k != "history"}
+
+
+@pytest.mark.parametrize("setup", TWO_SEATS, ids=TWO_SEAT_IDS)
+def test_a_finished_game_is_recorded_from_its_last_state_alone(setup: dict[str, Any]) -> None:
+    log, final = finished_game(setup, 11)
+    eng = engine(setup.get("game", "architectura"))
+    history = final["history"]
+    assert history["setup"]["seed"] == setup["seed"] and len(history["decisions"]) == len(log)
+    r = CLIENT.post("/v1/record", json={"state": final})
+    rec = check_response("POST", "/v1/record", r)
+    assert r.status_code == 200, rec
+    assert set(rec) == {"record", "setup", "decisions"}  # a record from the set-up
+    assert rec["record"]["result"] == {
+        "game_over": True,
+        "decisions": len(log),
+        "scores": final["scores"],
+    }
+    assert rec["record"]["rules_version"] == eng.RULES_VERSION
+    assert rec["record"]["catalog"] == final["catalog"]
+    assert rec["decisions"] == [eng.decision_notation(d) for d in log]
+    # the same record as the one written from the set-up and the decisions the client kept
+    kept = CLIENT.post("/v1/record", json={"setup": setup, "decisions": log}).get_json()
+    assert rec == kept
+
+    replayed = CLIENT.post("/v1/replay", json=rec)
+    body = check_response("POST", "/v1/replay", replayed)
+    assert body["ok"] is True and body["applied"] == len(log)
+    assert body["state"] == final  # the history too: each decision in one spelling
+
+
+@pytest.mark.parametrize("setup", TWO_SEATS, ids=TWO_SEAT_IDS)
+def test_every_answered_state_carries_its_history(setup: dict[str, Any]) -> None:
+    eng = engine(setup.get("game", "architectura"))
+    start = CLIENT.post("/v1/games", json=setup).get_json()["state"]
+    assert start["history"]["decisions"] == []
+    assert start["history"]["setup"]["seed"] == setup["seed"]
+    first = start["pending"]["options"][0]
+    # a decision sent in notation is kept as the object it reads as (no seat)
+    text = eng.decision_notation(first)
+    after = CLIENT.post("/v1/resolve", json={"state": start, "decisions": [text]}).get_json()
+    canonical = {k: v for k, v in first.items() if k != "seat"}
+    assert after["state"]["history"]["decisions"] == [canonical]
+    second = after["pending"]["options"][0]
+    # a replay from a state with a history extends it, one from a set-up writes it whole
+    from_state = CLIENT.post(
+        "/v1/replay", json={"state": after["state"], "decisions": [second]}
+    ).get_json()
+    from_setup = CLIENT.post(
+        "/v1/replay", json={"setup": setup, "decisions": [first, second]}
+    ).get_json()
+    assert from_state["state"] == from_setup["state"]
+    assert len(from_setup["state"]["history"]["decisions"]) == 2
+    # a replay stopped by an illegal decision keeps only what it applied
+    stopped = CLIENT.post(
+        "/v1/replay", json={"setup": setup, "decisions": [first, first]}
+    ).get_json()
+    assert stopped["ok"] is False and stopped["state"]["history"] == after["state"]["history"]
+    # the readers take a state with its history as they take one without
+    for path in ("/v1/legal-moves", "/v1/score", "/v1/validate"):
+        with_it = CLIENT.post(path, json={"state": after["state"]})
+        assert with_it.status_code == 200, with_it.get_json()
+        assert (
+            with_it.get_json()
+            == CLIENT.post(path, json={"state": without_history(after["state"])}).get_json()
+        )
+    assert CLIENT.post("/v1/validate", json={"state": after["state"]}).get_json()["valid"]
+
+
+@pytest.mark.parametrize("setup", TWO_SEATS, ids=TWO_SEAT_IDS)
+def test_no_seat_sees_the_history(setup: dict[str, Any]) -> None:
+    """The set-up's seed would reveal every hidden card: views, a bot's suggestion and the
+    seat's picture are made from the state without it."""
+    start = CLIENT.post("/v1/games", json=setup).get_json()["state"]
+    state = CLIENT.post(
+        "/v1/resolve", json={"state": start, "decisions": [start["pending"]["options"][0]]}
+    ).get_json()["state"]
+    seed = str(setup["seed"])
+    for seat in (0, 1):
+        r = CLIENT.post("/v1/view", json={"state": state, "seat": seat})
+        view = check_response("POST", "/v1/view", r)
+        assert "history" not in view and "setup" not in str(view)
+        assert (
+            view
+            == CLIENT.post(
+                "/v1/view", json={"state": without_history(state), "seat": seat}
+            ).get_json()
+        )
+        picture = CLIENT.post("/v1/render", json={"state": state, "seat": seat})
+        assert picture.status_code == 200
+        assert picture.data == (
+            CLIENT.post("/v1/render", json={"state": without_history(state), "seat": seat}).data
+        )
+    r = CLIENT.post(
+        "/v1/suggest", json={"state": state, "seat": state["pending"]["seat"], "level": "easy"}
+    )
+    assert r.status_code == 200, r.get_json()
+    assert "history" not in r.get_json() and f'"seed": {seed}' not in r.get_data(as_text=True)
+
+
+def _forge(state: dict[str, Any], change: Any) -> dict[str, Any]:
+    forged = copy.deepcopy(state)
+    change(forged["history"])
+    return forged
+
+
+FORGERIES = {
+    "another_seed": lambda h: h["setup"].update(seed=h["setup"]["seed"] + 1),
+    "a_decision_dropped": lambda h: h["decisions"].pop(),
+    "two_decisions_swapped": lambda h: h["decisions"].insert(0, h["decisions"].pop(1)),
+    "a_decision_added": lambda h: h["decisions"].append(h["decisions"][0]),
+    "another_game": lambda h: h["setup"].update(game="fora-de-prumo"),
+}
+
+
+@pytest.mark.parametrize("forgery", list(FORGERIES))
+def test_a_forged_history_makes_no_record(forgery: str) -> None:
+    _, final = finished_game({"seats": 2, "seed": 42}, 3)
+    forged = _forge(final, FORGERIES[forgery])
+    r = CLIENT.post("/v1/record", json={"state": forged})
+    body = check_response("POST", "/v1/record", r)
+    assert r.status_code == 422 and body["code"] == "history_mismatch", body
+    assert body["pointer"].startswith("/state/history")
+
+
+def test_a_forged_state_with_a_true_history_makes_no_record() -> None:
+    _, final = finished_game({"game": "fora-de-prumo", "seats": 2, "seed": 4}, 3)
+    forged = {**final, "rng": "0123456789abcdef"}  # a consistent state, not this game's
+    r = CLIENT.post("/v1/record", json={"state": forged})
+    body = check_response("POST", "/v1/record", r)
+    assert r.status_code == 422 and body["code"] == "history_mismatch"
+    assert "'rng' differs" in body["detail"] and body["pointer"] == "/state/history"
+    # an inconsistent one is refused as a state, with its problems
+    forged = copy.deepcopy(final)
+    forged["scores"]["winners"] = [1 - forged["scores"]["winners"][0]]
+    r = CLIENT.post("/v1/record", json={"state": forged})
+    assert r.status_code == 422 and r.get_json()["code"] == "invalid_state"
+
+
+def test_a_state_without_history_is_refused_with_a_way_to_get_one() -> None:
+    start = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
+    position = CLIENT.post("/v1/position", json={"state": start}).get_json()["position"]
+    built = CLIENT.post("/v1/position", json={"position": position}).get_json()["state"]
+    assert "history" not in built  # a position is not a set-up: nothing replays to it
+    for state in (built, without_history(start)):
+        r = CLIENT.post("/v1/record", json={"state": state})
+        body = check_response("POST", "/v1/record", r)
+        assert r.status_code == 422 and body["code"] == "no_history"
+        assert "/v1/games" in body["detail"] and "{setup, decisions}" in body["detail"]
+    # and a state without one goes on without one
+    after = CLIENT.post(
+        "/v1/resolve", json={"state": built, "decisions": [built["pending"]["options"][0]]}
+    ).get_json()["state"]
+    assert "history" not in after
+
+
+@pytest.mark.parametrize(
+    ("history", "code", "pointer"),
+    [
+        ([], "invalid_history", "/state/history"),
+        ({"setup": {}, "decisions": [], "more": 1}, "invalid_history", "/state/history"),
+        ({"setup": 7, "decisions": []}, "invalid_history", "/state/history/setup"),
+        ({"setup": {}, "decisions": {}}, "invalid_history", "/state/history/decisions"),
+        ({"setup": {}, "decisions": [{}] * 6}, "history_too_long", "/state/history/decisions"),
+    ],
+)
+def test_a_malformed_or_overlong_history_is_refused_by_every_reader(
+    history: Any, code: str, pointer: str
+) -> None:
+    client = make_app(MAX_DECISIONS=5).test_client()
+    state = client.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
+    for path in ("/v1/legal-moves", "/v1/validate", "/v1/record"):
+        r = client.post(path, json={"state": {**state, "history": history}})
+        body = check_response("POST", path, r)
+        assert r.status_code == 422 and (body["code"], body["pointer"]) == (code, pointer)
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "pointer"),
+    [
+        (lambda h: h["decisions"].append("blue.villa@1,1"), "invalid_history", "/decisions/1"),
+        (lambda h: h["setup"].update(seats=9), "invalid_history", "/setup"),
+        (lambda h: h["decisions"].append({"type": "play", "x": "y" * 10**5}), "", "/decisions/1"),
+    ],
+    ids=["a_string", "a_bad_setup", "an_oversized_decision"],
+)
+def test_a_history_that_is_not_one_makes_no_record(change: Any, code: str, pointer: str) -> None:
+    state = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
+    state = CLIENT.post(
+        "/v1/resolve", json={"state": state, "decisions": [state["pending"]["options"][0]]}
+    ).get_json()["state"]
+    r = CLIENT.post("/v1/record", json={"state": _forge(state, change)})
+    body = check_response("POST", "/v1/record", r)
+    assert r.status_code == 422 and body["code"] == (code or "history_mismatch"), body
+    assert body["pointer"] == "/state/history" + pointer
+    assert len(r.data) < 4096  # an oversized decision is not echoed back
+
+
+def test_a_game_longer_than_a_record_goes_on_without_history() -> None:
+    client = make_app(MAX_DECISIONS=3).test_client()
+    state = client.post("/v1/games", json={"seats": 2, "seed": 42}).get_json()["state"]
+    lengths = []
+    for _ in range(4):
+        out = client.post(
+            "/v1/resolve", json={"state": state, "decisions": [state["pending"]["options"][0]]}
+        )
+        state = out.get_json()["state"]
+        lengths.append(len(state["history"]["decisions"]) if "history" in state else None)
+    assert lengths == [1, 2, 3, None]
+    assert client.post("/v1/record", json={"state": state}).get_json()["code"] == "no_history"
+
+
+def test_a_custom_catalog_game_is_recorded_with_its_catalog() -> None:
+    doc = engine("architectura").builtin_catalogs()["reference"].to_json()
+    doc = {**copy.deepcopy(doc), "id": "house", "name": "House rules catalog"}
+    doc["cards"][0]["values"] = [1, 2, 3, 6]  # a different Well: a different hash
+    setup = {"seats": 2, "seed": 6, "catalog": doc}
+    state = CLIENT.post("/v1/games", json=setup).get_json()["state"]
+    # the history names the catalog, as the state does, rather than carry the document
+    assert state["history"]["setup"]["catalog"] == state["catalog"]
+    rng = random.Random(2)
+    while not state["game_over"]:
+        option = rng.choice(state["pending"]["options"])
+        body = {"state": state, "decisions": [option], "catalog": doc}
+        state = CLIENT.post("/v1/resolve", json=body).get_json()["state"]
+    r = CLIENT.post("/v1/record", json={"state": state})
+    problem = check_response("POST", "/v1/record", r)
+    assert r.status_code == 422 and problem["code"] == "unknown_catalog"
+    assert "catalog" in problem["detail"] and problem["pointer"] == "/catalog"
+    r = CLIENT.post("/v1/record", json={"state": state, "catalog": doc})
+    rec = check_response("POST", "/v1/record", r)
+    assert r.status_code == 200, rec
+    assert rec["setup"]["catalog"] == doc and rec["record"]["catalog"] == state["catalog"]
+    replayed = CLIENT.post("/v1/replay", json=rec).get_json()
+    assert replayed["ok"] is True and replayed["state"] == state
+    other = {**doc, "cards": [{**doc["cards"][0], "values": [1, 2, 3, 7]}, *doc["cards"][1:]]}
+    r = CLIENT.post("/v1/record", json={"state": state, "catalog": other})
+    problem = check_response("POST", "/v1/record", r)  # not the state's catalog: as anywhere
+    assert r.status_code == 422 and problem["code"] == "invalid_state", problem
+    assert [p["pointer"] for p in problem["problems"]] == ["/state/catalog"]
+
+
+@pytest.mark.parametrize("encrypt", [False, True], ids=["sealed", "encrypted"])
+def test_a_sealed_state_is_recorded_from_its_history(encrypt: bool) -> None:
+    client = make_app(STATE_SECRET="s" * 32, STATE_ENCRYPT=encrypt).test_client()
+    setup = {"game": "fora-de-prumo", "seats": 2, "seed": 8}
+    state = client.post("/v1/games", json=setup).get_json()["state"]
+    assert ("history" not in state) if encrypt else ("history" in state)  # hidden when encrypted
+    rng = random.Random(5)
+    for _ in range(12):
+        options = client.post("/v1/legal-moves", json={"state": state}).get_json()["options"]
+        out = client.post("/v1/resolve", json={"state": state, "decisions": [rng.choice(options)]})
+        state = out.get_json()["state"]
+    r = client.post("/v1/record", json={"state": state})
+    rec = check_response("POST", "/v1/record", r)
+    assert r.status_code == 200 and rec["record"]["result"]["decisions"] == 12, rec
+    replayed = client.post("/v1/replay", json=rec).get_json()
+    assert replayed["ok"] is True and replayed["applied"] == 12
+    view = client.post("/v1/view", json={"state": replayed["state"], "seat": 0}).get_json()
+    mine = client.post("/v1/view", json={"state": state, "seat": 0}).get_json()
+    assert view == mine  # the same position
