@@ -42,6 +42,7 @@ TITLES = {
     404: "Not found",
     405: "Method not allowed",
     406: "Not acceptable",
+    408: "Request timeout",
     409: "Conflict",
     413: "Request body too large",
     415: "Unsupported media type",
