@@ -61,6 +61,7 @@ def _render_labels() -> set[str]:
     from app.render.board import DECIDED_BY
 
     found = set(architectura.ZONES) | {label for _, label in fora_de_prumo.SCORE_PARTS}
+    found |= {symbol for _, symbol, _, _ in fora_de_prumo.SUIT_STYLE.values()}
     found |= set(DECIDED_BY.values())
     for path in sorted((ROOT / "app" / "render").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
