@@ -37,6 +37,8 @@ NAMED = {"card": "card", "colour": "colour", "card_type": "card type"}
 # or a message of its own ("{where}: {why}"): their values are translated as messages; a
 # part may be empty
 FRAGMENTS = ("what", "why", "where")
+# messages inside messages read at most this deep ("a: b: c: …" is not read on without end)
+MAX_NESTING = 4
 # engine.errors.summary: a sentence and how many problems follow it; the sentence is translated
 # on its own, since a template ending in a placeholder would otherwise swallow the tail
 MORE = "{problem} (and {more} more problems)"
@@ -92,7 +94,7 @@ def gettext(lang: str, msgid: str, context: str | None = None) -> str | None:
     return str(m.string) if m is not None and m.string and not m.fuzzy else None
 
 
-def translate(text: str, lang: str) -> str:
+def translate(text: str, lang: str, depth: int = 0) -> str:
     """An English message in `lang`: a catalog message as it is, or one whose template
     matches with its values put back; unchanged when the catalog has neither."""
     if lang == "en":
@@ -102,7 +104,8 @@ def translate(text: str, lang: str) -> str:
         return plain
     more = _MORE.match(text)
     if more is not None and (translated := gettext(lang, MORE)) is not None:
-        return translated.format(problem=translate(more["problem"], lang), more=more["more"])
+        problem = translate(more["problem"], lang, depth + 1)
+        return translated.format(problem=problem, more=more["more"])
     for t in templates():
         m = t.pattern.match(text)
         if m is None:
@@ -110,17 +113,18 @@ def translate(text: str, lang: str) -> str:
         translated = gettext(lang, t.msgid)
         if translated is None:
             return text
-        return translated.format(**{k: _value(k, v, lang) for k, v in m.groupdict().items()})
+        values = {k: _value(k, v, lang, depth) for k, v in m.groupdict().items()}
+        return translated.format(**values)
     return text
 
 
-def _value(placeholder: str, value: str, lang: str) -> str:
+def _value(placeholder: str, value: str, lang: str, depth: int) -> str:
     """A value read back from a message, in `lang`: a name the catalog knows, a part of the
     sentence (FRAGMENTS), or the value unchanged."""
     if placeholder in NAMED:
         return gettext(lang, value, NAMED[placeholder]) or value
-    if placeholder in FRAGMENTS and value:
-        return translate(value, lang)
+    if placeholder in FRAGMENTS and value and depth < MAX_NESTING:
+        return translate(value, lang, depth + 1)
     return value
 
 

@@ -479,3 +479,17 @@ def test_every_section_title_of_the_rules_has_a_translation() -> None:
     r = CLIENT.get("/v1/rules/A-4", headers={"Accept-Language": "fr"})
     assert r.headers["Content-Language"] == "fr" and r.get_json()["title"] == "Cases éligibles"
     assert CLIENT.get("/v1/rules/A-4").get_json()["title"] == "Eligible cells"
+
+
+def test_messages_inside_messages_are_read_to_a_bounded_depth() -> None:
+    """A 400's detail quotes a pointer the client chose: "a: b: c: …" is read a few messages
+    deep, not once per colon (each level would cost a pass over the catalog)."""
+    assert translate("the body: unknown card field 'x' (and 2 more problems)", "pt") == (
+        "o corpo: campo de carta desconhecido 'x' (e outros problemas: 2)"
+    )
+    hostile = ": " * 200
+    out = translate(hostile, "fr")
+    assert out == " : " * 5 + ": " * 195  # five levels read, the rest kept as it is
+    r = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1, ": " * 300: 1},
+                    headers={"Accept-Language": "de"})  # fmt: skip
+    assert r.status_code == 400 and r.get_json()["problems"][0]["detail"] == "Unbekanntes Feld."
