@@ -42,6 +42,7 @@ TITLES = {
     404: "Not found",
     405: "Method not allowed",
     406: "Not acceptable",
+    408: "Request timeout",
     409: "Conflict",
     413: "Request body too large",
     415: "Unsupported media type",
@@ -61,6 +62,14 @@ HTTP_CODES = {
     500: "internal_error",
 }
 
+# the details of werkzeug's HTTP errors a client meets (others keep werkzeug's description)
+HTTP_DETAILS = {
+    404: "No such resource.",
+    405: "This resource does not accept that method (allowed: {allowed}).",
+    413: "The request body exceeds the limit of {limit} bytes (MAX_BODY_BYTES).",
+}
+# where a 400's detail says its first problem is when that is the whole body
+WHOLE_BODY = "the body"
 
 escape_token = pointer_token
 
@@ -224,9 +233,12 @@ def from_validation(e: ValidationError, prefix: str = "") -> ApiError:
         problems = [{"code": "invalid_field", "detail": str(e), "pointer": prefix}]
     n = len(problems) + sum(1 for _ in found)
     first = problems[0]
-    detail = f"{first['pointer'] or 'the body'}: {first['detail']}"
-    if n > 1:
-        detail += f" (and {n - 1} more problems)"
+    where = first["pointer"] or WHOLE_BODY
+    detail = (
+        f"{where}: {first['detail']}"
+        if n == 1
+        else f"{where}: {first['detail']} (and {n - 1} more problems)"
+    )
     return ApiError(
         400, "invalid_request", detail, first["pointer"], None, problems, problems_total=n
     )
@@ -253,14 +265,11 @@ def register_error_handlers(app: Flask) -> None:
     def _http(e: HTTPException) -> Response:
         status = e.code or 500
         headers = {k: v for k, v in e.get_headers() if k.lower() == "allow"}
-        if status == 413:
-            limit = current_app.config.get("MAX_CONTENT_LENGTH")
-            detail = f"The request body exceeds the limit of {limit} bytes (MAX_BODY_BYTES)."
-        elif status == 404:
-            detail = "No such resource."
-        elif status == 405:
-            allowed = headers.get("Allow", "")
-            detail = f"This resource does not accept that method (allowed: {allowed})."
+        if status in HTTP_DETAILS:
+            detail = HTTP_DETAILS[status].format(
+                limit=current_app.config.get("MAX_CONTENT_LENGTH"),
+                allowed=headers.get("Allow", ""),
+            )
         else:
             detail = e.description or TITLES.get(status, "Error")
         code = HTTP_CODES.get(status, f"http_{status}")

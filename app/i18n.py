@@ -6,7 +6,10 @@ template app/locales/messages.pot). The engines write their messages in English 
 pure and deterministic); a problem's `title` and `detail` (and those of its `problems`) are
 translated here on the way out. A detail is matched against the catalog's message templates
 (`{card} is not in your hand.`); the values it carries are kept, except card and colour names,
-which are translated too (msgctxt "card" / "colour"). The `prompt` of the pending decision
+which are translated too (msgctxt "card" / "colour"), and parts of sentences ({what}, {why},
+{where}: "unknown card field 'x'", a 400's "/seats: Not a valid integer."), translated as
+messages themselves. Every message the code can write has a translation: tests/test_i18n.py
+reads them all from the source (tests/message_sites.py) and from the marshmallow schemas. The `prompt` of the pending decision
 that /v1/resolve and /v1/legal-moves answer beside the state is translated too (msgctxt
 "prompt"); the one inside a state or a view is not, since states are sealed and views are
 checked when they come back. A message the catalog does not have stays English. Card ids,
@@ -32,6 +35,12 @@ LANGUAGES = ("en", "pt", "fr", "de")  # the first is the default
 LOCALES = Path(__file__).resolve().parent / "locales"
 # placeholder -> context of the names it holds
 NAMED = {"card": "card", "colour": "colour", "card_type": "card type"}
+# placeholders that hold a part of the sentence ("unknown {what}field", "cannot start: {why}")
+# or a message of its own ("{where}: {why}"): their values are translated as messages; a
+# part may be empty
+FRAGMENTS = ("what", "why", "where")
+# messages inside messages read at most this deep ("a: b: c: …" is not read on without end)
+MAX_NESTING = 4
 # engine.errors.summary: a sentence and how many problems follow it; the sentence is translated
 # on its own, since a template ending in a placeholder would otherwise swallow the tail
 MORE = "{problem} (and {more} more problems)"
@@ -72,7 +81,8 @@ def templates() -> tuple[Template, ...]:
         msgid = str(m.id)
         parts = _FIELD.split(msgid)  # literal, name, literal, name, …
         regex = "".join(
-            re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts)
+            re.escape(p) if i % 2 == 0 else f"(?P<{p}>.{'*' if p in FRAGMENTS else '+'}?)"
+            for i, p in enumerate(parts)
         )
         out.append(Template(msgid, re.compile(f"^{regex}$", re.S)))
     return tuple(sorted(out, key=lambda t: -len(t.msgid)))
@@ -86,7 +96,7 @@ def gettext(lang: str, msgid: str, context: str | None = None) -> str | None:
     return str(m.string) if m is not None and m.string and not m.fuzzy else None
 
 
-def translate(text: str, lang: str) -> str:
+def translate(text: str, lang: str, depth: int = 0) -> str:
     """An English message in `lang`: a catalog message as it is, or one whose template
     matches with its values put back; unchanged when the catalog has neither."""
     if lang == "en":
@@ -96,7 +106,8 @@ def translate(text: str, lang: str) -> str:
         return plain
     more = _MORE.match(text)
     if more is not None and (translated := gettext(lang, MORE)) is not None:
-        return translated.format(problem=translate(more["problem"], lang), more=more["more"])
+        problem = translate(more["problem"], lang, depth + 1)
+        return translated.format(problem=problem, more=more["more"])
     for t in templates():
         m = t.pattern.match(text)
         if m is None:
@@ -104,12 +115,19 @@ def translate(text: str, lang: str) -> str:
         translated = gettext(lang, t.msgid)
         if translated is None:
             return text
-        values = {
-            k: (gettext(lang, v, NAMED[k]) or v) if k in NAMED else v
-            for k, v in m.groupdict().items()
-        }
+        values = {k: _value(k, v, lang, depth) for k, v in m.groupdict().items()}
         return translated.format(**values)
     return text
+
+
+def _value(placeholder: str, value: str, lang: str, depth: int) -> str:
+    """A value read back from a message, in `lang`: a name the catalog knows, a part of the
+    sentence (FRAGMENTS), or the value unchanged."""
+    if placeholder in NAMED:
+        return gettext(lang, value, NAMED[placeholder]) or value
+    if placeholder in FRAGMENTS and value and depth < MAX_NESTING:
+        return translate(value, lang, depth + 1)
+    return value
 
 
 def negotiate() -> str:

@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 from http_support import ROOT, check_response, make_app
+from message_sites import PASSED_ON, marshmallow_messages, read_sources, shape
 from shared_texts import shared_text
 
-from app.i18n import LANGUAGES, catalog, template, translate
+from app.errors import HTTP_DETAILS, TITLES, WHOLE_BODY
+from app.i18n import LANGUAGES, MORE, catalog, template, translate
 from engine.games import engine
 
 CLIENT = make_app().test_client()
@@ -59,6 +61,7 @@ def _render_labels() -> set[str]:
     from app.render.board import DECIDED_BY
 
     found = set(architectura.ZONES) | {label for _, label in fora_de_prumo.SCORE_PARTS}
+    found |= {symbol for _, symbol, _, _ in fora_de_prumo.SUIT_STYLE.values()}
     found |= set(DECIDED_BY.values())
     for path in sorted((ROOT / "app" / "render").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -260,92 +263,146 @@ def test_unsupported_languages_and_successes_answer_english() -> None:
     assert ok.status_code == 200 and ok.headers["Content-Language"] == "fr"
 
 
-# Fora de Prumo's modules whose refusals a client reads: the decision's parser and diagnosis,
-# the building's placement rules, the set-up, the view (state, catalog and notation problems are not)
-FDP_SOURCES = ("api.py", "building.py", "setup.py", "view.py")
+MORE_TAIL = " (and {} more problems)"  # engine.errors.summary; app/i18n.py MORE
 
 
-def _literal(node: ast.expr, known: dict[str, list[str]]) -> list[str] | None:
-    """The shapes a message expression can take, each placeholder written "{}" (a conditional
-    gives one shape per branch, and so does a local name `known` holds); None when the
-    expression is not a literal message."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return [node.value]
-    if isinstance(node, ast.JoinedStr):
-        shapes = [""]
-        for v in node.values:
-            if isinstance(v, ast.Constant):
-                parts = [str(v.value)]
-            elif isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name):
-                parts = known.get(v.value.id, ["{}"])
-            else:
-                parts = ["{}"]
-            shapes = [s + part for s in shapes for part in parts]
-        return shapes
-    if isinstance(node, ast.IfExp):
-        a, b = _literal(node.body, known), _literal(node.orelse, known)
-        return None if a is None or b is None else a + b
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        a, b = _literal(node.left, known), _literal(node.right, known)
-        return None if a is None or b is None else [x + y for x in a for y in b]
-    return None
+def _catalog_shapes() -> dict[str, str]:
+    """The catalog's messages (without context) by shape, each placeholder written "{}"."""
+    return {shape(str(m.id)): str(m.id) for m in template() if m.id and not m.context}
 
 
-def _fdp_messages() -> set[str]:
-    """Every literal detail the Fora de Prumo engine refuses with, read from its code: the
-    second argument of IllegalDecision and Problem, the third item of placement_error's
-    (code, clause, detail); details passed along in variables are written elsewhere."""
-    found: set[str] = set()
-    for name in FDP_SOURCES:
-        tree = ast.parse((ROOT / "engine" / "fora_de_prumo" / name).read_text(encoding="utf-8"))
-        for func in ast.walk(tree):
-            if not isinstance(func, ast.FunctionDef):
-                continue
-            known: dict[str, list[str]] = {}  # local names bound to literal text ("how")
-            for node in ast.walk(func):
-                if (
-                    isinstance(node, ast.Assign)
-                    and len(node.targets) == 1
-                    and isinstance(node.targets[0], ast.Name)
-                    and (value := _literal(node.value, {})) is not None
-                ):
-                    known[node.targets[0].id] = value
-            for node in ast.walk(func):
-                detail: ast.expr | None = None
-                if (
-                    isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Name)
-                    and node.func.id in ("IllegalDecision", "Problem")
-                    and len(node.args) > 1
-                ):
-                    detail = node.args[1]
-                elif (
-                    func.name == "placement_error"
-                    and isinstance(node, ast.Return)
-                    and isinstance(node.value, ast.Tuple)
-                ):
-                    detail = node.value.elts[2]
-                if detail is not None:
-                    found.update(_literal(detail, known) or [])
-    return found
+def _untailed(text: str) -> str:
+    return text.removesuffix(MORE_TAIL)
 
 
-def _shape(msgid: str) -> str:
-    return re.sub(r"\{\w+\}", "{}", msgid)
+def _fill(msgid: str, values: dict[str, str]) -> str:
+    return re.sub(r"\{(\w+)\}", lambda m: values[m[1]], msgid)
 
 
-def test_every_refusal_of_fora_de_prumo_has_a_translation() -> None:
-    messages = _fdp_messages()
-    assert len(messages) > 35, sorted(messages)  # the reader still finds the engine's messages
-    shapes = {_shape(str(m.id)) for m in template() if m.id and not m.context}
-    missing = sorted(messages - shapes)
-    assert not missing, f"Fora de Prumo details missing from messages.pot: {missing}"
-    for text in messages:
-        values = [f"Q{i}" for i in range(text.count("{}"))]
-        sample = text.format(*values)
+def _code_messages() -> tuple[set[str], set[str]]:
+    """Every message the code writes, and every part of a sentence put into one."""
+    found, fragments = read_sources()
+    assert not found.unread, (
+        "message expressions the reader cannot follow: write them as literals or f-strings, "
+        f"or list them in tests/message_sites.py PASSED_ON with the reason: {found.unread}"
+    )
+    assert found.passed == set(PASSED_ON), f"PASSED_ON lists {set(PASSED_ON) - found.passed}"
+    messages = set(found.messages) | marshmallow_messages() | set(HTTP_DETAILS.values())
+    messages |= set(TITLES.values()) | {"Error"}  # a problem's title (ApiError.body)
+    return messages, {f for f in fragments if f}
+
+
+def test_every_message_the_code_writes_has_a_translation() -> None:
+    """Exhaustive by construction: every message of every error the code raises (engine,
+    app, bots), every marshmallow message of the app's schemas, every part of a sentence put
+    into them; each must be a catalog message, and must come back translated whole, its
+    values kept, by the template it belongs to (not a shorter one it contains)."""
+    messages, fragments = _code_messages()
+    assert len(messages) > 350 and len(fragments) > 25  # the reader still finds them
+    known = _catalog_shapes()
+    missing = sorted(m for m in messages | fragments if _untailed(shape(m)) not in known)
+    assert not missing, f"messages missing from messages.pot: {missing}"
+    for text in sorted(messages | fragments):
+        msgid = known[_untailed(shape(text))]
+        names = re.findall(r"\{(\w+)\}", msgid)
+        values = {name: f"Q{i}" for i, name in enumerate(names)}
+        english = _fill(msgid, values)
+        words = re.sub(r"\{\w+\}", "", msgid)
         for lang in OTHER:
-            got = translate(sample, lang)
-            assert got != sample and all(v in got for v in values), f"{lang}: {sample!r} -> {got!r}"
+            m = catalog(lang).get(msgid)
+            assert m is not None and m.string, f"{lang}: no translation of {msgid!r}"
+            expected = _fill(str(m.string), values)
+            assert translate(english, lang) == expected, f"{lang}: {english!r}"
+            if text in messages and re.search(r"[a-z]{3}", words):
+                assert expected != english, f"{lang}: {msgid!r} is not translated"
+
+
+def test_the_catalog_holds_no_message_the_code_does_not_write() -> None:
+    messages, fragments = _code_messages()
+    written = {_untailed(shape(m)) for m in messages | fragments}
+    # put together by app/i18n.py, or a wording the catalog prefers for one case of a
+    # template ("unknown {what}field {field}" with what = "set-up ")
+    besides = {MORE, WHOLE_BODY, "unknown set-up field {field}"}
+    unused = sorted(
+        str(m.id)
+        for m in template()
+        if m.id and not m.context and shape(str(m.id)) not in written and m.id not in besides
+    )
+    assert not unused, f"messages.pot holds messages no code writes: {unused}"
+
+
+def test_the_reader_finds_messages_however_they_are_written() -> None:
+    """The reader of the code follows what it claims to: a helper's parameter, a method's,
+    a function returning the message, a local name, a conditional, a part of a sentence."""
+    messages, fragments = _code_messages()
+    for text in [
+        "must be an object",  # _Reader.bad(code, detail, …), a method carrying it on
+        "Cell [{street}, {block}] is empty and the cell to its left is empty.",  # returned
+        "{value} is not a decision in notation: {why} (e.g. buy:PR01, SP09@0,-1r0, PE05, "
+        "convert:PE03>SP09, clone:CO01>SP09, pass).",  # _refuse(text, why, pointer)
+        "The state's encrypted part is not a state.",  # seal.tampered(detail)
+        "Not a valid integer.",  # marshmallow's, for the app's integer fields
+        "Must be one of: {choices}.",  # a validator's
+        "{where}: {why}",  # a 400's detail, app.errors.from_validation
+    ]:
+        assert shape(text) in {shape(m) for m in messages}, text
+    for part in ["card ", "the service has no Redis (REDIS_URL is not set)", "colours"]:
+        assert part in fragments, part
+
+
+def _http_problems() -> list[tuple[str, str, dict[str, Any] | None, dict[str, str]]]:
+    """(method, path, body, headers) of app-level problems: 400s of the schemas, 404, 405,
+    415, an edited state (422), a bad catalog (422)."""
+    state = _arch_state()
+    edited = dict(state, seats=[dict(state["seats"][0], tokens=9), state["seats"][1]])
+    return [
+        ("POST", "/v1/games", {"seats": "two", "seed": 1, "bogus": 1}, {}),
+        ("POST", "/v1/replay", {"decisions": []}, {}),  # the body: give state or setup
+        ("POST", "/v1/legal-moves", {"state": edited}, {}),
+        ("POST", "/v1/games", {"seats": 2, "seed": 1, "catalog": {"format": 1}}, {}),
+        ("POST", "/v1/games", {"game": "fora-de-prumo", "seats": 2, "seed": 1, "x": {}}, {}),
+        ("GET", "/v1/nowhere", None, {}),
+        ("DELETE", "/v1/games", None, {}),
+        ("POST", "/v1/games", None, {"Content-Type": "text/plain"}),
+    ]
+
+
+@pytest.mark.parametrize("case", _http_problems(), ids=lambda c: f"{c[0]} {c[1]}")
+def test_problems_of_the_app_are_explained_in_the_language_asked_for(
+    case: tuple[str, str, dict[str, Any] | None, dict[str, str]],
+) -> None:
+    method, path, body, headers = case
+
+    def ask(lang: str) -> Any:
+        return CLIENT.open(
+            path, method=method, json=body, data=None if body is not None else "x",
+            headers={**headers, "Accept-Language": lang},
+        )  # fmt: skip
+
+    en = ask("en").get_json()
+    assert en["status"] >= 400
+    for lang in OTHER:
+        r = ask(lang)
+        got = r.get_json()
+        assert r.headers["Content-Language"] == lang
+        assert _untranslated(got) == _untranslated(en)
+        assert got["title"] != en["title"]
+        assert got["detail"] == translate(en["detail"], lang) != en["detail"]
+        for mine, theirs in zip(got.get("problems", []), en.get("problems", []), strict=True):
+            assert mine["detail"] == translate(theirs["detail"], lang) != theirs["detail"]
+
+
+def test_a_400_names_the_field_and_translates_marshmallow() -> None:
+    r = CLIENT.post(
+        "/v1/games", json={"seats": "two", "seed": 1}, headers={"Accept-Language": "pt"}
+    )
+    assert r.get_json()["detail"] == "/seats: Não é um número inteiro válido."
+    r = CLIENT.post("/v1/replay", json={"decisions": []}, headers={"Accept-Language": "fr"})
+    assert r.get_json()["detail"] == (
+        "le corps : Donnez exactement l'un de state (un état de départ) ou setup."
+    )
+    assert translate("unknown card field 'x'", "de") == "unbekanntes Karten-Feld 'x'"
+    assert translate("unknown field 'x'", "pt") == "campo desconhecido 'x'"
 
 
 def test_card_types_and_the_count_of_further_problems_are_translated() -> None:
@@ -422,3 +479,17 @@ def test_every_section_title_of_the_rules_has_a_translation() -> None:
     r = CLIENT.get("/v1/rules/A-4", headers={"Accept-Language": "fr"})
     assert r.headers["Content-Language"] == "fr" and r.get_json()["title"] == "Cases éligibles"
     assert CLIENT.get("/v1/rules/A-4").get_json()["title"] == "Eligible cells"
+
+
+def test_messages_inside_messages_are_read_to_a_bounded_depth() -> None:
+    """A 400's detail quotes a pointer the client chose: "a: b: c: …" is read a few messages
+    deep, not once per colon (each level would cost a pass over the catalog)."""
+    assert translate("the body: unknown card field 'x' (and 2 more problems)", "pt") == (
+        "o corpo: campo de carta desconhecido 'x' (e outros problemas: 2)"
+    )
+    hostile = ": " * 200
+    out = translate(hostile, "fr")
+    assert out == " : " * 5 + ": " * 195  # five levels read, the rest kept as it is
+    r = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1, ": " * 300: 1},
+                    headers={"Accept-Language": "de"})  # fmt: skip
+    assert r.status_code == 400 and r.get_json()["problems"][0]["detail"] == "Unbekanntes Feld."

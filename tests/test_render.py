@@ -497,3 +497,22 @@ def test_english_and_unknown_languages_draw_english(client: Any) -> None:
         r = client.post("/v1/render", json={"state": state}, headers={"Accept-Language": lang})
         assert r.get_data(as_text=True) == english
         assert r.headers["Content-Language"] == "en"
+
+
+def title_list(root: ET.Element) -> list[str]:
+    return [t.text or "" for t in root.iter(f"{SVG_NS}title")]
+
+
+@pytest.mark.parametrize("lang", ["pt", "fr", "de"])
+def test_hover_titles_are_in_the_language_asked_for(client: Any, lang: str) -> None:
+    """Every line of every hover title is translated, but for what is data: a card's rules
+    text (Architectura's catalogs are English), a card id."""
+    kept = {c.text for c in ARCH.builtin_catalogs()["reference"].cards.values()}
+    kept |= set(FDP.builtin_catalogs()["reference"].cards)
+    for state in (arch_rich_state(), fdp_state()):
+        english = title_list(svg_of(client, {"state": state})[1])
+        local = title_list(svg_in(client, {"state": state}, lang)[1])
+        assert len(english) == len(local) > 20
+        for en, mine in zip(english, local, strict=True):
+            for a, b in zip(en.split("\n"), mine.split("\n"), strict=True):
+                assert a != b or a in kept, f"{lang}: {a!r} left in English"

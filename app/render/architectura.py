@@ -50,24 +50,32 @@ def _owner(seats: list[dict[str, Any]], inst: str) -> int:
 def _describe(board: Board, entry: dict[str, Any], colour: str) -> str:
     d = _def(board.game.cat, entry["card"])
     name = _name(board, entry["card"])
+    colour = board.word(colour, "colour")
     if not entry.get("face_up", True):
-        return f"{colour} {name}, face down (no value, A-2.6)"
-    out = f"{colour} {name}, value {entry.get('value')}"
+        return board.t("{colour} {card}, face down (no value, A-2.6)", colour=colour, card=name)
+    out = board.t(
+        "{colour} {card}, value {value}", colour=colour, card=name, value=entry.get("value")
+    )
     if d is not None and len(d.values) > 1:
-        out += f" (orientation {entry.get('orientation')} of values {'/'.join(map(str, d.values))})"
+        out = board.t(
+            "{description} (orientation {orientation} of values {values})",
+            description=out,
+            orientation=entry.get("orientation"),
+            values="/".join(map(str, d.values)),
+        )
     if entry.get("token"):
-        out += ", protected by a token (A-6)"
+        out = board.t("{description}, protected by a token (A-6)", description=out)
     return out
 
 
-def _shield(x: float, y: float, fill: str) -> str:
+def _shield(board: Board, x: float, y: float, fill: str) -> str:
     path = (
         f"M{x},{y - 9} L{x + 8},{y - 6} L{x + 7},{y + 3} Q{x + 4},{y + 8} {x},{y + 10} "
         f"Q{x - 4},{y + 8} {x - 7},{y + 3} L{x - 8},{y - 6} Z"
     )
     return el(
         "path",
-        title("protection token (A-6): the card cannot be targeted by rivals' effects"),
+        title(board.t("protection token (A-6): the card cannot be targeted by rivals' effects")),
         d=path,
         fill=fill,
         stroke="#fff",
@@ -76,10 +84,15 @@ def _shield(x: float, y: float, fill: str) -> str:
     )
 
 
-def _orientation_arrow(x: float, y: float, orientation: int, n: int) -> str:
+def _orientation_arrow(board: Board, x: float, y: float, orientation: int, n: int) -> str:
+    tip = board.t(
+        "orientation {orientation} of {n} (A-2.1): rotate clockwise for a higher value",
+        orientation=orientation,
+        n=n,
+    )
     return el(
         "path",
-        title(f"orientation {orientation} of {n} (A-2.1): rotate clockwise for a higher value"),
+        title(tip),
         d=f"M{x},{y - 7} L{x + 5},{y + 4} L{x},{y + 1} L{x - 5},{y + 4} Z",
         fill="#444",
         transform=f"rotate({90 * orientation} {x} {y})",
@@ -172,9 +185,9 @@ def _card_face(
                 )
             )
         if len(values) > 1:
-            parts.append(_orientation_arrow(x + 16, y + 40, int(k), len(values)))
+            parts.append(_orientation_arrow(board, x + 16, y + 40, int(k), len(values)))
     if entry.get("token"):
-        parts.append(_shield(x + CW - 17, y + 42, colour))
+        parts.append(_shield(board, x + CW - 17, y + 42, colour))
     return parts
 
 
@@ -191,7 +204,14 @@ def _cell(
     cat = board.game.cat
     cell = [street, block]
     parts: list[str] = []
-    lines = [f"cell {json.dumps(cell)} (street {street}, block {block})"]
+    lines = [
+        board.t(
+            "cell {cell} (street {street}, block {block})",
+            cell=json.dumps(cell),
+            street=street,
+            block=block,
+        )
+    ]
     card_attr: str | None = None
     if not stack:
         parts.append(
@@ -209,7 +229,7 @@ def _cell(
                 class_="empty",
             )
         )
-        lines.append("empty")
+        lines.append(board.t("empty"))
     else:
         top = stack[-1]
         owner = _owner(seats, top["card"])
@@ -223,13 +243,11 @@ def _cell(
             lines.append(d.text)
         beneath = stack[:-1]
         if beneath:
-            lines.append(
-                "beneath, bottom first: "
-                + "; ".join(
-                    _describe(board, e, str(seats[_owner(seats, e["card"])].get("colour")))
-                    for e in beneath
-                )
+            below = "; ".join(
+                _describe(board, e, str(seats[_owner(seats, e["card"])].get("colour")))
+                for e in beneath
             )
+            lines.append(board.t("beneath, bottom first: {cards}", cards=below))
             parts.append(el("circle", cx=x + CW - 18, cy=y + CH - 18, r=11, fill="#333"))
             parts.append(
                 text(
@@ -245,7 +263,11 @@ def _cell(
         fseat, fname = fountain
         fcol = seat_colour(fseat, fname)
         lines.append(
-            f"Fountain token of {fname} (seat {fseat}): its rivals may not play here (A-4.3)"
+            board.t(
+                "Fountain token of {colour} (seat {seat}): its rivals may not play here (A-4.3)",
+                colour=board.word(fname, "colour"),
+                seat=fseat,
+            )
         )
         parts.append(
             el(
@@ -347,12 +369,24 @@ def _seat_panel(board: Board, i: int, x: float, y: float, w: float) -> str:
         )
     )
     zone_lines = [
-        f"{zone}: " + ", ".join(_name(board, c) for c in (s.get(zone) or []))
+        board.t(
+            "{zone}: {cards}",
+            zone=board.t(zone),
+            cards=", ".join(_name(board, c) for c in (s.get(zone) or [])),
+        )
         for zone in ZONES
         if s.get(zone)
     ]
-    tip = f"{name} (seat {i}): {total} points now" + (
-        "\n" + "\n".join(zone_lines) if zone_lines else ""
+    tip = "\n".join(
+        [
+            board.t(
+                "{colour} (seat {seat}): {total} points now",
+                colour=board.word(name, "colour"),
+                seat=i,
+                total=total,
+            ),
+            *zone_lines,
+        ]
     )
     return el("g", title(tip), *parts, class_="seat", data_seat=i)
 
@@ -370,7 +404,9 @@ def _hand(board: Board, i: int, x: float, y: float) -> str:
         basic: object = ""
         if d is not None:
             basic = _formula(d) or (d.values[d.basic_index] if d.values else "")
-        tip = _name(board, inst) + (f" (basic value {basic})" if basic != "" else "")
+        tip = _name(board, inst)
+        if basic != "":
+            tip = board.t("{card} (basic value {value})", card=tip, value=basic)
         if d is not None and d.text:
             tip += "\n" + d.text
         parts.append(

@@ -45,23 +45,39 @@ EDGE = ((0, 0, 1, 0), (1, 0, 1, 1), (0, 1, 1, 1), (0, 0, 0, 1))
 INWARD = ((0, 1), (-1, 0), (0, -1), (1, 0))
 
 
-def _card_line(card: Any) -> str:
-    """A card described for a hover title."""
-    out = f"{card.id} {card.name} ({card.gloss}) · {card.type}, phase {card.phase}"
+def _card_line(board: Board, card: Any) -> str:
+    """A card described for a hover title (names, suits, abilities and measures are the
+    catalog's ids, kept as they are)."""
+    out = board.t(
+        "{id} {name} ({gloss}) · {type}, phase {phase}",
+        id=card.id,
+        name=board.word(card.name),
+        gloss=card.gloss,
+        type=board.word(card.type, "card type"),
+        phase=card.phase,
+    )
     if card.type == "space":
-        suits = "joker (all four suits)" if card.is_joker else ", ".join(sorted(card.suits))
-        out += f" · {suits} · slots {card.slots}"
+        suits = (
+            board.t("joker (all four suits)") if card.is_joker else ", ".join(sorted(card.suits))
+        )
+        out = board.t("{line} · {suits} · slots {slots}", line=out, suits=suits, slots=card.slots)
     elif card.type == "material":
-        out += f" · +{card.value} per {card.suit} qualification"
+        out = board.t(
+            "{line} · +{value} per {suit} qualification", line=out, value=card.value, suit=card.suit
+        )
     elif card.type == "person":
-        out += f" · ability {card.ability}"
+        out = board.t("{line} · ability {ability}", line=out, ability=card.ability)
     elif card.type == "concept":
         obj = card.objective or {}
         param = obj.get("suit") or obj.get("type")
-        out += f" · most {obj.get('measure')}{' (' + param + ')' if param else ''}"
-        out += f" · {card.points} per connection when met"
+        out = board.t(
+            "{line} · most {measure} · {points} per connection when met",
+            line=out,
+            measure=f"{obj.get('measure')}{' (' + param + ')' if param else ''}",
+            points=card.points,
+        )
     elif card.type == "project":
-        out += f" · +{card.value} per space"
+        out = board.t("{line} · +{value} per space", line=out, value=card.value)
     return out
 
 
@@ -123,13 +139,14 @@ def _chip(
             text(x + CHIP_W / 2, y + 37, clip(sub, 20), class_="c", font_size=9, fill="#555")
         )
     if badge:
+        bw = max(30, 6 * len(badge))  # a translated badge ("spent") may be longer
         parts.append(
-            el("rect", x=x + CHIP_W - 30, y=y + CHIP_H - 13, width=30, height=13, rx=4, fill="#222")
+            el("rect", x=x + CHIP_W - bw, y=y + CHIP_H - 13, width=bw, height=13, rx=4, fill="#222")
         )
         parts.append(
-            text(x + CHIP_W - 15, y + CHIP_H - 6, badge, class_="c b", font_size=9, fill="#fff")
+            text(x + CHIP_W - bw / 2, y + CHIP_H - 6, badge, class_="c b", font_size=9, fill="#fff")
         )
-    tip = _card_line(card) + (f"\n{note}" if note else "")
+    tip = _card_line(board, card) + (f"\n{note}" if note else "")
     return el("g", title(tip), *parts, class_=cls, data_card=card.id, data_seat=seat)
 
 
@@ -265,19 +282,28 @@ def _space(grid: _Grid, board: Board, p: Placement, slots: str, converted: bool,
             parts.append(
                 el(
                     "g",
-                    title(f"{p.card}#{i}: door with the {suit} symbol ({symbol}, {code})"),
+                    title(
+                        board.t(
+                            "{slot}: door with the {suit} symbol ({symbol}, {code})",
+                            slot=f"{p.card}#{i}",
+                            suit=suit,
+                            symbol=board.t(symbol),
+                            code=code,
+                        )
+                    ),
                     el("circle", cx=sx, cy=sy, r=6.5, fill=strong, stroke="#fff", stroke_width=1.2),
                     text(sx, sy + 0.5, code, class_="c b", font_size=8, fill="#fff"),
                     class_="symbol",
                 )
             )
-    tip = f"{_card_line(card)}\nlaid {p.compact()} (F-2.7)" + (
-        "\nconverted: every wall is a door, every suit (F-6.3)" if converted else ""
-    )
+    lines = [_card_line(board, card), board.t("laid {placement} (F-2.7)", placement=p.compact())]
+    if converted:
+        lines.append(board.t("converted: every wall is a door, every suit (F-6.3)"))
+    tip = "\n".join(lines)
     return el("g", title(tip), *parts, class_="space", data_card=p.card, data_seat=seat)
 
 
-def _markers(grid: _Grid, b: Any, m: Any) -> list[str]:
+def _markers(board: Board, grid: _Grid, b: Any, m: Any) -> list[str]:
     """The engine's meetings, street doors and obstructed doors, drawn on their edges."""
     out: list[str] = []
 
@@ -291,9 +317,17 @@ def _markers(grid: _Grid, b: Any, m: Any) -> list[str]:
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         if mt.connection:
             quals = ", ".join(f"{ref} → {suit}" for ref, suit in mt.qualified)
-            tip = f"connection {mt.a} ({mt.a_slot}) with {mt.b} ({mt.b_slot}) (F-5.1)"
+            tip = board.t(
+                "connection {a} ({a_slot}) with {b} ({b_slot}) (F-5.1)",
+                a=mt.a,
+                a_slot=mt.a_slot,
+                b=mt.b,
+                b_slot=mt.b_slot,
+            )
             if mt.qualified:
-                tip += f"; qualified: {quals} (F-5.2)"
+                tip = board.t(
+                    "{connection}; qualified: {qualified} (F-5.2)", connection=tip, qualified=quals
+                )
                 shape = el(
                     "path",
                     d=f"M{mx},{my - 8} L{mx + 8},{my} L{mx},{my + 8} L{mx - 8},{my} Z",
@@ -320,7 +354,13 @@ def _markers(grid: _Grid, b: Any, m: Any) -> list[str]:
                 el(
                     "g",
                     title(
-                        f"obstructed door: {mt.a} ({mt.a_slot}) meets {mt.b} ({mt.b_slot}) (F-4.4)"
+                        board.t(
+                            "obstructed door: {a} ({a_slot}) meets {b} ({b_slot}) (F-4.4)",
+                            a=mt.a,
+                            a_slot=mt.a_slot,
+                            b=mt.b,
+                            b_slot=mt.b_slot,
+                        )
                     ),
                     el(
                         "path",
@@ -346,7 +386,7 @@ def _markers(grid: _Grid, b: Any, m: Any) -> list[str]:
         out.append(
             el(
                 "path",
-                title(f"street door {ref} (F-R15)"),
+                title(board.t("street door {door} (F-R15)", door=ref)),
                 d=path,
                 fill="#6d6d6d",
                 class_="street-door",
@@ -379,7 +419,7 @@ def _building(board: Board, seat: int, ox: float, oy: float) -> tuple[list[str],
                 parts.append(
                     el(
                         "g",
-                        title(f"patio cell [{x}, {y}] (F-R16)"),
+                        title(board.t("patio cell [{x}, {y}] (F-R16)", x=x, y=y)),
                         el(
                             "rect",
                             x=px + 1,
@@ -392,7 +432,7 @@ def _building(board: Board, seat: int, ox: float, oy: float) -> tuple[list[str],
                         text(
                             px + C / 2,
                             py + C / 2,
-                            "patio",
+                            board.t("patio"),
                             class_="c",
                             font_size=10,
                             fill="#2d6b2d",
@@ -421,7 +461,7 @@ def _building(board: Board, seat: int, ox: float, oy: float) -> tuple[list[str],
                 )
     for p in b.placements:
         parts.append(_space(grid, board, p, b.slots[p.card], p.card in b.converted, seat))
-    parts += _markers(grid, b, m)
+    parts += _markers(board, grid, b, m)
     # the origin, for reading the placements' coordinates (F-R10)
     px, py = grid.px((0, 0))
     parts.append(text(px + 4, py + 8, "0,0", font_size=7, fill="#9a8f7a"))
@@ -523,7 +563,7 @@ def _panel(board: Board, seat: int, x: float, y: float, w: float) -> tuple[str, 
     parts.append(
         el(
             "g",
-            title("score as it stands (F-8.4 order): " + first),
+            title(board.t("score as it stands (F-8.4 order): {score}", score=first)),
             text(x + 16, y + 38, first, font_size=10, fill="#555"),
         )
     )
@@ -545,10 +585,10 @@ def _panel(board: Board, seat: int, x: float, y: float, w: float) -> tuple[str, 
     for cid in work.get("site", []):
         if cid in cloned:
             clone = cloned[cid]
-            what = "a face-down card" if clone is None else clone
-            notes[cid] = ("x2", f"cloned with {what} (F-6.6)")
+            what = board.t("a face-down card") if clone is None else clone
+            notes[cid] = ("x2", board.t("cloned with {card} (F-6.6)", card=what))
         elif cid in spent:
-            notes[cid] = ("spent", "designer spent (F-R20)")
+            notes[cid] = (board.t("spent"), board.t("designer spent (F-R20)"))
     parts.append(text(x + 16, cy + 6, board.t("site"), class_="b", font_size=11, fill="#6b5d45"))
     chips, ch = _chips(
         list(work.get("site", [])), board, x + 16, cy + 14, w - 32, "site-card", seat, notes
