@@ -89,14 +89,6 @@ def record() -> Response:
 
 # -- from a state's history ----------------------------------------------------------------------
 
-NO_HISTORY = (
-    "This state carries no history, so the game cannot be written down from it: only the "
-    "states of a game started with POST /v1/games (or replayed from a set-up with "
-    "/v1/replay) and played on with /v1/resolve carry one, not those built by /v1/position "
-    "or issued before states carried one. Send the set-up and the decisions instead: "
-    "{setup, decisions}."
-)
-
 
 def _history_setup(eng: GameModule, hist: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
     """The history's set-up, checked as /v1/games checks one, with a custom catalog's
@@ -105,11 +97,12 @@ def _history_setup(eng: GameModule, hist: dict[str, Any], body: dict[str, Any]) 
     if isinstance(setup.get("catalog"), dict):
         if "catalog" not in body:
             ref = setup["catalog"]
+            catalog_id, catalog_hash = short_repr(ref.get("id")), short_repr(ref.get("hash"))
             raise ApiError(
                 422,
                 "unknown_catalog",
-                f"This game was set up with a custom catalog ({short_repr(ref.get('id'))}, "
-                f"{short_repr(ref.get('hash'))}): send it as `catalog` with the state.",
+                f"This game was set up with a custom catalog ({catalog_id}, {catalog_hash}): "
+                "send it as `catalog` with the state.",
                 "/catalog",
                 eng.CATALOG_CLAUSE,
             )
@@ -124,19 +117,19 @@ def _history_setup(eng: GameModule, hist: dict[str, Any], body: dict[str, Any]) 
             history.POINTER + "/setup",
         ) from None
     if engine_for(setup) is not eng:  # a game of the registry: the schema checked it
+        game, expected = short_repr(setup.get("game")), eng.GAME_ID
         raise _mismatch(
-            f"The history's set-up is a game of {short_repr(setup.get('game'))}, not of "
-            f"{eng.GAME_ID}.",
+            f"The history's set-up is a game of {game}, not of {expected}.",
             history.POINTER + "/setup/game",
         )
     return setup
 
 
-def _mismatch(detail: str, pointer: str, index: int | None = None) -> ApiError:
+def _mismatch(why: str, pointer: str, index: int | None = None) -> ApiError:
     return ApiError(
         422,
         "history_mismatch",
-        f"{detail} The history or the state was changed after the service issued it; no "
+        f"{why} The history or the state was changed after the service issued it; no "
         "record can be made of it.",
         pointer,
         index=index,
@@ -151,7 +144,16 @@ def _from_history(body: dict[str, Any]) -> dict[str, Any]:
     """The record of the game that led to the request's state, by replaying its history."""
     hist = history.sent()
     if hist is None:
-        raise ApiError(422, "no_history", NO_HISTORY, "/state")
+        raise ApiError(
+            422,
+            "no_history",
+            "This state carries no history, so the game cannot be written down from it: only the "
+            "states of a game started with POST /v1/games (or replayed from a set-up with "
+            "/v1/replay) and played on with /v1/resolve carry one, not those built by /v1/position "
+            "or issued before states carried one. Send the set-up and the decisions instead "
+            "(`setup` and `decisions`).",
+            "/state",
+        )
     decisions = hist["decisions"]
     for i, d in enumerate(decisions):  # each stored as an object
         if not isinstance(d, dict):
@@ -178,9 +180,9 @@ def _from_history(body: dict[str, Any]) -> dict[str, Any]:
         with engine_errors():
             sent = eng.replay(sent, [], body.get("catalog"))["state"]
         if state != sent:
+            where = short_repr(_first_difference(state, sent))
             raise _mismatch(
-                f"Replaying the history does not give this state (its "
-                f"{short_repr(_first_difference(state, sent))} differs).",
+                f"Replaying the history does not give this state (its {where} differs).",
                 history.POINTER,
             )
     return {
