@@ -302,7 +302,7 @@ def test_a_state_without_history_is_refused_with_a_way_to_get_one() -> None:
         r = CLIENT.post("/v1/record", json={"state": state})
         body = check_response("POST", "/v1/record", r)
         assert r.status_code == 422 and body["code"] == "no_history"
-        assert "/v1/games" in body["detail"] and "{setup, decisions}" in body["detail"]
+        assert "/v1/games" in body["detail"] and "`setup` and `decisions`" in body["detail"]
     # and a state without one goes on without one
     after = CLIENT.post(
         "/v1/resolve", json={"state": built, "decisions": [built["pending"]["options"][0]]}
