@@ -5,8 +5,10 @@
 Starts two gunicorn servers with the repository's gunicorn.conf.py (same settings, same
 environment): the referee (`app:create_app()`) and `minimal_app()` below, a bare Flask app
 whose only route parses the /v1/resolve body with orjson and returns it. Both get the same
-request: one legal decision on a mid-game 4-seat state (`benchmarks.http.mid_game_body`),
-over one keep-alive connection, one request at a time. Rounds alternate the two servers
+request: one legal decision on a mid-game 4-seat state some 40 decisions in, as the service
+issues it (with its `history`; `--engine-state` sends the engine's state without one, as
+`benchmarks.http.mid_game_body` builds it), over one keep-alive connection, one request at
+a time. Rounds alternate the two servers
 (which one goes first alternating too); each round sends `--requests` requests to one server
 and reads its worker processes' CPU time (utime + stime in /proc/<pid>/stat) before and
 after. Prints each round pair, then the median ratio (referee ÷ minimal) with quartiles,
@@ -118,14 +120,37 @@ def measure(client: Client, pids: list[int], n: int) -> float:
     return (cpu_seconds(pids) - before) / n
 
 
+def service_mid_game_body(seed: int = 4, decisions: int = 40) -> dict[str, Any]:
+    """The state of `benchmarks.http.mid_game_body` as a client holds it: played through the
+    service (in process) from /v1/games, so that it carries its history."""
+    import random
+
+    from app import create_app
+
+    client = create_app({"TESTING": True}).test_client()
+    rnd = random.Random(seed)
+    state = client.post("/v1/games", json={"seats": 4, "seed": seed, "variant": "basic"}).json
+    state = state["state"]
+    for _ in range(decisions):
+        choice = rnd.choice(state["pending"]["options"])
+        state = client.post("/v1/resolve", json={"state": state, "decisions": [choice]}).json
+        state = state["state"]
+    assert not state["game_over"] and "history" in state
+    options = state["pending"]["options"]
+    return {"state": state, "decisions": [options[len(options) // 2]]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--requests", type=int, default=1000, help="requests per round and server")
+    ap.add_argument(
+        "--engine-state", action="store_true", help="send the engine's state (no history)"
+    )
     args = ap.parse_args()
     from benchmarks.http import mid_game_body  # after argparse: it imports the engine
 
-    body = orjson.dumps(mid_game_body())
+    body = orjson.dumps(mid_game_body() if args.engine_state else service_mid_game_body())
     with (
         server("app:create_app()") as (ref_url, ref_pid),
         server("benchmarks.http_cpu:minimal_app()") as (min_url, min_pid),
