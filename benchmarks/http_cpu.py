@@ -129,12 +129,12 @@ def service_mid_game_body(seed: int = 4, decisions: int = 40) -> dict[str, Any]:
 
     client = create_app({"TESTING": True}).test_client()
     rnd = random.Random(seed)
-    state = client.post("/v1/games", json={"seats": 4, "seed": seed, "variant": "basic"}).json
-    state = state["state"]
+    setup = {"seats": 4, "seed": seed, "variant": "basic"}
+    state = orjson.loads(client.post("/v1/games", json=setup).data)["state"]
     for _ in range(decisions):
         choice = rnd.choice(state["pending"]["options"])
-        state = client.post("/v1/resolve", json={"state": state, "decisions": [choice]}).json
-        state = state["state"]
+        body = {"state": state, "decisions": [choice]}
+        state = orjson.loads(client.post("/v1/resolve", json=body).data)["state"]
     assert not state["game_over"] and "history" in state
     options = state["pending"]["options"]
     return {"state": state, "decisions": [options[len(options) // 2]]}
