@@ -1,0 +1,191 @@
+"""The shape of a state document (docs/state.md), declared once as msgspec structs.
+
+A well-formed state converts in one call (`msgspec.convert`, in C): objects, unknown and
+missing fields, booleans and fixed ranges are checked there. Only when that fails is the
+document walked node by node against the same declarations (`node`), listing every
+problem with its pointer and putting a safe stand-in for each bad value, so the reader's
+checks of meaning (serialize.py) run on the same typed nodes either way.
+
+Fields whose check depends on the game (cards, cells, seats, lengths bounded by the number
+of cards) are `Any` or `list[Any]` here and checked by the reader.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, TypeVar
+
+import msgspec
+import msgspec.inspect as mi
+
+from engine.architectura.model import RULES_VERSION, TOKENS
+from engine.errors import Problem, ProblemList, unknown_keys
+
+T = TypeVar("T", bound="Doc")
+GAME = "architectura"
+
+
+class _Reader:
+    """Collects problems while reading; every accessor returns a safe default on error."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = ProblemList()
+
+    def bad(self, code: str, detail: str, pointer: str, clause: str | None = None) -> None:
+        self.problems.append(Problem(code, detail, pointer, clause))
+
+    def obj(self, v: Any, p: str) -> dict[str, Any]:
+        if not isinstance(v, dict):
+            self.bad("wrong_type", "must be an object", p)
+            return {}
+        return v
+
+    def lst(self, v: Any, p: str, most: int | None = None) -> list[Any]:
+        """An array; one longer than `most` entries is refused whole, unread (a hostile
+        state may hold a million entries where the game has a few dozen cards)."""
+        if not isinstance(v, list):
+            self.bad("wrong_type", "must be an array", p)
+            return []
+        if most is not None and len(v) > most:
+            self.bad("too_long", f"must have at most {most} entries, not {len(v)}", p)
+            return []
+        return v
+
+    def unknown(self, d: dict[str, Any], allowed: Any, p: str) -> None:
+        unknown_keys(self.problems, d, allowed, p)
+
+    def int_(self, v: Any, p: str, lo: int, hi: int, clause: str | None = None) -> int:
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            self.bad(
+                "out_of_range" if isinstance(v, int) else "wrong_type",
+                f"must be an integer from {lo} to {hi}",
+                p,
+                clause,
+            )
+            return lo
+        return v
+
+    def bool_(self, v: Any, p: str) -> bool:
+        if not isinstance(v, bool):
+            self.bad("wrong_type", "must be true or false", p)
+            return False
+        return v
+
+    def str_(self, v: Any, p: str) -> str:
+        if not isinstance(v, str):
+            self.bad("wrong_type", "must be a string", p)
+            return ""
+        return v
+
+
+class Doc(msgspec.Struct, forbid_unknown_fields=True):
+    """One object of the document. `absent`: what a missing field stands for when not
+    None (its absence is reported all the same); `report_missing`: whether a missing field
+    is a problem of its own (an entry's missing field is reported as its wrong value)."""
+
+    absent: ClassVar[dict[str, Any]] = {}
+    report_missing: ClassVar[bool] = True
+
+
+class SeatDoc(Doc):
+    absent = {"replacements": {}}
+    colour: Any
+    replacements: Any
+    deck: list[Any]
+    hand: list[Any]
+    tokens: Annotated[int, msgspec.Meta(ge=0, le=TOKENS, extra={"clause": "A-6.1"})]
+    hand_limit: Annotated[int, msgspec.Meta(ge=1, le=12, extra={"clause": "A-7.9"})]
+    mulligan_used: bool
+    first_turn_taken: bool
+    outside: list[Any]
+    graveyard: list[Any]
+    removed: list[Any]
+
+
+class EntryDoc(Doc):
+    """A card in the city: every value is checked by the reader, once the card is known."""
+
+    report_missing = False
+    card: Any
+    orientation: Any
+    face_up: Any
+    token: Any
+    value: Any = msgspec.UNSET  # written on top cards; checked against the city when given
+
+
+class StateDoc(Doc):
+    """The top level; what only the reader can check is read from the document itself."""
+
+    absent = {"game": GAME, "rules_version": RULES_VERSION, "fountains": []}
+    game: Any
+    rules_version: Any
+    catalog: Any
+    variant: Any
+    seats: list[SeatDoc]
+    city: list[list[list[EntryDoc]]]
+    fountains: Any
+    turn: Any
+    resolving: Any
+    rng: Any
+    game_over: bool
+    pending: Any = None
+    scores: Any = None
+
+
+def convert(data: Any, cls: type[T]) -> T | None:
+    """The typed document, or None when it is not well formed."""
+    try:
+        return msgspec.convert(data, cls)
+    except msgspec.ValidationError:
+        return None
+
+
+_FIELDS: dict[type[Doc], tuple[mi.Field, ...]] = {}
+
+
+def _fields(cls: type[Doc]) -> tuple[mi.Field, ...]:
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        info = mi.type_info(cls)
+        assert isinstance(info, mi.StructType)
+        fields = _FIELDS[cls] = info.fields
+    return fields
+
+
+def _value(r: _Reader, v: Any, t: mi.Type, p: str) -> Any:
+    """One field's value checked against its declared type (or a stand-in)."""
+    clause = None
+    if isinstance(t, mi.Metadata):
+        clause = (t.extra or {}).get("clause")
+        t = t.type
+    if isinstance(t, mi.IntType):
+        assert t.ge is not None and t.le is not None
+        return r.int_(v, p, t.ge, t.le, clause)
+    if isinstance(t, mi.BoolType):
+        return r.bool_(v, p)
+    if isinstance(t, mi.ListType) and isinstance(t.item_type, mi.AnyType):
+        return r.lst(v, p, t.max_length)
+    return v  # Any, or objects and arrays of them: the reader walks them when it reaches them
+
+
+def node(r: _Reader, v: Any, cls: type[T], p: str) -> T:
+    """`v` as a `cls` node: as it is when already one, else walked field by field, each
+    problem reported at its pointer and each bad value replaced by a safe stand-in."""
+    if type(v) is cls:
+        return v
+    d = r.obj(v, p)
+    fields = _fields(cls)
+    r.unknown(d, {f.name for f in fields}, p)
+    missing = sorted(f.name for f in fields if f.required and f.name not in d)
+    if cls.report_missing:
+        for k in missing:
+            r.bad("missing_field", f"missing field {k!r}", f"{p}/{k}")
+    values = {}
+    for f in fields:
+        if f.name in d:
+            values[f.name] = _value(r, d[f.name], f.type, f"{p}/{f.name}")
+        elif f.required:
+            stand_in = cls.absent.get(f.name)
+            values[f.name] = (
+                stand_in if stand_in is not None else _value(r, None, f.type, f"{p}/{f.name}")
+            )
+    return cls(**values)
