@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from engine import rng as rngmod
 from engine.architectura.catalog import Catalog, find_catalog
 from engine.architectura.city import current_value, has_graveyard, is_protected
 from engine.architectura.flow import ASKING, AUTOMATIC, OP_CLAUSE, options, settle
 from engine.architectura.model import (
     BLOCKS,
+    HAND_LIMIT,
     RULES_VERSION,
     TOKENS,
     Action,
@@ -116,15 +119,31 @@ DECISION_TYPES = {
 }
 
 
+# How each field of a decision type is written: a card's name, a cell, or as it is.
+NAME, CELL, PLAIN = 1, 2, 0
+_HOW = {
+    kind: tuple(
+        (f, NAME if f in ("card", "target") else CELL if f == "cell" else PLAIN) for f in fields
+    )
+    for kind, fields in DECISION_TYPES.items()
+}
+
+
 def action_to_json(g: Game, seat: int, a: Action) -> dict[str, Any]:
     """An option as the decision object that `apply` accepts unchanged."""
+    return _action_json(g.inst.names, seat, a)
+
+
+def _action_json(names: tuple[str, ...], seat: int, a: Action) -> dict[str, Any]:
     d: dict[str, Any] = {"seat": seat, "type": a[0]}
-    names = g.inst.names
-    for field, v in zip(DECISION_TYPES[a[0]], a[1:], strict=True):
-        if field in ("card", "target"):
+    i = 1
+    for field, how in _HOW[a[0]]:
+        v = a[i]
+        i += 1
+        if how == NAME:
             d[field] = names[v]
-        elif field == "cell":
-            d[field] = cell_json(v) if v >= 0 else None
+        elif how == CELL:
+            d[field] = [v // BLOCKS + 1, v % BLOCKS + 1] if v >= 0 else None
         else:
             d[field] = v
     return d
@@ -137,6 +156,7 @@ def pending_json(g: Game) -> dict[str, Any] | None:
     t = g.tasks[-1]
     kind, clause, prompt = KIND[t["k"]]
     seat = int(t["seat"])
+    names = g.inst.names
     out: dict[str, Any] = {
         "seat": seat,
         "colour": g.colours[seat],
@@ -152,22 +172,23 @@ def pending_json(g: Game) -> dict[str, Any] | None:
             f"{'you may' if op.may else 'you must'} {op.op}: {g.cat.cards[t['def']].text}"
         )
     if "src" in t:
-        out["source"] = g.name(t["src"])
+        out["source"] = names[t["src"]]
     if "target" in t:
-        out["card"] = g.name(t["target"])
-    out["options"] = [action_to_json(g, seat, a) for a in opts]
+        out["card"] = names[t["target"]]
+    out["options"] = [_action_json(names, seat, a) for a in opts]
     return out
 
 
 def _task_json(g: Game, t: Task) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    names = g.inst.names
     for k, v in t.items():
         if k in CARD_KEYS:
-            out[k] = g.name(v)
+            out[k] = names[v]
         elif k == "cell":
             out[k] = cell_json(v) if v >= 0 else None
         elif k == "done" and not g.cat.cards[t["def"]].on_play[t["i"]].per_owner:
-            out[k] = [g.name(i) for i in v]
+            out[k] = [names[i] for i in v]
         elif isinstance(v, list):
             out[k] = list(v)
         else:
@@ -175,52 +196,48 @@ def _task_json(g: Game, t: Task) -> dict[str, Any]:
     return out
 
 
-def _entry_json(g: Game, cell: int, depth: int, top: bool) -> dict[str, Any]:
-    iid, orient, face_up, token = g.city[cell][depth]
-    d: dict[str, Any] = {
-        "card": g.name(iid),
-        "orientation": orient,
-        "face_up": face_up,
-        "token": token,
-    }
-    if top:
-        d["value"] = current_value(g, cell)
-    return d
+def _city_json(g: Game) -> list[list[list[dict[str, Any]]]]:
+    names, city = g.inst.names, g.city
+    streets = []
+    for street in range(g.n):
+        row = []
+        for cell in range(street * BLOCKS, street * BLOCKS + BLOCKS):
+            stack = [
+                {"card": names[iid], "orientation": orient, "face_up": face_up, "token": token}
+                for iid, orient, face_up, token in city[cell]
+            ]
+            if stack:
+                stack[-1]["value"] = current_value(g, cell)
+            row.append(stack)
+        streets.append(row)
+    return streets
 
 
 def game_to_json(g: Game) -> dict[str, Any]:
-    seats = []
-    for s in range(g.n):
-        seats.append(
-            {
-                "colour": g.colours[s],
-                "replacements": dict(g.replacements[s]),
-                "deck": [g.name(i) for i in g.decks[s]],
-                "hand": [g.name(i) for i in g.hands[s]],
-                "tokens": g.tokens[s],
-                "hand_limit": g.limits[s],
-                "mulligan_used": g.mulligan[s],
-                "first_turn_taken": g.started[s],
-                "outside": [g.name(i) for i in g.outside[s]],
-                "graveyard": [g.name(i) for i in g.graves[s]],
-                "removed": [g.name(i) for i in g.removed[s]],
-            }
-        )
-    city = []
-    for street in range(g.n):
-        row = []
-        for b in range(BLOCKS):
-            cell = street * BLOCKS + b
-            depth = len(g.city[cell])
-            row.append([_entry_json(g, cell, i, i == depth - 1) for i in range(depth)])
-        city.append(row)
+    names = g.inst.names
+    seats = [
+        {
+            "colour": g.colours[s],
+            "replacements": dict(g.replacements[s]),
+            "deck": [names[i] for i in g.decks[s]],
+            "hand": [names[i] for i in g.hands[s]],
+            "tokens": g.tokens[s],
+            "hand_limit": g.limits[s],
+            "mulligan_used": g.mulligan[s],
+            "first_turn_taken": g.started[s],
+            "outside": [names[i] for i in g.outside[s]],
+            "graveyard": [names[i] for i in g.graves[s]],
+            "removed": [names[i] for i in g.removed[s]],
+        }
+        for s in range(g.n)
+    ]
     return {
         "game": GAME,
         "rules_version": RULES_VERSION,
         "catalog": {"id": g.cat.id, "hash": g.cat.hash},
         "variant": g.variant,
         "seats": seats,
-        "city": city,
+        "city": _city_json(g),
         "fountains": [
             {"cell": cell_json(c), "seat": f} for c, f in enumerate(g.fountain) if f >= 0
         ],
@@ -258,6 +275,7 @@ def resolve_catalog(r: _Reader, ref: Any, custom: Catalog | None) -> Catalog | N
 # Where a card was read: a pointer, or its reference tokens, joined only when a problem
 # names the place (most states have none, and a pointer per card was measurable).
 Where = str | tuple[Any, ...]
+Shown = tuple[int, int, int, Any]  # street, block, depth of a top card, and the value it shows
 
 
 def _where(at: Where) -> str:
@@ -292,11 +310,14 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     if g.variant not in ("basic", "advanced"):
         r.bad("invalid_variant", "variant must be 'basic' or 'advanced'", "/variant", "A-1.5")
         g.variant = str(g.variant)
-    seats = [node(r, s, SeatDoc, f"/seats/{i}") for i, s in enumerate(raw_seats)]
+    seats = [
+        s if type(s) is SeatDoc else node(r, s, SeatDoc, f"/seats/{i}")
+        for i, s in enumerate(raw_seats)
+    ]
     _read_colours(r, g, seats)
     seen: dict[int, Where] = {}
     _read_seats(r, g, seats, seen)
-    _read_city(r, g, r.lst(doc.city, "/city"), seen)
+    shown = _read_city(r, g, r.lst(doc.city, "/city"), seen)
     _read_fountains(r, g, doc.fountains)
     turn = r.obj(doc.turn, "/turn")
     g.seat = r.int_(turn.get("seat"), "/turn/seat", 0, n - 1, "A-1.4")
@@ -325,7 +346,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     g._opts = None
     if r.problems:
         raise InvalidState(r.problems)
-    _check_flow(r, g, data)
+    _check_flow(r, g, data, shown)
     if r.problems:
         raise InvalidState(r.problems)
     return g
@@ -358,7 +379,7 @@ def _read_colours(r: _Reader, g: Game, seats: list[SeatDoc]) -> None:
                 "A-1.5",
             )
             raw_reps = {}
-        rep = check_replacements(cat, i, raw_reps, r.problems, p)
+        rep = check_replacements(cat, i, raw_reps, r.problems, p) if raw_reps != {} else {}
         if g.variant == "basic" and rep:
             r.bad("replacements_in_basic_game", "the basic game has no replacements", p, "A-1.5")
         reps.append(rep)
@@ -399,6 +420,8 @@ def _claim(r: _Reader, g: Game, x: Any, at: Where, seat: int | None, seen: dict[
 def _zone(
     r: _Reader, g: Game, v: list[Any], seat: int, name: str, seen: dict[int, Where]
 ) -> list[int]:
+    if not v:
+        return []
     cards = len(g.inst.names)  # no zone, stack or list of cards holds more
     if len(v) > cards:
         r.lst(v, f"/seats/{seat}/{name}", cards)
@@ -418,9 +441,6 @@ def _zone(
 
 
 def _read_seats(r: _Reader, g: Game, seats: list[SeatDoc], seen: dict[int, Where]) -> None:
-    limits_allowed = {3} | {
-        op.value for c in g.cat.cards.values() for op in c.on_play if op.op == "hand_limit"
-    }
     g.decks, g.hands, g.outside, g.graves, g.removed = [], [], [], [], []
     g.tokens = [s.tokens for s in seats]
     g.limits = [s.hand_limit for s in seats]
@@ -430,7 +450,9 @@ def _read_seats(r: _Reader, g: Game, seats: list[SeatDoc], seen: dict[int, Where
         g.decks.append(_zone(r, g, s.deck, i, "deck", seen))
         g.hands.append(_zone(r, g, s.hand, i, "hand", seen))
         lim = s.hand_limit
-        if lim not in limits_allowed:
+        if lim != HAND_LIMIT and lim not in {
+            op.value for c in g.cat.cards.values() for op in c.on_play if op.op == "hand_limit"
+        }:
             r.bad(
                 "invalid_hand_limit",
                 f"hand limit {lim} is neither 3 nor granted by a card",
@@ -471,7 +493,9 @@ def _read_seats(r: _Reader, g: Game, seats: list[SeatDoc], seen: dict[int, Where
         g.removed.append(_zone(r, g, s.removed, i, "removed", seen))
 
 
-def _read_city(r: _Reader, g: Game, city: list[Any], seen: dict[int, Where]) -> None:
+def _read_city(r: _Reader, g: Game, city: list[Any], seen: dict[int, Where]) -> list[Shown]:
+    """The city (A-1.2, A-2, A-4.1, A-6); returns the values shown on top cards."""
+    shown: list[Shown] = []
     n, cards = g.n, len(g.inst.names)
     index, cdefs, shielded = g.inst.index, g.inst.cdef, g.inst.shielded
     g.city = [[] for _ in range(n * BLOCKS)]
@@ -485,6 +509,8 @@ def _read_city(r: _Reader, g: Game, city: list[Any], seen: dict[int, Where]) -> 
         for b, stack in enumerate(row[:BLOCKS]):
             if type(stack) is not list or len(stack) > cards:
                 stack = r.lst(stack, f"/city/{st}/{b}", cards)
+            if not stack:
+                continue
             top = len(stack) - 1
             cell = g.city[st * BLOCKS + b]
             for depth, e in enumerate(stack):
@@ -499,10 +525,10 @@ def _read_city(r: _Reader, g: Game, city: list[Any], seen: dict[int, Where]) -> 
                 else:
                     seen[iid] = ("city", st, b, depth, "card")
                 orient = e.orientation
-                most = max(len(cdefs[iid].values), 1) - 1
-                if type(orient) is not int or not 0 <= orient <= most:
+                sides = len(cdefs[iid].values) or 1  # a formula card has one side
+                if type(orient) is not int or not 0 <= orient < sides:
                     p = f"/city/{st}/{b}/{depth}/orientation"
-                    orient = r.int_(orient, p, 0, most, "A-2.1")
+                    orient = r.int_(orient, p, 0, sides - 1, "A-2.1")
                 face_up, token = e.face_up, e.token
                 if type(face_up) is not bool:
                     face_up = r.bool_(face_up, f"/city/{st}/{b}/{depth}/face_up")
@@ -530,6 +556,9 @@ def _read_city(r: _Reader, g: Game, city: list[Any], seen: dict[int, Where]) -> 
                         "A-4.1",
                     )
                 cell.append((iid, orient, face_up, token))
+                if depth == top and e.value is not msgspec.UNSET:
+                    shown.append((st, b, depth, e.value))
+    return shown
 
 
 def _read_fountains(r: _Reader, g: Game, fountains: Any) -> None:
@@ -552,10 +581,9 @@ def _read_fountains(r: _Reader, g: Game, fountains: Any) -> None:
             g.fountain[cell] = seat
     total = g.tokens[:]
     owner = g.inst.owner
-    for stack in g.city:
+    for stack, f in zip(g.city, g.fountain, strict=True):
         if stack and stack[-1][3]:
             total[owner[stack[-1][0]]] += 1
-    for f in g.fountain:
         if f >= 0:
             total[f] += 1
     for sn in range(n):
@@ -742,22 +770,18 @@ def _check_task(r: _Reader, g: Game, t: Task, p: str) -> None:
         r.bad(bad, "only a Smithy is removed after copying", f"{p}/card", "A-9")
 
 
-def _check_flow(r: _Reader, g: Game, data: dict[str, Any]) -> None:
-    """The pending decision must be the one the resolving steps ask for."""
-    for st in range(g.n):
-        for b in range(BLOCKS):
-            cell = st * BLOCKS + b
-            stack = g.city[cell]
-            if not stack:
-                continue
-            raw = data["city"][st][b][-1]
-            if "value" in raw and raw["value"] != current_value(g, cell):
-                r.bad(
-                    "value_mismatch",
-                    f"the value shown is not the card's current value {current_value(g, cell)}",
-                    f"/city/{st}/{b}/{len(stack) - 1}/value",
-                    "A-2.6",
-                )
+def _check_flow(r: _Reader, g: Game, data: dict[str, Any], shown: list[Shown]) -> None:
+    """The values shown must be the cards' values, and the pending decision the one the
+    resolving steps ask for."""
+    for st, b, depth, value in shown:
+        now = current_value(g, st * BLOCKS + b)
+        if value != now:
+            r.bad(
+                "value_mismatch",
+                f"the value shown is not the card's current value {now}",
+                f"/city/{st}/{b}/{depth}/value",
+                "A-2.6",
+            )
     for j, t in enumerate(g.tasks):
         _check_task(r, g, t, f"/resolving/{j}")
     if r.problems:
