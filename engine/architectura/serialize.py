@@ -90,7 +90,7 @@ TASK_FIELDS: dict[str, dict[str, str]] = {
     "smithy": {"seat": "seat", "src": "card", "def": "def", "i": "int"},
     "smithy_remove": {"card": "card"},
 }
-
+TASK_KEYS = {k: frozenset({*spec, "k"}) for k, spec in TASK_FIELDS.items()}
 
 # -- writing -----------------------------------------------------------------------------
 
@@ -581,11 +581,10 @@ def _read_fountains(r: _Reader, g: Game, fountains: Any) -> None:
             g.fountain[cell] = seat
     total = g.tokens[:]
     owner = g.inst.owner
-    for stack, f in zip(g.city, g.fountain, strict=True):
-        if stack and stack[-1][3]:
-            total[owner[stack[-1][0]]] += 1
-        if f >= 0:
-            total[f] += 1
+    for seat in [owner[s[-1][0]] for s in g.city if s and s[-1][3]] + [
+        f for f in g.fountain if f >= 0
+    ]:
+        total[seat] += 1
     for sn in range(n):
         if total[sn] != TOKENS:
             r.bad(
@@ -624,9 +623,13 @@ def _read_task(r: _Reader, g: Game, t: Any, p: str, seen: dict[int, Where]) -> T
         r.bad("invalid_task", f"unknown resolving step {short_repr(k)}", f"{p}/k")
         return None
     out: Task = {"k": k}
-    r.unknown(t, {*spec, "k"}, p)
+    if not t.keys() <= TASK_KEYS[k]:
+        r.unknown(t, TASK_KEYS[k], p)
     for key, typ in spec.items():
         v = t.get(key)
+        if typ == "seat" and type(v) is int and 0 <= v < g.n:
+            out[key] = v
+            continue
         kp = f"{p}/{key}"
         if typ == "seat":
             out[key] = r.int_(v, kp, 0, g.n - 1)
