@@ -12,6 +12,8 @@ of cards) are `Any` or `list[Any]` here and checked by the reader.
 
 from __future__ import annotations
 
+import copy
+import functools
 from typing import Annotated, Any, ClassVar, TypeVar
 
 import msgspec
@@ -139,16 +141,20 @@ def convert(data: Any, cls: type[T]) -> T | None:
         return None
 
 
-_FIELDS: dict[type[Doc], tuple[mi.Field, ...]] = {}
-
-
+@functools.cache
 def _fields(cls: type[Doc]) -> tuple[mi.Field, ...]:
-    fields = _FIELDS.get(cls)
-    if fields is None:
-        info = mi.type_info(cls)
-        assert isinstance(info, mi.StructType)
-        fields = _FIELDS[cls] = info.fields
-    return fields
+    """The declared fields; only types that `_value` checks as msgspec does are allowed,
+    so that the walk refuses exactly what the typed conversion refuses."""
+    info = mi.type_info(cls)
+    assert isinstance(info, mi.StructType)
+    for f in info.fields:
+        t = f.type.type if isinstance(f.type, mi.Metadata) else f.type
+        known = isinstance(t, mi.AnyType | mi.BoolType | mi.ListType) or (
+            isinstance(t, mi.IntType) and t.ge is not None and t.le is not None
+        )
+        if not known:
+            raise TypeError(f"{cls.__name__}.{f.name}: a type the walk does not check")
+    return info.fields
 
 
 def _value(r: _Reader, v: Any, t: mi.Type, p: str) -> Any:
@@ -158,8 +164,7 @@ def _value(r: _Reader, v: Any, t: mi.Type, p: str) -> Any:
         clause = (t.extra or {}).get("clause")
         t = t.type
     if isinstance(t, mi.IntType):
-        assert t.ge is not None and t.le is not None
-        return r.int_(v, p, t.ge, t.le, clause)
+        return r.int_(v, p, t.ge or 0, t.le or 0, clause)
     if isinstance(t, mi.BoolType):
         return r.bool_(v, p)
     if isinstance(t, mi.ListType) and isinstance(t.item_type, mi.AnyType):
@@ -184,7 +189,7 @@ def node(r: _Reader, v: Any, cls: type[T], p: str) -> T:
         if f.name in d:
             values[f.name] = _value(r, d[f.name], f.type, f"{p}/{f.name}")
         elif f.required:
-            stand_in = cls.absent.get(f.name)
+            stand_in = copy.copy(cls.absent.get(f.name))
             values[f.name] = (
                 stand_in if stand_in is not None else _value(r, None, f.type, f"{p}/{f.name}")
             )
