@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar, cast
 
 import msgspec
 import msgspec.inspect as mi
@@ -31,6 +31,7 @@ class _Reader:
 
     def __init__(self) -> None:
         self.problems: list[Problem] = ProblemList()
+        self.walked: list[_Walked] = []  # nodes that failed the typed conversion
 
     def bad(self, code: str, detail: str, pointer: str, clause: str | None = None) -> None:
         self.problems.append(Problem(code, detail, pointer, clause))
@@ -173,24 +174,58 @@ def _value(r: _Reader, v: Any, t: mi.Type, p: str) -> Any:
 
 
 def node(r: _Reader, v: Any, cls: type[T], p: str) -> T:
-    """`v` as a `cls` node: as it is when already one, else walked field by field, each
-    problem reported at its pointer and each bad value replaced by a safe stand-in."""
+    """`v` as a `cls` node: as it is when already one. Else it is checked as the reader
+    reads it, so that problems come in reading order: being an object now, its unknown and
+    missing fields at the first read, each field's value at its own; a bad value is read as
+    a safe stand-in."""
     if type(v) is cls:
         return v
-    d = r.obj(v, p)
-    fields = _fields(cls)
-    r.unknown(d, {f.name for f in fields}, p)
-    missing = sorted(f.name for f in fields if f.required and f.name not in d)
-    if cls.report_missing:
-        for k in missing:
-            r.bad("missing_field", f"missing field {k!r}", f"{p}/{k}")
-    values = {}
-    for f in fields:
-        if f.name in d:
-            values[f.name] = _value(r, d[f.name], f.type, f"{p}/{f.name}")
-        elif f.required:
-            stand_in = copy.copy(cls.absent.get(f.name))
-            values[f.name] = (
-                stand_in if stand_in is not None else _value(r, None, f.type, f"{p}/{f.name}")
-            )
-    return cls(**values)
+    walked = _Walked(r, r.obj(v, p), cls, p)
+    r.walked.append(walked)
+    return cast(T, walked)
+
+
+class _Walked:
+    """A node that failed the typed conversion, read like one."""
+
+    def __init__(self, r: _Reader, d: dict[str, Any], cls: type[Doc], p: str) -> None:
+        self._r, self._d, self._cls, self._p = r, d, cls, p
+        self._read: dict[str, Any] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._read is None:
+            self._read = {}
+            self._fields_present()
+        if name not in self._read:
+            self._read[name] = self._check(name)
+        return self._read[name]
+
+    def _fields_present(self) -> None:
+        fields, r, d, p = _fields(self._cls), self._r, self._d, self._p
+        r.unknown(d, {f.name for f in fields}, p)
+        if self._cls.report_missing:
+            for k in sorted(f.name for f in fields if f.required and f.name not in d):
+                r.bad("missing_field", f"missing field {k!r}", f"{p}/{k}")
+
+    def _check(self, name: str) -> Any:
+        f = next(f for f in _fields(self._cls) if f.name == name)
+        p = f"{self._p}/{name}"
+        if name in self._d:
+            return _value(self._r, self._d[name], f.type, p)
+        if not f.required:
+            return f.default
+        stand_in = copy.copy(self._cls.absent.get(name))
+        return stand_in if stand_in is not None else _value(self._r, None, f.type, p)
+
+    def finish(self) -> None:
+        """Check the fields the reader did not read (a field it skips is still refused)."""
+        for f in _fields(self._cls):
+            getattr(self, f.name)
+
+
+def finish(r: _Reader) -> None:
+    """Check what the reader left unread of the walked nodes."""
+    for walked in r.walked:
+        walked.finish()

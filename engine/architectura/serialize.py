@@ -25,7 +25,16 @@ from engine.architectura.model import (
     Task,
     cell_json,
 )
-from engine.architectura.schema import GAME, EntryDoc, SeatDoc, StateDoc, _Reader, convert, node
+from engine.architectura.schema import (
+    GAME,
+    EntryDoc,
+    SeatDoc,
+    StateDoc,
+    _Reader,
+    convert,
+    finish,
+    node,
+)
 from engine.architectura.scoring import final_scores
 from engine.architectura.setup import build_instances, check_replacements, deck_cards
 from engine.errors import InvalidState, Problem, short_repr
@@ -342,6 +351,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
             "/seats",
             "A-1.3",
         )
+    finish(r)
     g.log = None
     g._opts = None
     if r.problems:
@@ -442,14 +452,13 @@ def _zone(
 
 def _read_seats(r: _Reader, g: Game, seats: list[SeatDoc], seen: dict[int, Where]) -> None:
     g.decks, g.hands, g.outside, g.graves, g.removed = [], [], [], [], []
-    g.tokens = [s.tokens for s in seats]
-    g.limits = [s.hand_limit for s in seats]
-    g.mulligan = [s.mulligan_used for s in seats]
-    g.started = [s.first_turn_taken for s in seats]
+    g.tokens, g.limits, g.mulligan, g.started = [], [], [], []
     for i, s in enumerate(seats):
         g.decks.append(_zone(r, g, s.deck, i, "deck", seen))
         g.hands.append(_zone(r, g, s.hand, i, "hand", seen))
+        g.tokens.append(s.tokens)
         lim = s.hand_limit
+        g.limits.append(lim)
         if lim != HAND_LIMIT and lim not in {
             op.value for c in g.cat.cards.values() for op in c.on_play if op.op == "hand_limit"
         }:
@@ -466,7 +475,9 @@ def _read_seats(r: _Reader, g: Game, seats: list[SeatDoc], seen: dict[int, Where
                 f"/seats/{i}/hand",
                 "A-3.5",
             )
-        if s.mulligan_used and not s.first_turn_taken:
+        g.mulligan.append(s.mulligan_used)
+        g.started.append(s.first_turn_taken)
+        if g.mulligan[i] and not g.started[i]:
             r.bad(
                 "inconsistent_seat",
                 "a mulligan starts the seat's first turn (A-3.1)",
