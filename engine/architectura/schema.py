@@ -214,8 +214,10 @@ class _Walked:
         p = f"{self._p}/{name}"
         if name in self._d:
             return _value(self._r, self._d[name], f.type, p)
-        if not f.required:
-            return f.default
+        if not f.required:  # its default, as the struct would have it
+            cls = self._cls
+            defaults = cls.__struct_defaults__
+            return defaults[cls.__struct_fields__.index(name) - len(cls.__struct_fields__)]
         stand_in = copy.copy(self._cls.absent.get(name))
         return stand_in if stand_in is not None else _value(self._r, None, f.type, p)
 
