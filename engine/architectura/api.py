@@ -13,10 +13,10 @@ from engine.architectura.catalog import Catalog, builtin_catalogs, load_catalog
 from engine.architectura.city import breaks_three_in_a_row, eligible_cells, protected_against
 from engine.architectura.flow import OP_CLAUSE, cost_payable, deciding_seat, options, step
 from engine.architectura.model import BLOCKS, Action, Game
+from engine.architectura.schema import _Reader
 from engine.architectura.scoring import final_scores
 from engine.architectura.serialize import (
     DECISION_TYPES,
-    _Reader,
     game_from_json,
     game_to_json,
     parse_cell,

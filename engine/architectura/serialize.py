@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from engine import rng as rngmod
 from engine.architectura.catalog import Catalog, find_catalog
 from engine.architectura.city import current_value, has_graveyard, is_protected
 from engine.architectura.flow import ASKING, AUTOMATIC, OP_CLAUSE, options, settle
 from engine.architectura.model import (
     BLOCKS,
+    HAND_LIMIT,
     RULES_VERSION,
     TOKENS,
     Action,
@@ -22,11 +25,20 @@ from engine.architectura.model import (
     Task,
     cell_json,
 )
+from engine.architectura.schema import (
+    GAME,
+    EntryDoc,
+    SeatDoc,
+    StateDoc,
+    _Reader,
+    convert,
+    finish,
+    node,
+)
 from engine.architectura.scoring import final_scores
 from engine.architectura.setup import build_instances, check_replacements, deck_cards
-from engine.errors import InvalidState, Problem, ProblemList, short_repr, unknown_keys
+from engine.errors import InvalidState, Problem, short_repr
 
-GAME = "architectura"
 # Most resolving steps an engine-written state holds at once is about six (a turn, a cost,
 # an operation, a protection choice, a Guesthouse escape); anything longer was not written
 # by the engine, and is refused before its steps are read.
@@ -87,7 +99,7 @@ TASK_FIELDS: dict[str, dict[str, str]] = {
     "smithy": {"seat": "seat", "src": "card", "def": "def", "i": "int"},
     "smithy_remove": {"card": "card"},
 }
-
+TASK_KEYS = {k: frozenset({*spec, "k"}) for k, spec in TASK_FIELDS.items()}
 
 # -- writing -----------------------------------------------------------------------------
 
@@ -116,15 +128,31 @@ DECISION_TYPES = {
 }
 
 
+# How each field of a decision type is written: a card's name, a cell, or as it is.
+NAME, CELL, PLAIN = 1, 2, 0
+_HOW = {
+    kind: tuple(
+        (f, NAME if f in ("card", "target") else CELL if f == "cell" else PLAIN) for f in fields
+    )
+    for kind, fields in DECISION_TYPES.items()
+}
+
+
 def action_to_json(g: Game, seat: int, a: Action) -> dict[str, Any]:
     """An option as the decision object that `apply` accepts unchanged."""
+    return _action_json(g.inst.names, seat, a)
+
+
+def _action_json(names: tuple[str, ...], seat: int, a: Action) -> dict[str, Any]:
     d: dict[str, Any] = {"seat": seat, "type": a[0]}
-    names = g.inst.names
-    for field, v in zip(DECISION_TYPES[a[0]], a[1:], strict=True):
-        if field in ("card", "target"):
+    i = 1
+    for field, how in _HOW[a[0]]:
+        v = a[i]
+        i += 1
+        if how == NAME:
             d[field] = names[v]
-        elif field == "cell":
-            d[field] = cell_json(v) if v >= 0 else None
+        elif how == CELL:
+            d[field] = [v // BLOCKS + 1, v % BLOCKS + 1] if v >= 0 else None
         else:
             d[field] = v
     return d
@@ -137,6 +165,7 @@ def pending_json(g: Game) -> dict[str, Any] | None:
     t = g.tasks[-1]
     kind, clause, prompt = KIND[t["k"]]
     seat = int(t["seat"])
+    names = g.inst.names
     out: dict[str, Any] = {
         "seat": seat,
         "colour": g.colours[seat],
@@ -152,22 +181,23 @@ def pending_json(g: Game) -> dict[str, Any] | None:
             f"{'you may' if op.may else 'you must'} {op.op}: {g.cat.cards[t['def']].text}"
         )
     if "src" in t:
-        out["source"] = g.name(t["src"])
+        out["source"] = names[t["src"]]
     if "target" in t:
-        out["card"] = g.name(t["target"])
-    out["options"] = [action_to_json(g, seat, a) for a in opts]
+        out["card"] = names[t["target"]]
+    out["options"] = [_action_json(names, seat, a) for a in opts]
     return out
 
 
 def _task_json(g: Game, t: Task) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    names = g.inst.names
     for k, v in t.items():
         if k in CARD_KEYS:
-            out[k] = g.name(v)
+            out[k] = names[v]
         elif k == "cell":
             out[k] = cell_json(v) if v >= 0 else None
         elif k == "done" and not g.cat.cards[t["def"]].on_play[t["i"]].per_owner:
-            out[k] = [g.name(i) for i in v]
+            out[k] = [names[i] for i in v]
         elif isinstance(v, list):
             out[k] = list(v)
         else:
@@ -175,52 +205,48 @@ def _task_json(g: Game, t: Task) -> dict[str, Any]:
     return out
 
 
-def _entry_json(g: Game, cell: int, depth: int, top: bool) -> dict[str, Any]:
-    iid, orient, face_up, token = g.city[cell][depth]
-    d: dict[str, Any] = {
-        "card": g.name(iid),
-        "orientation": orient,
-        "face_up": face_up,
-        "token": token,
-    }
-    if top:
-        d["value"] = current_value(g, cell)
-    return d
+def _city_json(g: Game) -> list[list[list[dict[str, Any]]]]:
+    names, city = g.inst.names, g.city
+    streets = []
+    for street in range(g.n):
+        row = []
+        for cell in range(street * BLOCKS, street * BLOCKS + BLOCKS):
+            stack = [
+                {"card": names[iid], "orientation": orient, "face_up": face_up, "token": token}
+                for iid, orient, face_up, token in city[cell]
+            ]
+            if stack:
+                stack[-1]["value"] = current_value(g, cell)
+            row.append(stack)
+        streets.append(row)
+    return streets
 
 
 def game_to_json(g: Game) -> dict[str, Any]:
-    seats = []
-    for s in range(g.n):
-        seats.append(
-            {
-                "colour": g.colours[s],
-                "replacements": dict(g.replacements[s]),
-                "deck": [g.name(i) for i in g.decks[s]],
-                "hand": [g.name(i) for i in g.hands[s]],
-                "tokens": g.tokens[s],
-                "hand_limit": g.limits[s],
-                "mulligan_used": g.mulligan[s],
-                "first_turn_taken": g.started[s],
-                "outside": [g.name(i) for i in g.outside[s]],
-                "graveyard": [g.name(i) for i in g.graves[s]],
-                "removed": [g.name(i) for i in g.removed[s]],
-            }
-        )
-    city = []
-    for street in range(g.n):
-        row = []
-        for b in range(BLOCKS):
-            cell = street * BLOCKS + b
-            depth = len(g.city[cell])
-            row.append([_entry_json(g, cell, i, i == depth - 1) for i in range(depth)])
-        city.append(row)
+    names = g.inst.names
+    seats = [
+        {
+            "colour": g.colours[s],
+            "replacements": dict(g.replacements[s]),
+            "deck": [names[i] for i in g.decks[s]],
+            "hand": [names[i] for i in g.hands[s]],
+            "tokens": g.tokens[s],
+            "hand_limit": g.limits[s],
+            "mulligan_used": g.mulligan[s],
+            "first_turn_taken": g.started[s],
+            "outside": [names[i] for i in g.outside[s]],
+            "graveyard": [names[i] for i in g.graves[s]],
+            "removed": [names[i] for i in g.removed[s]],
+        }
+        for s in range(g.n)
+    ]
     return {
         "game": GAME,
         "rules_version": RULES_VERSION,
         "catalog": {"id": g.cat.id, "hash": g.cat.hash},
         "variant": g.variant,
         "seats": seats,
-        "city": city,
+        "city": _city_json(g),
         "fountains": [
             {"cell": cell_json(c), "seat": f} for c, f in enumerate(g.fountain) if f >= 0
         ],
@@ -236,91 +262,8 @@ def game_to_json(g: Game) -> dict[str, Any]:
 # -- reading -----------------------------------------------------------------------------
 
 
-class _Reader:
-    """Collects problems while reading; every accessor returns a safe default on error."""
-
-    def __init__(self) -> None:
-        self.problems: list[Problem] = ProblemList()
-
-    def bad(self, code: str, detail: str, pointer: str, clause: str | None = None) -> None:
-        self.problems.append(Problem(code, detail, pointer, clause))
-
-    def obj(self, v: Any, p: str) -> dict[str, Any]:
-        if not isinstance(v, dict):
-            self.bad("wrong_type", "must be an object", p)
-            return {}
-        return v
-
-    def lst(self, v: Any, p: str, most: int | None = None) -> list[Any]:
-        """An array; one longer than `most` entries is refused whole, unread (a hostile
-        state may hold a million entries where the game has a few dozen cards)."""
-        if not isinstance(v, list):
-            self.bad("wrong_type", "must be an array", p)
-            return []
-        if most is not None and len(v) > most:
-            self.bad("too_long", f"must have at most {most} entries, not {len(v)}", p)
-            return []
-        return v
-
-    def unknown(self, d: dict[str, Any], allowed: Any, p: str) -> None:
-        unknown_keys(self.problems, d, allowed, p)
-
-    def int_(self, v: Any, p: str, lo: int, hi: int, clause: str | None = None) -> int:
-        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-            self.bad(
-                "out_of_range" if isinstance(v, int) else "wrong_type",
-                f"must be an integer from {lo} to {hi}",
-                p,
-                clause,
-            )
-            return lo
-        return v
-
-    def bool_(self, v: Any, p: str) -> bool:
-        if not isinstance(v, bool):
-            self.bad("wrong_type", "must be true or false", p)
-            return False
-        return v
-
-    def str_(self, v: Any, p: str) -> str:
-        if not isinstance(v, str):
-            self.bad("wrong_type", "must be a string", p)
-            return ""
-        return v
-
-
-SEAT_FIELDS = {
-    "colour",
-    "replacements",
-    "deck",
-    "hand",
-    "tokens",
-    "hand_limit",
-    "mulligan_used",
-    "first_turn_taken",
-    "outside",
-    "graveyard",
-    "removed",
-}
-STATE_FIELDS = {
-    "game",
-    "rules_version",
-    "catalog",
-    "variant",
-    "seats",
-    "city",
-    "fountains",
-    "turn",
-    "resolving",
-    "pending",
-    "rng",
-    "game_over",
-    "scores",
-}
-
-
-def resolve_catalog(r: _Reader, data: dict[str, Any], custom: Catalog | None) -> Catalog | None:
-    ref = r.obj(data.get("catalog"), "/catalog")
+def resolve_catalog(r: _Reader, ref: Any, custom: Catalog | None) -> Catalog | None:
+    ref = r.obj(ref, "/catalog")
     cid, chash = ref.get("id"), ref.get("hash")
     if not isinstance(cid, str) or not isinstance(chash, str):
         r.bad("wrong_type", "catalog must be {id, hash}", "/catalog", "A-10")
@@ -338,225 +281,302 @@ def resolve_catalog(r: _Reader, data: dict[str, Any], custom: Catalog | None) ->
     return cat
 
 
+# Where a card was read: a pointer, or its reference tokens, joined only when a problem
+# names the place (most states have none, and a pointer per card was measurable).
+Where = str | tuple[Any, ...]
+Shown = tuple[int, int, int, Any]  # street, block, depth of a top card, and the value it shows
+
+
+def _where(at: Where) -> str:
+    return at if isinstance(at, str) else "/" + "/".join(map(str, at))
+
+
 def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     """Read and check a state from outside; raise InvalidState listing every problem."""
-    r = _Reader()
     if not isinstance(data, dict):
         raise InvalidState([Problem("wrong_type", "the state must be a JSON object", "")])
-    r.unknown(data, STATE_FIELDS, "")
-    for k in sorted(STATE_FIELDS - set(data) - {"pending", "scores"}):
-        r.bad("missing_field", f"missing field {k!r}", f"/{k}")
-    if data.get("game", GAME) != GAME:
+    r = _Reader()
+    doc = convert(data, StateDoc)
+    if doc is None:  # not well formed: walked node by node to list every problem
+        doc = node(r, data, StateDoc, "")
+    if doc.game != GAME:
         r.bad("wrong_game", f"this state is not an {GAME} state", "/game")
-    if "rules_version" in data and data["rules_version"] != RULES_VERSION:
+    if doc.rules_version != RULES_VERSION:
         r.bad(
             "unsupported_rules_version",
             f"rules_version must be {RULES_VERSION!r}",
             "/rules_version",
         )
-    cat = resolve_catalog(r, data, custom_catalog)
-    seats_raw = r.lst(data.get("seats"), "/seats")
-    n = len(seats_raw)
+    cat = resolve_catalog(r, doc.catalog, custom_catalog)
+    raw_seats = r.lst(doc.seats, "/seats")
+    n = len(raw_seats)
     if not 2 <= n <= 4:
         r.bad("invalid_seat_count", "a game has 2, 3 or 4 seats", "/seats", "A-1.1")
     if cat is None or not 2 <= n <= 4:
         raise InvalidState(r.problems)
-    variant = data.get("variant")
-    if variant not in ("basic", "advanced"):
+    g = Game.__new__(Game)
+    g.cat, g.n, g.variant = cat, n, doc.variant
+    if g.variant not in ("basic", "advanced"):
         r.bad("invalid_variant", "variant must be 'basic' or 'advanced'", "/variant", "A-1.5")
+        g.variant = str(g.variant)
+    seats = [
+        s if type(s) is SeatDoc else node(r, s, SeatDoc, f"/seats/{i}")
+        for i, s in enumerate(raw_seats)
+    ]
+    _read_colours(r, g, seats)
+    seen: dict[int, Where] = {}
+    _read_seats(r, g, seats, seen)
+    shown = _read_city(r, g, r.lst(doc.city, "/city"), seen)
+    _read_fountains(r, g, doc.fountains)
+    turn = r.obj(doc.turn, "/turn")
+    g.seat = r.int_(turn.get("seat"), "/turn/seat", 0, n - 1, "A-1.4")
+    g.turn = r.int_(turn.get("number"), "/turn/number", 0, 10_000)
+    g.over = doc.game_over
+    try:
+        g.rng = rngmod.from_hex(r.str_(doc.rng, "/rng"))
+    except ValueError:
+        r.bad("invalid_rng", "rng must be 16 hexadecimal digits", "/rng", "A-1.6")
+        g.rng = 0
+    g.tasks = []
+    for j, t in enumerate(r.lst(doc.resolving, "/resolving", MAX_RESOLVING)):
+        task = _read_task(r, g, t, f"/resolving/{j}", seen)
+        if task is not None:
+            g.tasks.append(task)
+    names = g.inst.names
+    if len(seen) != len(names):
+        missing = [names[i] for i in range(len(names)) if i not in seen]
+        r.bad(
+            "missing_cards",
+            f"cards missing from every zone: {', '.join(missing)}",
+            "/seats",
+            "A-1.3",
+        )
+    finish(r)
+    g.log = None
+    g._opts = None
+    if r.problems:
+        raise InvalidState(r.problems)
+    _check_flow(r, g, data, shown)
+    if r.problems:
+        raise InvalidState(r.problems)
+    return g
+
+
+def _read_colours(r: _Reader, g: Game, seats: list[SeatDoc]) -> None:
+    """Colours and replacements (A-1.1, A-1.5), and from them the game's card instances."""
+    cat = g.cat
     colours: list[str] = []
     reps: list[dict[str, str]] = []
-    seats = [r.obj(s, f"/seats/{i}") for i, s in enumerate(seats_raw)]
     for i, s in enumerate(seats):
-        p = f"/seats/{i}"
-        r.unknown(s, SEAT_FIELDS, p)
-        for k in sorted(SEAT_FIELDS - set(s)):
-            r.bad("missing_field", f"missing field {k!r}", f"{p}/{k}")
-        col = s.get("colour")
+        col = s.colour
         if col not in cat.colours or col in colours:
             r.bad(
                 "invalid_colour",
                 f"colour must be a distinct colour of {list(cat.colours)}",
-                f"{p}/colour",
+                f"/seats/{i}/colour",
                 "A-1.1",
             )
             col = next(c for c in cat.colours if c not in colours)
         colours.append(str(col))
-        raw_reps = s.get("replacements", {})
+        raw_reps = s.replacements
+        p = f"/seats/{i}/replacements"
         if isinstance(raw_reps, dict) and len(raw_reps) > len(cat.basic_ids):
             # each replacement takes the place of a different basic card (A-1.5)
             r.bad(
                 "too_long",
                 f"at most {len(cat.basic_ids)} replacements, one per basic card",
-                f"{p}/replacements",
+                p,
                 "A-1.5",
             )
             raw_reps = {}
-        rep = check_replacements(cat, i, raw_reps, r.problems, f"{p}/replacements")
-        if variant == "basic" and rep:
-            r.bad(
-                "replacements_in_basic_game",
-                "the basic game has no replacements",
-                f"{p}/replacements",
-                "A-1.5",
-            )
+        rep = check_replacements(cat, i, raw_reps, r.problems, p) if raw_reps != {} else {}
+        if g.variant == "basic" and rep:
+            r.bad("replacements_in_basic_game", "the basic game has no replacements", p, "A-1.5")
         reps.append(rep)
-    inst = build_instances(cat, tuple(colours), [deck_cards(cat, rep) for rep in reps])
-    # where each card was read: a pointer, or (zone pointer, index) formatted only if a
-    # duplicate needs it (most states have none, and a pointer per card was measurable)
-    seen: dict[int, Any] = {}
-
-    def card(v: Any, p: str, seat: int | None = None) -> int:
-        if not isinstance(v, str) or v not in inst.index:
-            r.bad("unknown_card", f"{short_repr(v)} is not a card of this game", p, "A-1.3")
-            return -1
-        iid = inst.index[v]
-        if seat is not None and inst.owner[iid] != seat:
-            r.bad(
-                "wrong_owner", f"{v} belongs to seat {inst.owner[iid]}, not seat {seat}", p, "A-1.3"
-            )
-        return iid
-
-    def claim(x: Any, p: str, seat: int | None) -> int:
-        """A card read at pointer `p`; each instance may stand in one place only (A-1.3)."""
-        iid = card(x, p, seat)
-        if iid >= 0:
-            if iid in seen:
-                r.bad(
-                    "duplicate_card", f"{x} appears twice (also at {_where(seen[iid])})", p, "A-1.3"
-                )
-            else:
-                seen[iid] = p
-        return iid
-
-    cards = len(inst.names)  # no zone, stack or list of cards holds more
-
-    index, owner = inst.index, inst.owner
-
-    def zone(v: Any, p: str, seat: int) -> list[int]:
-        out = []
-        for j, x in enumerate(r.lst(v, p, cards)):
-            iid = index.get(x) if isinstance(x, str) else None
-            if iid is not None and owner[iid] == seat and iid not in seen:
-                seen[iid] = (p, j)  # a card of this seat seen once: what `claim` accepts
-                out.append(iid)
-                continue
-            iid = claim(x, f"{p}/{j}", seat)
-            if iid >= 0:
-                out.append(iid)
-        return out
-
-    g = Game.__new__(Game)
-    g.cat, g.inst, g.n, g.colours = cat, inst, n, tuple(colours)
-    g.variant = str(variant)
+    g.colours = tuple(colours)
     g.replacements = tuple(tuple(sorted(rep.items())) for rep in reps)
-    g.decks, g.hands, g.tokens, g.limits = [], [], [], []
-    g.mulligan, g.started, g.outside, g.graves, g.removed = [], [], [], [], []
-    limits_allowed = {3} | {
-        op.value for c in cat.cards.values() for op in c.on_play if op.op == "hand_limit"
-    }
+    g.inst = build_instances(cat, g.colours, [deck_cards(cat, rep) for rep in reps])
+
+
+def _card(r: _Reader, g: Game, x: Any, at: Where, seat: int | None = None) -> int:
+    """The instance named `x`, read at `at` (in a seat's zone: owned by that seat), or -1."""
+    iid = g.inst.index.get(x) if isinstance(x, str) else None
+    if iid is None:
+        r.bad("unknown_card", f"{short_repr(x)} is not a card of this game", _where(at), "A-1.3")
+        return -1
+    owner = g.inst.owner[iid]
+    if seat is not None and owner != seat:
+        r.bad("wrong_owner", f"{x} belongs to seat {owner}, not seat {seat}", _where(at), "A-1.3")
+    return iid
+
+
+def _claim(r: _Reader, g: Game, x: Any, at: Where, seat: int | None, seen: dict[int, Where]) -> int:
+    """`_card`, and each instance may stand in one place only (A-1.3)."""
+    iid = _card(r, g, x, at, seat)
+    if iid < 0:
+        return -1
+    if iid in seen:
+        r.bad(
+            "duplicate_card",
+            f"{x} appears twice (also at {_where(seen[iid])})",
+            _where(at),
+            "A-1.3",
+        )
+    else:
+        seen[iid] = at
+    return iid
+
+
+def _zone(
+    r: _Reader, g: Game, v: list[Any], seat: int, name: str, seen: dict[int, Where]
+) -> list[int]:
+    if not v:
+        return []
+    cards = len(g.inst.names)  # no zone, stack or list of cards holds more
+    if len(v) > cards:
+        r.lst(v, f"/seats/{seat}/{name}", cards)
+        return []
+    index, owner = g.inst.index, g.inst.owner
+    out = []
+    for j, x in enumerate(v):
+        iid = index.get(x) if isinstance(x, str) else None
+        if iid is None or owner[iid] != seat or iid in seen:
+            iid = _claim(r, g, x, ("seats", seat, name, j), seat, seen)
+            if iid < 0:
+                continue
+        else:
+            seen[iid] = ("seats", seat, name, j)
+        out.append(iid)
+    return out
+
+
+def _read_seats(r: _Reader, g: Game, seats: list[SeatDoc], seen: dict[int, Where]) -> None:
+    g.decks, g.hands, g.outside, g.graves, g.removed = [], [], [], [], []
+    g.tokens, g.limits, g.mulligan, g.started = [], [], [], []
     for i, s in enumerate(seats):
-        p = f"/seats/{i}"
-        g.decks.append(zone(s.get("deck"), f"{p}/deck", i))
-        g.hands.append(zone(s.get("hand"), f"{p}/hand", i))
-        g.tokens.append(r.int_(s.get("tokens"), f"{p}/tokens", 0, TOKENS, "A-6.1"))
-        lim = r.int_(s.get("hand_limit"), f"{p}/hand_limit", 1, 12, "A-7.9")
-        if lim not in limits_allowed:
+        g.decks.append(_zone(r, g, s.deck, i, "deck", seen))
+        g.hands.append(_zone(r, g, s.hand, i, "hand", seen))
+        g.tokens.append(s.tokens)
+        lim = s.hand_limit
+        g.limits.append(lim)
+        if lim != HAND_LIMIT and lim not in {
+            op.value for c in g.cat.cards.values() for op in c.on_play if op.op == "hand_limit"
+        }:
             r.bad(
                 "invalid_hand_limit",
                 f"hand limit {lim} is neither 3 nor granted by a card",
-                f"{p}/hand_limit",
+                f"/seats/{i}/hand_limit",
                 "A-7.9",
             )
-        g.limits.append(lim)
         if len(g.hands[i]) > lim:
             r.bad(
                 "hand_over_limit",
                 f"{len(g.hands[i])} cards in hand exceed the hand limit {lim}",
-                f"{p}/hand",
+                f"/seats/{i}/hand",
                 "A-3.5",
             )
-        g.mulligan.append(r.bool_(s.get("mulligan_used"), f"{p}/mulligan_used"))
-        g.started.append(r.bool_(s.get("first_turn_taken"), f"{p}/first_turn_taken"))
+        g.mulligan.append(s.mulligan_used)
+        g.started.append(s.first_turn_taken)
         if g.mulligan[i] and not g.started[i]:
             r.bad(
                 "inconsistent_seat",
                 "a mulligan starts the seat's first turn (A-3.1)",
-                f"{p}/first_turn_taken",
+                f"/seats/{i}/first_turn_taken",
                 "A-3.1b",
             )
-        g.outside.append(zone(s.get("outside"), f"{p}/outside", i))
+        g.outside.append(_zone(r, g, s.outside, i, "outside", seen))
         for j, iid in enumerate(g.outside[i]):
-            if not inst.cdef[iid].outside:
+            if not g.inst.cdef[iid].outside:
                 r.bad(
                     "not_an_outside_card",
-                    f"{inst.names[iid]} is not played outside the city",
-                    f"{p}/outside/{j}",
+                    f"{g.inst.names[iid]} is not played outside the city",
+                    f"/seats/{i}/outside/{j}",
                     "A-9",
                 )
-        g.graves.append(zone(s.get("graveyard"), f"{p}/graveyard", i))
+        g.graves.append(_zone(r, g, s.graveyard, i, "graveyard", seen))
         if g.graves[i] and not has_graveyard(g, i):
             r.bad(
                 "graveyard_without_card",
                 "cards lie beside a Graveyard that is not in play",
-                f"{p}/graveyard",
+                f"/seats/{i}/graveyard",
                 "A-9",
             )
-        g.removed.append(zone(s.get("removed"), f"{p}/removed", i))
-    # the city
+        g.removed.append(_zone(r, g, s.removed, i, "removed", seen))
+
+
+def _read_city(r: _Reader, g: Game, city: list[Any], seen: dict[int, Where]) -> list[Shown]:
+    """The city (A-1.2, A-2, A-4.1, A-6); returns the values shown on top cards."""
+    shown: list[Shown] = []
+    n, cards = g.n, len(g.inst.names)
+    index, cdefs, shielded = g.inst.index, g.inst.cdef, g.inst.shielded
     g.city = [[] for _ in range(n * BLOCKS)]
-    city = r.lst(data.get("city"), "/city")
     if len(city) != n:
         r.bad("wrong_city_size", f"the city has one street per player: {n}", "/city", "A-1.2")
     for st, row in enumerate(city[:n]):
-        row = r.lst(row, f"/city/{st}")
+        if type(row) is not list:
+            row = r.lst(row, f"/city/{st}")
         if len(row) != BLOCKS:
             r.bad("wrong_city_size", f"a street has {BLOCKS} blocks", f"/city/{st}", "A-1.2")
         for b, stack in enumerate(row[:BLOCKS]):
-            cell = st * BLOCKS + b
-            p = f"/city/{st}/{b}"
-            stack = r.lst(stack, p, cards)
+            if type(stack) is not list or len(stack) > cards:
+                stack = r.lst(stack, f"/city/{st}/{b}", cards)
+            if not stack:
+                continue
+            top = len(stack) - 1
+            cell = g.city[st * BLOCKS + b]
             for depth, e in enumerate(stack):
-                ep = f"{p}/{depth}"
-                e = r.obj(e, ep)
-                r.unknown(e, ("card", "orientation", "face_up", "token", "value"), ep)
-                iid = claim(e.get("card"), f"{ep}/card", None)
-                if iid < 0:
-                    continue
-                cd = inst.cdef[iid]
-                orient = r.int_(
-                    e.get("orientation"),
-                    f"{ep}/orientation",
-                    0,
-                    max(len(cd.values), 1) - 1,
-                    "A-2.1",
-                )
-                face_up = r.bool_(e.get("face_up"), f"{ep}/face_up")
-                token = r.bool_(e.get("token"), f"{ep}/token")
-                if token and (not face_up or depth != len(stack) - 1):
+                if type(e) is not EntryDoc:
+                    e = node(r, e, EntryDoc, f"/city/{st}/{b}/{depth}")
+                x = e.card
+                iid = index.get(x) if isinstance(x, str) else None
+                if iid is None or iid in seen:
+                    iid = _claim(r, g, x, ("city", st, b, depth, "card"), None, seen)
+                    if iid < 0:
+                        continue
+                else:
+                    seen[iid] = ("city", st, b, depth, "card")
+                orient = e.orientation
+                sides = len(cdefs[iid].values) or 1  # a formula card has one side
+                if type(orient) is not int or not 0 <= orient < sides:
+                    p = f"/city/{st}/{b}/{depth}/orientation"
+                    orient = r.int_(orient, p, 0, sides - 1, "A-2.1")
+                face_up, token = e.face_up, e.token
+                if type(face_up) is not bool:
+                    face_up = r.bool_(face_up, f"/city/{st}/{b}/{depth}/face_up")
+                if type(token) is not bool:
+                    token = r.bool_(token, f"/city/{st}/{b}/{depth}/token")
+                if token and (not face_up or depth != top):
                     r.bad(
                         "token_on_hidden_card",
                         "a protection token lies only on a face-up top card",
-                        f"{ep}/token",
+                        f"/city/{st}/{b}/{depth}/token",
                         "A-6.4",
                     )
-                if token and cd.shielded_in_city:
+                if token and shielded[iid]:
                     r.bad(
                         "token_on_shield",
                         "a card with the shield is already protected",
-                        f"{ep}/token",
+                        f"/city/{st}/{b}/{depth}/token",
                         "A-6.1",
                     )
-                if face_up and depth != len(stack) - 1:
+                if face_up and depth != top:
                     r.bad(
                         "covered_face_up",
                         "only a face-down card can be covered (A-4.1c)",
-                        ep,
+                        f"/city/{st}/{b}/{depth}",
                         "A-4.1",
                     )
-                g.city[cell].append((iid, orient, face_up, token))
+                cell.append((iid, orient, face_up, token))
+                if depth == top and e.value is not msgspec.UNSET:
+                    shown.append((st, b, depth, e.value))
+    return shown
+
+
+def _read_fountains(r: _Reader, g: Game, fountains: Any) -> None:
+    """Fountain tokens (A-9), then every seat's protection tokens counted (A-1.3)."""
+    n = g.n
     g.fountain = [-1] * (n * BLOCKS)
-    for j, f in enumerate(r.lst(data.get("fountains", []), "/fountains", n * BLOCKS)):
+    for j, f in enumerate(r.lst(fountains, "/fountains", n * BLOCKS)):
         p = f"/fountains/{j}"
         f = r.obj(f, p)
         seat = r.int_(f.get("seat"), f"{p}/seat", 0, n - 1)
@@ -570,51 +590,20 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
                     "A-9",
                 )
             g.fountain[cell] = seat
+    total = g.tokens[:]
+    owner = g.inst.owner
+    for seat in [owner[s[-1][0]] for s in g.city if s and s[-1][3]] + [
+        f for f in g.fountain if f >= 0
+    ]:
+        total[seat] += 1
     for sn in range(n):
-        on_cards = sum(1 for st in g.city if st and st[-1][3] and inst.owner[st[-1][0]] == sn)
-        total = g.tokens[sn] + on_cards + g.fountain.count(sn)
-        if total != TOKENS:
+        if total[sn] != TOKENS:
             r.bad(
                 "token_count",
-                f"seat {sn} has {total} protection tokens in all, not {TOKENS}",
+                f"seat {sn} has {total[sn]} protection tokens in all, not {TOKENS}",
                 f"/seats/{sn}/tokens",
                 "A-1.3",
             )
-    turn = r.obj(data.get("turn"), "/turn")
-    g.seat = r.int_(turn.get("seat"), "/turn/seat", 0, n - 1, "A-1.4")
-    g.turn = r.int_(turn.get("number"), "/turn/number", 0, 10_000)
-    g.over = r.bool_(data.get("game_over"), "/game_over")
-    try:
-        g.rng = rngmod.from_hex(r.str_(data.get("rng"), "/rng"))
-    except ValueError:
-        r.bad("invalid_rng", "rng must be 16 hexadecimal digits", "/rng", "A-1.6")
-        g.rng = 0
-    g.tasks = []
-    for j, t in enumerate(r.lst(data.get("resolving"), "/resolving", MAX_RESOLVING)):
-        task = _read_task(r, g, t, f"/resolving/{j}", card, seen)
-        if task is not None:
-            g.tasks.append(task)
-    missing = [inst.names[i] for i in range(len(inst.names)) if i not in seen]
-    if missing:
-        r.bad(
-            "missing_cards",
-            f"cards missing from every zone: {', '.join(missing)}",
-            "/seats",
-            "A-1.3",
-        )
-    g.log = None
-    g._opts = None
-    if r.problems:
-        raise InvalidState(r.problems)
-    _check_flow(r, g, data)
-    if r.problems:
-        raise InvalidState(r.problems)
-    return g
-
-
-def _where(seen: Any) -> str:
-    """A pointer kept by `game_from_json`'s `seen`: a string, or (zone pointer, index)."""
-    return seen if isinstance(seen, str) else f"{seen[0]}/{seen[1]}"
 
 
 def parse_cell(r: _Reader, v: Any, p: str, n: int) -> int:
@@ -637,7 +626,7 @@ def parse_cell(r: _Reader, v: Any, p: str, n: int) -> int:
     return (st - 1) * BLOCKS + b - 1
 
 
-def _read_task(r: _Reader, g: Game, t: Any, p: str, card: Any, seen: dict[int, Any]) -> Task | None:
+def _read_task(r: _Reader, g: Game, t: Any, p: str, seen: dict[int, Where]) -> Task | None:
     t = r.obj(t, p)
     k = t.get("k")
     spec = TASK_FIELDS.get(k) if isinstance(k, str) else None
@@ -645,14 +634,18 @@ def _read_task(r: _Reader, g: Game, t: Any, p: str, card: Any, seen: dict[int, A
         r.bad("invalid_task", f"unknown resolving step {short_repr(k)}", f"{p}/k")
         return None
     out: Task = {"k": k}
-    r.unknown(t, {*spec, "k"}, p)
+    if not t.keys() <= TASK_KEYS[k]:
+        r.unknown(t, TASK_KEYS[k], p)
     for key, typ in spec.items():
         v = t.get(key)
+        if typ == "seat" and type(v) is int and 0 <= v < g.n:
+            out[key] = v
+            continue
         kp = f"{p}/{key}"
         if typ == "seat":
             out[key] = r.int_(v, kp, 0, g.n - 1)
         elif typ == "card":
-            out[key] = max(card(v, kp), 0)
+            out[key] = max(_card(r, g, v, kp), 0)
         elif typ == "cell":
             out[key] = parse_cell(r, v, kp, g.n)
         elif typ == "cell?":
@@ -682,7 +675,9 @@ def _read_task(r: _Reader, g: Game, t: Any, p: str, card: Any, seen: dict[int, A
                     r.int_(x, f"{p}/done/{j}", 0, g.n - 1) for j, x in enumerate(out["done"])
                 ]
             else:
-                out["done"] = [max(card(x, f"{p}/done/{j}"), 0) for j, x in enumerate(out["done"])]
+                out["done"] = [
+                    max(_card(r, g, x, f"{p}/done/{j}"), 0) for j, x in enumerate(out["done"])
+                ]
     if k == "pay":
         iid = out["card"]
         if iid in seen:
@@ -789,22 +784,18 @@ def _check_task(r: _Reader, g: Game, t: Task, p: str) -> None:
         r.bad(bad, "only a Smithy is removed after copying", f"{p}/card", "A-9")
 
 
-def _check_flow(r: _Reader, g: Game, data: dict[str, Any]) -> None:
-    """The pending decision must be the one the resolving steps ask for."""
-    for st in range(g.n):
-        for b in range(BLOCKS):
-            cell = st * BLOCKS + b
-            stack = g.city[cell]
-            if not stack:
-                continue
-            raw = data["city"][st][b][-1]
-            if "value" in raw and raw["value"] != current_value(g, cell):
-                r.bad(
-                    "value_mismatch",
-                    f"the value shown is not the card's current value {current_value(g, cell)}",
-                    f"/city/{st}/{b}/{len(stack) - 1}/value",
-                    "A-2.6",
-                )
+def _check_flow(r: _Reader, g: Game, data: dict[str, Any], shown: list[Shown]) -> None:
+    """The values shown must be the cards' values, and the pending decision the one the
+    resolving steps ask for."""
+    for st, b, depth, value in shown:
+        now = current_value(g, st * BLOCKS + b)
+        if value != now:
+            r.bad(
+                "value_mismatch",
+                f"the value shown is not the card's current value {now}",
+                f"/city/{st}/{b}/{depth}/value",
+                "A-2.6",
+            )
     for j, t in enumerate(g.tasks):
         _check_task(r, g, t, f"/resolving/{j}")
     if r.problems:

@@ -18,6 +18,8 @@ _CANDIDATES: dict[int, tuple[Catalog, dict[str, tuple[str, ...]]]] = {}
 
 def deck_cards(catalog: Catalog, replacements: dict[str, str]) -> list[str]:
     """A-1.5: the 12 basic cards with each chosen additional card in place of the basic one."""
+    if not replacements:
+        return list(catalog.basic_ids)
     by_basic = {basic: add for add, basic in replacements.items()}
     return [by_basic.get(b, b) for b in catalog.basic_ids]
 

@@ -140,6 +140,8 @@ def unknown_fields(
     kept are only counted, never sorted or written. Keys that are not strings (only a
     Python caller can send them) are named by their short repr: they do not sort with
     strings."""
+    if not d.keys() - allowed:  # the usual case: nothing unknown, nothing to write
+        return
     if not all(isinstance(k, str) for k in d):
         d = {k if isinstance(k, str) else short_repr(k): None for k in d}
     found = ProblemList(max(problems.limit - len(problems), 0))
