@@ -182,6 +182,10 @@ def init_app(app: Flask) -> None:
         ):
             _translate_pending(response, lang)
         if response.mimetype in ("application/json", "application/problem+json"):
-            response.headers["Content-Language"] = lang
-            response.vary.add("Accept-Language")
+            headers = response.headers
+            headers["Content-Language"] = lang
+            if "Vary" in headers:
+                response.vary.add("Accept-Language")
+            else:  # the common case, without parsing a header set
+                headers["Vary"] = "Accept-Language"
         return response
