@@ -4,6 +4,8 @@ A-7.7 remove). Nothing here asks a player anything; flow.py does that."""
 
 from __future__ import annotations
 
+from bisect import insort
+
 from engine.architectura.catalog import Selector
 from engine.architectura.model import BLOCKS, Entry, Game, cell_json
 
@@ -136,6 +138,39 @@ def eligible_cells(g: Game, seat: int, lifted: int = -1) -> list[int]:
     return out
 
 
+def eligible_cells_lifted(g: Game, seat: int, lifted: int, eligible: list[int]) -> list[int]:
+    """A-4.4: `eligible_cells(g, seat, lifted)`, derived from `eligible`, the cells eligible
+    for `seat` with the card in place (`eligible_cells(g, seat)`); a Tavern lists one such
+    set for each of its owner's cards, and the derivation spares a pass over the city each.
+
+    Lifting the top card of `lifted` changes A-4.1 for two cells only: `lifted` itself, and
+    the cell to its right, whose (a) reads whether `lifted` is occupied. When that leaves
+    the street with no card and no token, (b) may move to it: the whole city is read then.
+    """
+    city, fountain = g.city, g.fountain
+    stack = city[lifted]
+    out = eligible[:]
+    if lifted in out:
+        out.remove(lifted)
+    if len(stack) > 1:  # the cell stays occupied: (c) for the card now on top
+        if not stack[-2][2]:
+            insort(out, lifted)
+        return out
+    base = lifted - lifted % BLOCKS
+    end = base + BLOCKS
+    if fountain[lifted] >= 0 or (
+        city[base:end].count([]) == BLOCKS - 1 and fountain[base:end].count(-1) == BLOCKS
+    ):
+        return eligible_cells(g, seat, lifted)  # a token under a card, or the street empties
+    # the cell empties and its street does not: (a) for it and for the cell to its right
+    if lifted > base and (city[lifted - 1] or fountain[lifted - 1] >= 0):
+        insort(out, lifted)
+    right = lifted + 1
+    if right < end and not city[right] and fountain[right] < 0:
+        out.remove(right)  # it was eligible by (a), `lifted` being occupied
+    return out
+
+
 def breaks_three_in_a_row(g: Game, seat: int, cell: int) -> bool:
     """A-4.2: with 3-4 players, a play may not make 3+ consecutive face-up cards of the
     player's colour in a street (face-down cards break a run)."""
@@ -189,6 +224,7 @@ def claim_fountain(g: Game, seat: int, cell: int) -> None:
 def place(g: Game, iid: int, cell: int, face_up: bool) -> None:
     """A-2.2: a card enters the city with its basic value on top."""
     g.city[cell].append((iid, g.inst.cdef[iid].basic_index, face_up, False))
+    g._at[iid] = cell  # where `locate` looks first
     if g.fountain[cell] >= 0:
         claim_fountain(g, g.inst.owner[iid], cell)
 
@@ -298,6 +334,7 @@ def move_now(g: Game, src: int, dst: int, clause: str) -> None:
     """A-7.5: same orientation, token travels with it; covered cards stay."""
     entry = g.city[src].pop()
     g.city[dst].append(entry)
+    g._at[entry[0]] = dst
     claim_fountain(g, g.inst.owner[entry[0]], dst)
     if g.log is not None:
         g.log.append(
@@ -315,6 +352,7 @@ def swap_now(g: Game, a: int, b: int, clause: str) -> None:
     """A-7.6: exchange the two top cards, same orientations."""
     ea, eb = g.city[a][-1], g.city[b][-1]
     g.city[a][-1], g.city[b][-1] = eb, ea
+    g._at[ea[0]], g._at[eb[0]] = b, a
     if g.log is not None:
         g.log.append(
             {

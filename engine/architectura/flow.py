@@ -20,6 +20,7 @@ from engine.architectura.city import (
     current_value,
     destroy_now,
     eligible_cells,
+    eligible_cells_lifted,
     is_protected,
     move_now,
     place,
@@ -306,8 +307,13 @@ def compare(g: Game, seat: int, cell: int) -> None:
     if not stack or not stack[-1][2]:
         return
     left = stack[-1]
-    lv = current_value(g, left_cell)
-    pv = current_value(g, cell)
+    cdef = g.inst.cdef
+    # current_value, read in place for the printed values of most cards
+    left_card = cdef[left[0]]
+    lv = left_card.values[left[1]] if left_card.formula is None else current_value(g, left_cell)
+    played = g.city[cell][-1]
+    played_card = cdef[played[0]]
+    pv = played_card.values[played[1]] if played_card.formula is None else current_value(g, cell)
     assert lv is not None and pv is not None
     outcome = comparison_outcome(lv, pv)
     clause = COMPARISON_CLAUSE[outcome]
@@ -329,9 +335,9 @@ def compare(g: Game, seat: int, cell: int) -> None:
         new = left[1] + (1 if outcome == "raise" else -1)
         # already at its lowest/highest; a one-sided card (one value,
         # or none for a formula card) has no side `new` either
-        if not 0 <= new < len(g.inst.cdef[left[0]].values):
+        if not 0 <= new < len(left_card.values):
             return
-    protected = is_protected(g, left)
+    protected = left[3] or g.inst.shielded[left[0]]  # is_protected, inlined
     if protected and g.inst.owner[left[0]] != seat:  # A-5.6 (protected_against)
         if g.log is not None:
             g.log.append(
@@ -407,6 +413,7 @@ def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
     owner, cdef, shielded = g.inst.owner, g.inst.cdef, g.inst.shielded
     out: list[Action] = []
     all_own_protected = True
+    eligible: list[int] | None = None  # a move's cells with nothing lifted, listed once
     for c, entry in selected_tops(g, sel, src_cell, seat):
         iid = entry[0]
         if op.per_owner:
@@ -433,7 +440,9 @@ def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
             if (2 * op.steps) % n:
                 out.append(("rotate", iid, -op.steps))
         elif kind == "move":
-            for d in eligible_cells(g, seat, lifted=c):
+            if eligible is None:
+                eligible = eligible_cells(g, seat)
+            for d in eligible_cells_lifted(g, seat, c, eligible):
                 if d != c:
                     out.append(("move", iid, d))
         elif kind == "swap":

@@ -505,6 +505,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
         g.removed.append(zone(s.get("removed"), f"{p}/removed", i))
     # the city
     g.city = [[] for _ in range(n * BLOCKS)]
+    g._at = [0] * len(inst.names)
     city = r.lst(data.get("city"), "/city")
     if len(city) != n:
         r.bad("wrong_city_size", f"the city has one street per player: {n}", "/city", "A-1.2")
