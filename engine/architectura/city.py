@@ -5,6 +5,7 @@ A-7.7 remove). Nothing here asks a player anything; flow.py does that."""
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Sequence
 
 from engine.architectura.catalog import Selector
 from engine.architectura.model import BLOCKS, Entry, Game, cell_json
@@ -25,19 +26,33 @@ def adjacent_cells(g: Game, cell: int) -> list[int]:
     return out
 
 
+# ADJACENT[n][cell]: adjacent_cells of each cell of an n-street city, listed once
+ADJACENT: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def adjacency(g: Game) -> tuple[tuple[int, ...], ...]:
+    """Every cell's adjacent_cells (A-7.1) for the game's city size, from the table."""
+    table = ADJACENT.get(g.n)
+    if table is None:
+        table = ADJACENT[g.n] = tuple(
+            tuple(adjacent_cells(g, c)) for c in range(g.n * BLOCKS)
+        )
+    return table
+
+
 def street_cells(cell: int) -> range:
     start = cell - cell % BLOCKS
     return range(start, start + BLOCKS)
 
 
-def selector_cells(g: Game, sel: Selector, cell: int) -> list[int] | range:
+def selector_cells(g: Game, sel: Selector, cell: int) -> Sequence[int]:
     """The cells a selector looks at, relative to `cell` (none when the card has left)."""
     if sel.where == "city":
         return range(len(g.city))
     if cell < 0:
         return []
     if sel.where == "adjacent":
-        return adjacent_cells(g, cell)
+        return adjacency(g)[cell]
     return street_cells(cell)
 
 

@@ -157,7 +157,8 @@ def begin_turn(g: Game, seat: int) -> None:
     the turn's options, kept in `g._opts` so that `settle` does not list them again."""
     g.seat = seat
     g.turn += 1
-    remove_unpayable_cards(g, seat)
+    if g.inst.costs:
+        remove_unpayable_cards(g, seat)
     plays = play_options(g, seat)
     if not plays:
         for i in range(g.n):

@@ -35,9 +35,13 @@ class Instances:
     # each instance's `CardDef.shielded_in_city`, read as a tuple item: protection
     # is tested for most targets of every operation, and a property is a call each time
     shielded: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    # whether any instance has a play cost (A-9 City Hall, Magic Academy): without one (the
+    # basic game) no card in hand is ever unpayable (A-3.1c), and a turn need not look
+    costs: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "shielded", tuple(c.shielded_in_city for c in self.cdef))
+        object.__setattr__(self, "costs", any(c.cost_remove for c in self.cdef))
 
 
 class Game:
