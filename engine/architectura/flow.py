@@ -38,6 +38,10 @@ DECLINE: Action = ("decline",)
 APPLY: Action = ("apply",)
 PASS: Action = ("pass",)
 MULLIGAN: Action = ("mulligan",)
+# The two tasks of every turn, one dict per seat (A-1.1: 2 to 4 seats): a task is never
+# changed in place (Game.copy shares them too), so every turn can use these.
+TURN_TASKS: tuple[Task, ...] = tuple({"k": "turn", "seat": s} for s in range(4))
+END_TURN_TASKS: tuple[Task, ...] = tuple({"k": "end_turn", "seat": s} for s in range(4))
 
 
 # -- A-3 the turn ------------------------------------------------------------------------
@@ -167,7 +171,7 @@ def begin_turn(g: Game, seat: int) -> None:
         else:
             end_game(g)
             return
-    g.tasks.append({"k": "turn", "seat": seat})
+    g.tasks.append(TURN_TASKS[seat])
     if plays:
         # most turns: no start-of-turn choice is left, the plays are the options
         no_choice_left = g.started[seat] and g.mulligan[seat]
@@ -655,14 +659,14 @@ def _turn_empty(g: Game, t: Task) -> None:
     else:
         if g.log is not None:
             g.log.append({"type": "passed", "seat": seat, "clause": "A-3.2"})
-    g.tasks.append({"k": "end_turn", "seat": seat})
+    g.tasks.append(END_TURN_TASKS[seat])
 
 
 def _turn_apply(g: Game, t: Task, a: Action) -> None:
     seat = t["seat"]
     kind = a[0]
     if kind == "play":
-        g.tasks[-1] = {"k": "end_turn", "seat": seat}
+        g.tasks[-1] = END_TURN_TASKS[seat]
         g.started[seat] = True
         start_play(g, seat, a[1], a[2])
     elif kind == "mulligan":
