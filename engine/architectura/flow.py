@@ -398,10 +398,10 @@ def op_of(g: Game, t: Task) -> Op:
     return g.cat.cards[t["def"]].on_play[t["i"]]
 
 
-def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
-    """A-7: the legal targets of one operation, and whether all of them are the actor's own
-    protected cards (A-6.3: then the owner may refuse even a mandatory effect)."""
-    op = op_of(g, t)
+def op_targets(g: Game, t: Task, op: Op) -> tuple[list[Action], bool]:
+    """A-7: the legal targets of operation `op` (the task's, `op_of(g, t)`), and whether all
+    of them are the actor's own protected cards (A-6.3: then the owner may refuse even a
+    mandatory effect)."""
     seat = t["seat"]
     kind = op.op
     if kind == "protect" and g.tokens[seat] <= 0:
@@ -436,7 +436,9 @@ def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
             protected = entry[3] or shielded[iid]  # is_protected, inlined
             if protected and not own:
                 continue  # A-6.2
-        before = len(out)
+        # whether this target can still show that not all targets are own protected cards
+        telling = all_own_protected and not (own and protected)
+        before = len(out) if telling else 0
         if kind == "rotate":
             n = len(cdef[iid].values)
             if n < 2:
@@ -458,7 +460,7 @@ def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
                 out.append(("protect", iid))
         else:  # destroy, restore, remove
             out.append((kind, iid))
-        if len(out) > before and not (own and protected):
+        if telling and len(out) > before:
             all_own_protected = False
     return out, all_own_protected
 
@@ -511,7 +513,7 @@ def destroy_every_lower(g: Game, t: Task, op: Op) -> None:
     protected cards are spared (A-6.2), the owner chooses for their own (A-6.3)."""
     seat = t["seat"]
     pseudo = {**t, "n": 0, "done": []}
-    targets, _ = op_targets(g, pseudo)
+    targets, _ = op_targets(g, pseudo, op)
     work: list[Task] = []
     for a in targets:
         iid = a[1]
@@ -750,12 +752,13 @@ def _consent_apply(g: Game, t: Task, a: Action) -> None:
 
 
 def _op_options(g: Game, t: Task) -> list[Action]:
-    targets, all_own = op_targets(g, t)
+    op = op_of(g, t)
+    targets, all_own = op_targets(g, t, op)
     if not targets:
         return []
     # "may" lets the actor stop at any point (Greenhouse: 1 or 2); a mandatory operation
     # takes every target it can, unless only the actor's own protected cards are left (A-R5).
-    if op_of(g, t).may or all_own:
+    if op.may or all_own:
         return [*targets, DECLINE]
     return targets
 
