@@ -126,6 +126,7 @@ def eligible_cells(g: Game, seat: int, lifted: int = -1) -> list[int]:
             stack.append(entry)
     out: list[int] = []
     city, fountain = g.city, g.fountain
+    tokens = fountain.count(-1) < len(fountain)  # most games have no Fountain token out
     opened = False  # block 1 of the first street with no card and no token is open (b)
     for base in range(0, len(city), BLOCKS):
         empty_street = True
@@ -137,12 +138,10 @@ def eligible_cells(g: Game, seat: int, lifted: int = -1) -> list[int]:
                 left_occupied = True
                 if not stack[-1][2]:
                     out.append(cell)  # (c) a face-down top card
-                continue
-            token = fountain[cell]
-            if token >= 0:
+            elif tokens and fountain[cell] >= 0:
                 empty_street = False
                 left_occupied = True
-                if token == seat:
+                if fountain[cell] == seat:
                     out.append(cell)
             elif left_occupied:
                 out.append(cell)  # (a)
