@@ -189,13 +189,17 @@ def end_game(g: Game) -> None:
 def draw_to_limit(g: Game, seat: int) -> None:
     """A-3.5: draw until the hand holds the hand limit; an empty deck draws nothing."""
     hand, deck = g.hands[seat], g.decks[seat]
-    missing = g.limits[seat] - len(hand)
+    held = len(hand)
+    missing = g.limits[seat] - held
     if missing <= 0 or not deck:
         return
-    drawn = deck[:missing]
-    del deck[:missing]
-    hand += drawn
+    if missing == 1:  # the usual draw after a play: one card, cheaper than slicing
+        hand.append(deck.pop(0))
+    else:
+        hand += deck[:missing]
+        del deck[:missing]
     if g.log is not None:
+        drawn = hand[held:]
         g.log.append(
             {
                 "type": "drew",
