@@ -164,8 +164,8 @@ def eligible_cells_lifted(g: Game, seat: int, lifted: int, eligible: list[int]) 
     city, fountain = g.city, g.fountain
     stack = city[lifted]
     out = eligible[:]
-    if lifted in out:
-        out.remove(lifted)
+    if not stack[-1][2]:
+        out.remove(lifted)  # eligible by (c) while its face-down top card lies there
     if len(stack) > 1:  # the cell stays occupied: (c) for the card now on top
         if not stack[-2][2]:
             insort(out, lifted)
