@@ -40,15 +40,24 @@ def adjacency(g: Game) -> tuple[tuple[int, ...], ...]:
     return table
 
 
+# The cells of an n-seat city (A-1.1: 2 to 4 seats, one street each) as ranges built once,
+# all of them (CELLS[n]) and street by street (STREETS[n]): the hot loops walk them, and
+# building a range costs more than reading one
+CELLS: dict[int, range] = {n: range(n * BLOCKS) for n in range(2, 5)}
+STREETS: dict[int, tuple[range, ...]] = {
+    n: tuple(range(base, base + BLOCKS) for base in range(0, n * BLOCKS, BLOCKS))
+    for n in range(2, 5)
+}
+
+
 def street_cells(cell: int) -> range:
-    start = cell - cell % BLOCKS
-    return range(start, start + BLOCKS)
+    return STREETS[4][cell // BLOCKS]  # street k is the same cells in every city size
 
 
 def selector_cells(g: Game, sel: Selector, cell: int) -> Sequence[int]:
     """The cells a selector looks at, relative to `cell` (none when the card has left)."""
     if sel.where == "city":
-        return range(len(g.city))
+        return CELLS[g.n]
     if cell < 0:
         return []
     if sel.where == "adjacent":
@@ -65,7 +74,7 @@ def selected_tops(g: Game, sel: Selector, cell: int, seat: int) -> list[tuple[in
     city, owner, cdef = g.city, g.inst.owner, g.inst.cdef
     out = []
     # selector_cells, without a call: most selectors look at the whole city
-    cells = range(len(city)) if sel.where == "city" else selector_cells(g, sel, cell)
+    cells = CELLS[g.n] if sel.where == "city" else selector_cells(g, sel, cell)
     for c in cells:
         stack = city[c]
         if stack:
@@ -128,10 +137,10 @@ def eligible_cells(g: Game, seat: int, lifted: int = -1) -> list[int]:
     city, fountain = g.city, g.fountain
     tokens = fountain.count(-1) < len(fountain)  # most games have no Fountain token out
     opened = False  # block 1 of the first street with no card and no token is open (b)
-    for base in range(0, len(city), BLOCKS):
+    for street in STREETS[g.n]:
         empty_street = True
         left_occupied = False
-        for cell in range(base, base + BLOCKS):
+        for cell in street:
             stack = city[cell]
             if stack:
                 empty_street = False
@@ -147,7 +156,7 @@ def eligible_cells(g: Game, seat: int, lifted: int = -1) -> list[int]:
                 out.append(cell)  # (a)
                 left_occupied = False
         if empty_street and not opened:
-            out.append(base)  # (b): nothing else of this street was added
+            out.append(street.start)  # (b): nothing else of this street was added
             opened = True
     return out
 
