@@ -52,14 +52,12 @@ def shuffle(state: int, items: list[T]) -> int:
     if n < LANES_FROM:
         return _shuffle_from(state, items, n - 1)
     safe = MASK + 1 - n
-    k = 0
-    for z in _outputs(state, n - 1):
+    for k, z in enumerate(_outputs(state, n - 1)):
         i = n - 1 - k
         if z >= safe:  # the top sliver: `below`'s exact test, from this draw on
             return _shuffle_from((state + k * GOLDEN) & MASK, items, i)
         j = z % (i + 1)
         items[i], items[j] = items[j], items[i]
-        k += 1
     return (state + (n - 1) * GOLDEN) & MASK
 
 

@@ -34,9 +34,7 @@ def adjacency(g: Game) -> tuple[tuple[int, ...], ...]:
     """Every cell's adjacent_cells (A-7.1) for the game's city size, from the table."""
     table = ADJACENT.get(g.n)
     if table is None:
-        table = ADJACENT[g.n] = tuple(
-            tuple(adjacent_cells(g, c)) for c in range(g.n * BLOCKS)
-        )
+        table = ADJACENT[g.n] = tuple(tuple(adjacent_cells(g, c)) for c in range(g.n * BLOCKS))
     return table
 
 

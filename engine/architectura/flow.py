@@ -563,7 +563,15 @@ def run_effect_step(g: Game, t: Task) -> None:
     elif op.count == 0:
         destroy_every_lower(g, t | {"i": i}, op)
     else:
-        task = {"k": "op", "seat": seat, "src": t["src"], "def": t["def"], "i": i, "n": 0, "done": []}
+        task = {
+            "k": "op",
+            "seat": seat,
+            "src": t["src"],
+            "def": t["def"],
+            "i": i,
+            "n": 0,
+            "done": [],
+        }
         # its options at once (what `settle` would list next): an operation without a
         # target is passed over here, as `settle` would push and pop it
         opts = _op_options(g, task)
