@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine.architectura as arch
+from engine.architectura.city import eligible_cells, eligible_cells_lifted
 from engine.architectura.flow import OP_CLAUSE
 from engine.canonical import dumps
 from engine.errors import IllegalDecision
@@ -448,3 +449,33 @@ def test_property_oracles_reject_a_wrong_value() -> None:
     assert value_of(tops, 0) == 10
     s["city"][0][0][0]["orientation"] = 0
     assert value_of(tops_of_state(s), 0) == 8 != s["city"][0][0][0]["value"]
+
+
+def test_lifted_eligible_cells_match_the_oracle() -> None:
+    """A-4.4: the cells a card could move to, derived from the city's eligible cells
+    (`eligible_cells_lifted`, what a Tavern lists), are those the oracle finds with the card
+    taken off its cell; every kind of lifted cell is met (covered cards, a card alone in its
+    street, a card with an empty cell to its right)."""
+    kinds: Counter[str] = Counter()
+    for seed in range(24):
+        seats, advanced = 2 + seed % 3, seed % 2 == 1
+        g = arch.new_game_internal(setup_for(seed, seats, advanced))
+        rnd = random.Random(seed)
+        while not g.over:
+            for seat in range(g.n):
+                before = eligible_cells(g, seat)
+                for c, stack in enumerate(g.city):
+                    if not stack:
+                        continue
+                    got = eligible_cells_lifted(g, seat, c, before)
+                    lifted = g.copy()
+                    lifted.city[c].pop()
+                    assert got == sorted(oracle_eligible(lifted, seat)), (seed, seat, c)
+                    assert got == eligible_cells(g, seat, lifted=c)
+                    street = g.city[c - c % BLOCKS : c - c % BLOCKS + BLOCKS]
+                    right_empty = c % BLOCKS < BLOCKS - 1 and not g.city[c + 1]
+                    kinds["covered" if len(stack) > 1 else "single"] += 1
+                    kinds["alone in its street"] += sum(map(bool, street)) == 1
+                    kinds["empty cell to its right"] += right_empty
+            arch.apply_action(g, rnd.choice(arch.legal_actions(g)))
+    assert min(kinds.values()) > 0 and len(kinds) == 4, kinds

@@ -66,3 +66,29 @@ def test_shuffle_matches_the_reference_when_draws_are_rejected() -> None:
         state = state_before_output(rejected - 1)
         a, b = list(range(n)), list(range(n))
         assert rng.shuffle(state, a) == reference_shuffle(state, b) and a == b
+
+
+def test_shuffle_matches_the_reference_on_long_lists() -> None:
+    """Shuffles of LANES_FROM items or more compute their draws side by side (`_outputs`)."""
+    rnd = random.Random(11)
+    for n in (rng.LANES_FROM - 1, rng.LANES_FROM, 60, 120, 299):
+        for _ in range(40):
+            state = rnd.getrandbits(64)
+            a, b = list(range(n)), list(range(n))
+            assert rng.shuffle(state, a) == reference_shuffle(state, b)
+            assert a == b
+
+
+def test_a_later_draw_in_the_top_sliver_agrees_with_the_reference() -> None:
+    """Draw k of a side-by-side shuffle lands in the top sliver (an output of 2**64 - n or
+    more): from there the shuffle goes on one draw at a time with `below`'s exact test, which
+    rejects some of these outputs and accepts others."""
+    for n in (rng.LANES_FROM, 12, 24, 100):
+        for k in (1, 2, n // 2, n - 2):
+            first_rejected = MASK + 1 - ((MASK + 1) % (n - k))  # 2**64 for a power of two
+            for out in (MASK, MASK - 1, MASK + 1 - n, min(first_rejected, MASK)):
+                state = (state_before_output(out) - k * GOLDEN) & MASK  # draw k outputs `out`
+                assert rng.next_u64((state + k * GOLDEN) & MASK)[1] == out
+                a, b = list(range(n)), list(range(n))
+                assert rng.shuffle(state, a) == reference_shuffle(state, b)
+                assert a == b

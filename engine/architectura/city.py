@@ -4,6 +4,9 @@ A-7.7 remove). Nothing here asks a player anything; flow.py does that."""
 
 from __future__ import annotations
 
+from bisect import insort
+from collections.abc import Sequence
+
 from engine.architectura.catalog import Selector
 from engine.architectura.model import BLOCKS, Entry, Game, cell_json
 
@@ -23,19 +26,40 @@ def adjacent_cells(g: Game, cell: int) -> list[int]:
     return out
 
 
+# ADJACENT[n][cell]: adjacent_cells of each cell of an n-street city, listed once
+ADJACENT: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def adjacency(g: Game) -> tuple[tuple[int, ...], ...]:
+    """Every cell's adjacent_cells (A-7.1) for the game's city size, from the table."""
+    table = ADJACENT.get(g.n)
+    if table is None:
+        table = ADJACENT[g.n] = tuple(tuple(adjacent_cells(g, c)) for c in range(g.n * BLOCKS))
+    return table
+
+
+# The cells of an n-seat city (A-1.1: 2 to 4 seats, one street each) as ranges built once,
+# all of them (CELLS[n]) and street by street (STREETS[n]): the hot loops walk them, and
+# building a range costs more than reading one
+CELLS: dict[int, range] = {n: range(n * BLOCKS) for n in range(2, 5)}
+STREETS: dict[int, tuple[range, ...]] = {
+    n: tuple(range(base, base + BLOCKS) for base in range(0, n * BLOCKS, BLOCKS))
+    for n in range(2, 5)
+}
+
+
 def street_cells(cell: int) -> range:
-    start = cell - cell % BLOCKS
-    return range(start, start + BLOCKS)
+    return STREETS[4][cell // BLOCKS]  # street k is the same cells in every city size
 
 
-def selector_cells(g: Game, sel: Selector, cell: int) -> list[int] | range:
+def selector_cells(g: Game, sel: Selector, cell: int) -> Sequence[int]:
     """The cells a selector looks at, relative to `cell` (none when the card has left)."""
     if sel.where == "city":
-        return range(len(g.city))
+        return CELLS[g.n]
     if cell < 0:
         return []
     if sel.where == "adjacent":
-        return adjacent_cells(g, cell)
+        return adjacency(g)[cell]
     return street_cells(cell)
 
 
@@ -48,7 +72,7 @@ def selected_tops(g: Game, sel: Selector, cell: int, seat: int) -> list[tuple[in
     city, owner, cdef = g.city, g.inst.owner, g.inst.cdef
     out = []
     # selector_cells, without a call: most selectors look at the whole city
-    cells = range(len(city)) if sel.where == "city" else selector_cells(g, sel, cell)
+    cells = CELLS[g.n] if sel.where == "city" else selector_cells(g, sel, cell)
     for c in cells:
         stack = city[c]
         if stack:
@@ -109,30 +133,62 @@ def eligible_cells(g: Game, seat: int, lifted: int = -1) -> list[int]:
             stack.append(entry)
     out: list[int] = []
     city, fountain = g.city, g.fountain
+    tokens = fountain.count(-1) < len(fountain)  # most games have no Fountain token out
     opened = False  # block 1 of the first street with no card and no token is open (b)
-    for base in range(0, len(city), BLOCKS):
+    for street in STREETS[g.n]:
         empty_street = True
         left_occupied = False
-        for cell in range(base, base + BLOCKS):
+        for cell in street:
             stack = city[cell]
             if stack:
                 empty_street = False
                 left_occupied = True
                 if not stack[-1][2]:
                     out.append(cell)  # (c) a face-down top card
-                continue
-            token = fountain[cell]
-            if token >= 0:
+            elif tokens and fountain[cell] >= 0:
                 empty_street = False
                 left_occupied = True
-                if token == seat:
+                if fountain[cell] == seat:
                     out.append(cell)
             elif left_occupied:
                 out.append(cell)  # (a)
                 left_occupied = False
         if empty_street and not opened:
-            out.append(base)  # (b): nothing else of this street was added
+            out.append(street.start)  # (b): nothing else of this street was added
             opened = True
+    return out
+
+
+def eligible_cells_lifted(g: Game, seat: int, lifted: int, eligible: list[int]) -> list[int]:
+    """A-4.4: `eligible_cells(g, seat, lifted)`, derived from `eligible`, the cells eligible
+    for `seat` with the card in place (`eligible_cells(g, seat)`); a Tavern lists one such
+    set for each of its owner's cards, and the derivation spares a pass over the city each.
+
+    Lifting the top card of `lifted` changes A-4.1 for two cells only: `lifted` itself, and
+    the cell to its right, whose (a) reads whether `lifted` is occupied. When that leaves
+    the street with no card and no token, (b) may move to it: the whole city is read then.
+    """
+    city, fountain = g.city, g.fountain
+    stack = city[lifted]
+    out = eligible[:]
+    if not stack[-1][2]:
+        out.remove(lifted)  # eligible by (c) while its face-down top card lies there
+    if len(stack) > 1:  # the cell stays occupied: (c) for the card now on top
+        if not stack[-2][2]:
+            insort(out, lifted)
+        return out
+    base = lifted - lifted % BLOCKS
+    end = base + BLOCKS
+    if fountain[lifted] >= 0 or (
+        city[base:end].count([]) == BLOCKS - 1 and fountain[base:end].count(-1) == BLOCKS
+    ):
+        return eligible_cells(g, seat, lifted)  # a token under a card, or the street empties
+    # the cell empties and its street does not: (a) for it and for the cell to its right
+    if lifted > base and (city[lifted - 1] or fountain[lifted - 1] >= 0):
+        insort(out, lifted)
+    right = lifted + 1
+    if right < end and not city[right] and fountain[right] < 0:
+        out.remove(right)  # it was eligible by (a), `lifted` being occupied
     return out
 
 
@@ -189,6 +245,7 @@ def claim_fountain(g: Game, seat: int, cell: int) -> None:
 def place(g: Game, iid: int, cell: int, face_up: bool) -> None:
     """A-2.2: a card enters the city with its basic value on top."""
     g.city[cell].append((iid, g.inst.cdef[iid].basic_index, face_up, False))
+    g._at[iid] = cell  # where `locate` looks first
     if g.fountain[cell] >= 0:
         claim_fountain(g, g.inst.owner[iid], cell)
 
@@ -298,6 +355,7 @@ def move_now(g: Game, src: int, dst: int, clause: str) -> None:
     """A-7.5: same orientation, token travels with it; covered cards stay."""
     entry = g.city[src].pop()
     g.city[dst].append(entry)
+    g._at[entry[0]] = dst
     claim_fountain(g, g.inst.owner[entry[0]], dst)
     if g.log is not None:
         g.log.append(
@@ -315,6 +373,7 @@ def swap_now(g: Game, a: int, b: int, clause: str) -> None:
     """A-7.6: exchange the two top cards, same orientations."""
     ea, eb = g.city[a][-1], g.city[b][-1]
     g.city[a][-1], g.city[b][-1] = eb, ea
+    g._at[ea[0]], g._at[eb[0]] = b, a
     if g.log is not None:
         g.log.append(
             {

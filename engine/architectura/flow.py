@@ -20,6 +20,7 @@ from engine.architectura.city import (
     current_value,
     destroy_now,
     eligible_cells,
+    eligible_cells_lifted,
     is_protected,
     move_now,
     place,
@@ -37,6 +38,10 @@ DECLINE: Action = ("decline",)
 APPLY: Action = ("apply",)
 PASS: Action = ("pass",)
 MULLIGAN: Action = ("mulligan",)
+# The two tasks of every turn, one dict per seat (A-1.1: 2 to 4 seats): a task is never
+# changed in place (Game.copy shares them too), so every turn can use these.
+TURN_TASKS: tuple[Task, ...] = tuple({"k": "turn", "seat": s} for s in range(4))
+END_TURN_TASKS: tuple[Task, ...] = tuple({"k": "end_turn", "seat": s} for s in range(4))
 
 
 # -- A-3 the turn ------------------------------------------------------------------------
@@ -156,7 +161,8 @@ def begin_turn(g: Game, seat: int) -> None:
     the turn's options, kept in `g._opts` so that `settle` does not list them again."""
     g.seat = seat
     g.turn += 1
-    remove_unpayable_cards(g, seat)
+    if g.inst.costs:
+        remove_unpayable_cards(g, seat)
     plays = play_options(g, seat)
     if not plays:
         for i in range(g.n):
@@ -165,7 +171,7 @@ def begin_turn(g: Game, seat: int) -> None:
         else:
             end_game(g)
             return
-    g.tasks.append({"k": "turn", "seat": seat})
+    g.tasks.append(TURN_TASKS[seat])
     if plays:
         # most turns: no start-of-turn choice is left, the plays are the options
         no_choice_left = g.started[seat] and g.mulligan[seat]
@@ -183,13 +189,17 @@ def end_game(g: Game) -> None:
 def draw_to_limit(g: Game, seat: int) -> None:
     """A-3.5: draw until the hand holds the hand limit; an empty deck draws nothing."""
     hand, deck = g.hands[seat], g.decks[seat]
-    missing = g.limits[seat] - len(hand)
+    held = len(hand)
+    missing = g.limits[seat] - held
     if missing <= 0 or not deck:
         return
-    drawn = deck[:missing]
-    del deck[:missing]
-    hand += drawn
+    if missing == 1:  # the usual draw after a play: one card, cheaper than slicing
+        hand.append(deck.pop(0))
+    else:
+        hand += deck[:missing]
+        del deck[:missing]
     if g.log is not None:
+        drawn = hand[held:]
         g.log.append(
             {
                 "type": "drew",
@@ -306,8 +316,13 @@ def compare(g: Game, seat: int, cell: int) -> None:
     if not stack or not stack[-1][2]:
         return
     left = stack[-1]
-    lv = current_value(g, left_cell)
-    pv = current_value(g, cell)
+    cdef = g.inst.cdef
+    # current_value, read in place for the printed values of most cards (A-2.3)
+    left_card = cdef[left[0]]
+    lv = left_card.values[left[1]] if left_card.formula is None else current_value(g, left_cell)
+    played = g.city[cell][-1]
+    played_card = cdef[played[0]]
+    pv = played_card.values[played[1]] if played_card.formula is None else current_value(g, cell)
     assert lv is not None and pv is not None
     outcome = comparison_outcome(lv, pv)
     clause = COMPARISON_CLAUSE[outcome]
@@ -329,9 +344,9 @@ def compare(g: Game, seat: int, cell: int) -> None:
         new = left[1] + (1 if outcome == "raise" else -1)
         # A-2.5, A-5.3, A-5.4: already at its lowest/highest; a one-sided card (one value,
         # or none for a formula card) has no side `new` either
-        if not 0 <= new < len(g.inst.cdef[left[0]].values):
+        if not 0 <= new < len(left_card.values):
             return
-    protected = is_protected(g, left)
+    protected = left[3] or g.inst.shielded[left[0]]  # is_protected (A-6.1), inlined
     if protected and g.inst.owner[left[0]] != seat:  # A-5.6 (protected_against)
         if g.log is not None:
             g.log.append(
@@ -387,10 +402,10 @@ def op_of(g: Game, t: Task) -> Op:
     return g.cat.cards[t["def"]].on_play[t["i"]]
 
 
-def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
-    """A-7: the legal targets of one operation, and whether all of them are the actor's own
-    protected cards (A-6.3: then the owner may refuse even a mandatory effect)."""
-    op = op_of(g, t)
+def op_targets(g: Game, t: Task, op: Op) -> tuple[list[Action], bool]:
+    """A-7: the legal targets of operation `op` (the task's, `op_of(g, t)`), and whether all
+    of them are the actor's own protected cards (A-6.3: then the owner may refuse even a
+    mandatory effect)."""
     seat = t["seat"]
     kind = op.op
     if kind == "protect" and g.tokens[seat] <= 0:
@@ -407,6 +422,7 @@ def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
     owner, cdef, shielded = g.inst.owner, g.inst.cdef, g.inst.shielded
     out: list[Action] = []
     all_own_protected = True
+    eligible: list[int] | None = None  # a move's cells with nothing lifted, listed once
     for c, entry in selected_tops(g, sel, src_cell, seat):
         iid = entry[0]
         if op.per_owner:
@@ -424,7 +440,9 @@ def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
             protected = entry[3] or shielded[iid]  # is_protected, inlined
             if protected and not own:
                 continue  # A-6.2
-        before = len(out)
+        # whether this target can still show that not all targets are own protected cards
+        telling = all_own_protected and not (own and protected)
+        before = len(out) if telling else 0
         if kind == "rotate":
             n = len(cdef[iid].values)
             if n < 2:
@@ -433,7 +451,9 @@ def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
             if (2 * op.steps) % n:
                 out.append(("rotate", iid, -op.steps))
         elif kind == "move":
-            for d in eligible_cells(g, seat, lifted=c):
+            if eligible is None:
+                eligible = eligible_cells(g, seat)
+            for d in eligible_cells_lifted(g, seat, c, eligible):
                 if d != c:
                     out.append(("move", iid, d))
         elif kind == "swap":
@@ -444,7 +464,7 @@ def op_targets(g: Game, t: Task) -> tuple[list[Action], bool]:
                 out.append(("protect", iid))
         else:  # destroy, restore, remove
             out.append((kind, iid))
-        if len(out) > before and not (own and protected):
+        if telling and len(out) > before:
             all_own_protected = False
     return out, all_own_protected
 
@@ -497,7 +517,7 @@ def destroy_every_lower(g: Game, t: Task, op: Op) -> None:
     protected cards are spared (A-6.2), the owner chooses for their own (A-6.3)."""
     seat = t["seat"]
     pseudo = {**t, "n": 0, "done": []}
-    targets, _ = op_targets(g, pseudo)
+    targets, _ = op_targets(g, pseudo, op)
     work: list[Task] = []
     for a in targets:
         iid = a[1]
@@ -543,9 +563,21 @@ def run_effect_step(g: Game, t: Task) -> None:
     elif op.count == 0:
         destroy_every_lower(g, t | {"i": i}, op)
     else:
-        g.tasks.append(
-            {"k": "op", "seat": seat, "src": t["src"], "def": t["def"], "i": i, "n": 0, "done": []}
-        )
+        task = {
+            "k": "op",
+            "seat": seat,
+            "src": t["src"],
+            "def": t["def"],
+            "i": i,
+            "n": 0,
+            "done": [],
+        }
+        # its options at once (what `settle` would list next): an operation without a
+        # target is passed over here, as `settle` would push and pop it (A-7)
+        opts = _op_options(g, task)
+        if opts:
+            g.tasks.append(task)
+            g._opts = opts
 
 
 # -- special operations (A-9) ---------------------------------------------------------
@@ -645,14 +677,14 @@ def _turn_empty(g: Game, t: Task) -> None:
     else:
         if g.log is not None:
             g.log.append({"type": "passed", "seat": seat, "clause": "A-3.2"})
-    g.tasks.append({"k": "end_turn", "seat": seat})
+    g.tasks.append(END_TURN_TASKS[seat])
 
 
 def _turn_apply(g: Game, t: Task, a: Action) -> None:
     seat = t["seat"]
     kind = a[0]
     if kind == "play":
-        g.tasks[-1] = {"k": "end_turn", "seat": seat}
+        g.tasks[-1] = END_TURN_TASKS[seat]
         g.started[seat] = True
         start_play(g, seat, a[1], a[2])
     elif kind == "mulligan":
@@ -736,12 +768,13 @@ def _consent_apply(g: Game, t: Task, a: Action) -> None:
 
 
 def _op_options(g: Game, t: Task) -> list[Action]:
-    targets, all_own = op_targets(g, t)
+    op = op_of(g, t)
+    targets, all_own = op_targets(g, t, op)
     if not targets:
         return []
     # "may" lets the actor stop at any point (Greenhouse: 1 or 2); a mandatory operation
     # takes every target it can, unless only the actor's own protected cards are left (A-R5).
-    if op_of(g, t).may or all_own:
+    if op.may or all_own:
         return [*targets, DECLINE]
     return targets
 

@@ -35,13 +35,18 @@ class Instances:
     # each instance's `CardDef.shielded_in_city`, read as a tuple item: protection (A-6.1)
     # is tested for most targets of every operation, and a property is a call each time
     shielded: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    # whether any instance has a play cost (A-9 City Hall, Magic Academy): without one (the
+    # basic game) no card in hand is ever unpayable (A-3.1c), and a turn need not look
+    costs: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "shielded", tuple(c.shielded_in_city for c in self.cdef))
+        object.__setattr__(self, "costs", any(c.cost_remove for c in self.cdef))
 
 
 class Game:
     __slots__ = (
+        "_at",
         "_opts",
         "cat",
         "city",
@@ -92,6 +97,9 @@ class Game:
     over: bool
     log: list[Event] | None
     _opts: list[Action] | None
+    # _at[iid]: the cell where `locate` last found instance iid (or where it was last put):
+    # a hint, checked before it is trusted, never part of the state
+    _at: list[int]
 
     def copy(self) -> Game:
         g = Game.__new__(Game)
@@ -113,6 +121,7 @@ class Game:
         g.tasks = self.tasks[:]  # tasks are never mutated in place
         g.log = None
         g._opts = self._opts
+        g._at = self._at[:]
         return g
 
     # -- small queries used everywhere -------------------------------------------------
@@ -136,9 +145,15 @@ class Game:
 
     def locate(self, iid: int) -> int:
         """The cell where `iid` is the top card, or -1."""
+        city = self.city
+        cell = self._at[iid]
+        stack = city[cell]
+        if stack and stack[-1][0] == iid:  # where it was last seen: most often still there
+            return cell
         cell = 0
-        for stack in self.city:
+        for stack in city:
             if stack and stack[-1][0] == iid:
+                self._at[iid] = cell
                 return cell
             cell += 1  # noqa: SIM113 (a counter is cheaper than enumerate's tuples here)
         return -1

@@ -510,6 +510,7 @@ def _read_city(r: _Reader, g: Game, city: list[Any], seen: dict[int, Where]) -> 
     n, cards = g.n, len(g.inst.names)
     index, cdefs, shielded = g.inst.index, g.inst.cdef, g.inst.shielded
     g.city = [[] for _ in range(n * BLOCKS)]
+    g._at = [0] * cards  # model.Game.locate: where each card was last seen
     if len(city) != n:
         r.bad("wrong_city_size", f"the city has one street per player: {n}", "/city", "A-1.2")
     for st, row in enumerate(city[:n]):

@@ -262,6 +262,7 @@ def _start(
     g.tasks = []
     g.log = None
     g._opts = None
+    g._at = [0] * len(g.inst.names)
     begin_turn(g, first_seat)
     settle(g)
     return g
