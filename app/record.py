@@ -35,6 +35,10 @@ from engine.games import GAMES, GameModule, engine, engine_for
 bp = Blueprint("record", __name__, url_prefix="/v1")
 
 
+# the fields of a replay request that a record from a state alone has no use for
+REPLAY_ONLY = ("record", "notation")
+
+
 class RecordSchema(schemas.ReplaySchema):
     """A replay request, or a state alone (its history is recorded)."""
 
@@ -48,6 +52,11 @@ class RecordSchema(schemas.ReplaySchema):
     def _decisions_of_a_setup(self, data: dict[str, Any], **kwargs: Any) -> None:
         if "setup" in data and "decisions" not in data:
             raise ValidationError("A set-up needs its decisions.", "decisions")
+        for key in REPLAY_ONLY:  # beside a state alone it would be silently ignored
+            if key in data and "decisions" not in data:
+                raise ValidationError(
+                    "Only a replay request (with decisions) takes this field.", key
+                )
 
 
 RECORD = RecordSchema()

@@ -415,3 +415,22 @@ def test_a_sealed_state_is_recorded_from_its_history(encrypt: bool) -> None:
     view = client.post("/v1/view", json={"state": replayed["state"], "seat": 0}).get_json()
     mine = client.post("/v1/view", json={"state": state, "seat": 0}).get_json()
     assert view == mine  # the same position
+
+
+@pytest.mark.parametrize(
+    ("extra", "pointer"),
+    [
+        ({"record": {"format": "referee-record/1"}}, "/record"),
+        ({"notation": True}, "/notation"),
+    ],
+)
+def test_a_record_from_a_state_alone_takes_only_the_state_and_its_catalog(
+    extra: dict[str, Any], pointer: str
+) -> None:
+    """A record header (or `notation`) belongs to a replay request: beside a state alone it
+    would be ignored, so it is refused (the contract allows only `state` and `catalog`)."""
+    state = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
+    r = CLIENT.post("/v1/record", json={"state": state, **extra})
+    body = check_response("POST", "/v1/record", r)
+    assert r.status_code == 400 and body["code"] == "invalid_request"
+    assert body["pointer"] == pointer
