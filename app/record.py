@@ -179,8 +179,9 @@ def _from_history(body: dict[str, Any]) -> dict[str, Any]:
         out = eng.replay({"setup": setup}, decisions)
     if not out["ok"]:
         err = out["error"]
+        index, why = err["index"], err["detail"]  # `why`: translated as a message (app/i18n.py)
         raise _mismatch(
-            f"Decision {err['index']} of the history is illegal there: {err['detail']}",
+            f"Decision {index} of the history is illegal there: {why}",
             f"{history.POINTER}/decisions/{err['index']}",
             err["index"],
         )

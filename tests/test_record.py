@@ -434,3 +434,18 @@ def test_a_record_from_a_state_alone_takes_only_the_state_and_its_catalog(
     body = check_response("POST", "/v1/record", r)
     assert r.status_code == 400 and body["code"] == "invalid_request"
     assert body["pointer"] == pointer
+
+
+def test_a_forged_history_is_refused_in_the_client_language_through_and_through() -> None:
+    """The engine's reason why a decision of the history is illegal is translated with the
+    sentence that quotes it (the whole detail, not its frame alone)."""
+    state = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
+    state = CLIENT.post(
+        "/v1/resolve", json={"state": state, "decisions": [state["pending"]["options"][0]]}
+    ).get_json()["state"]
+    forged = _forge(state, FORGERIES["another_seed"])
+    r = CLIENT.post("/v1/record", json={"state": forged}, headers={"Accept-Language": "pt"})
+    body = check_response("POST", "/v1/record", r)
+    assert r.status_code == 422 and body["code"] == "history_mismatch"
+    assert "histórico" in body["detail"] and "não está na sua mão" in body["detail"], body
+    assert "is not in your hand" not in body["detail"]
