@@ -130,18 +130,32 @@ def _value(placeholder: str, value: str, lang: str, depth: int) -> str:
     return value
 
 
+# Accept-Language values up to this long are remembered (browsers send a few dozen
+# characters); a longer one is read each time, so made-up kilobyte values fill no memory
+REMEMBERED_HEADER_CHARS = 200
+
+
 def negotiate() -> str:
     """The language of this request's answer (Accept-Language; English by default)."""
     header = request.headers.get("Accept-Language")
-    return LANGUAGES[0] if not header else _best_language(header)
+    if not header:
+        return LANGUAGES[0]
+    if len(header) > REMEMBERED_HEADER_CHARS:
+        return _language_of(header)
+    return _best_language(header)
+
+
+def _language_of(header: str) -> str:
+    """The best of LANGUAGES for an Accept-Language value (werkzeug's q-value rules)."""
+    accepted = parse_accept_header(header, LanguageAccept)
+    return accepted.best_match(LANGUAGES, default=LANGUAGES[0]) or LANGUAGES[0]
 
 
 @lru_cache(maxsize=1024)
 def _best_language(header: str) -> str:
-    """The best of LANGUAGES for an Accept-Language value (werkzeug's q-value rules); a
-    pure function of the header, remembered for the few values clients send."""
-    accepted = parse_accept_header(header, LanguageAccept)
-    return accepted.best_match(LANGUAGES, default=LANGUAGES[0]) or LANGUAGES[0]
+    """`_language_of`, a pure function of the header, remembered for the few short values
+    clients send."""
+    return _language_of(header)
 
 
 def _translate_problem(body: dict[str, Any], lang: str) -> None:

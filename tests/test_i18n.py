@@ -16,7 +16,7 @@ from message_sites import PASSED_ON, marshmallow_messages, read_sources, shape
 from shared_texts import shared_text
 
 from app.errors import HTTP_DETAILS, TITLES, WHOLE_BODY
-from app.i18n import LANGUAGES, MORE, catalog, template, translate
+from app.i18n import LANGUAGES, MORE, _best_language, catalog, template, translate
 from engine.games import engine
 
 CLIENT = make_app().test_client()
@@ -493,3 +493,17 @@ def test_messages_inside_messages_are_read_to_a_bounded_depth() -> None:
     r = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1, ": " * 300: 1},
                     headers={"Accept-Language": "de"})  # fmt: skip
     assert r.status_code == 400 and r.get_json()["problems"][0]["detail"] == "Unbekanntes Feld."
+
+
+def test_only_short_language_headers_are_remembered() -> None:
+    """The language of an Accept-Language value is remembered for the short values clients
+    send; a long one (a header may hold kilobytes) is read each time, so distinct long
+    values cannot fill the memory of a worker. Either way the answer is the same."""
+    long = "es;q=0.1, " * 400 + "de;q=0.9"
+    before = _best_language.cache_info().currsize
+    for i in range(20):
+        r = CLIENT.post("/v1/games", json={}, headers={"Accept-Language": f"x{i}, {long}"})
+        assert r.headers["Content-Language"] == "de"
+    assert _best_language.cache_info().currsize == before
+    r = CLIENT.post("/v1/games", json={}, headers={"Accept-Language": "pt, en;q=0.5"})
+    assert r.headers["Content-Language"] == "pt"
