@@ -79,13 +79,23 @@ def templates() -> tuple[Template, ...]:
         if not m.id or m.context or "{" not in str(m.id):
             continue
         msgid = str(m.id)
-        parts = _FIELD.split(msgid)  # literal, name, literal, name, …
-        regex = "".join(
-            re.escape(p) if i % 2 == 0 else f"(?P<{p}>.{'*' if p in FRAGMENTS else '+'}?)"
-            for i, p in enumerate(parts)
-        )
-        out.append(Template(msgid, re.compile(f"^{regex}$", re.S)))
+        out.append(Template(msgid, re.compile(_pattern(_FIELD.split(msgid)), re.S)))
     return tuple(sorted(out, key=lambda t: -len(t.msgid)))
+
+
+def _pattern(parts: list[str]) -> str:
+    """The pattern of a template split into literal, name, literal, name, …, literal. A value
+    ends at the first place the text that follows it in the template appears (an atomic
+    group: never retried further on), so that matching costs in proportion to the detail's
+    length: a detail the client fills with pieces of a template (a pointer, a quoted value)
+    would otherwise be split every possible way before failing (cubic in its length)."""
+    regex = [re.escape(parts[0])]
+    for i in range(1, len(parts), 2):
+        name, after = parts[i], re.escape(parts[i + 1])
+        value = f"(?P<{name}>.{'*' if name in FRAGMENTS else '+'}?)"
+        last = i + 2 >= len(parts)
+        regex.append(value + after if last or not after else f"(?>{value}{after})")
+    return f"^{''.join(regex)}$"
 
 
 def gettext(lang: str, msgid: str, context: str | None = None) -> str | None:
