@@ -25,7 +25,7 @@ from flask import Blueprint, Response, current_app, g
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from app import history, notation, schemas
-from app.errors import ApiError
+from app.errors import ApiError, from_validation
 from app.jsonio import json_response
 from app.routes import engine_errors, game_of, read_body, record_header, run_replay
 from app.seal import issue_state
@@ -119,11 +119,15 @@ def _history_setup(eng: GameModule, hist: dict[str, Any], body: dict[str, Any]) 
     try:
         setup = schemas.load_setup(setup)
     except ValidationError as e:
+        bad = from_validation(e, history.POINTER + "/setup")  # its first problem, and all
+        why = bad.detail  # "<pointer>: <message>", translated as a message (app/i18n.py)
         raise ApiError(
             422,
             "invalid_history",
-            f"The history's set-up is not a set-up: {short_repr(e.messages)}.",
-            history.POINTER + "/setup",
+            f"The history's set-up is not a set-up: {why}",
+            bad.pointer,
+            problems=bad.problems,
+            problems_total=bad.problems_total,
         ) from None
     if engine_for(setup) is not eng:  # a game of the registry: the schema checked it
         game, expected = short_repr(setup.get("game")), eng.GAME_ID
