@@ -79,13 +79,23 @@ def templates() -> tuple[Template, ...]:
         if not m.id or m.context or "{" not in str(m.id):
             continue
         msgid = str(m.id)
-        parts = _FIELD.split(msgid)  # literal, name, literal, name, …
-        regex = "".join(
-            re.escape(p) if i % 2 == 0 else f"(?P<{p}>.{'*' if p in FRAGMENTS else '+'}?)"
-            for i, p in enumerate(parts)
-        )
-        out.append(Template(msgid, re.compile(f"^{regex}$", re.S)))
+        out.append(Template(msgid, re.compile(_pattern(_FIELD.split(msgid)), re.S)))
     return tuple(sorted(out, key=lambda t: -len(t.msgid)))
+
+
+def _pattern(parts: list[str]) -> str:
+    """The pattern of a template split into literal, name, literal, name, …, literal. A value
+    ends at the first place the text that follows it in the template appears (an atomic
+    group: never retried further on), so that matching costs in proportion to the detail's
+    length: a detail the client fills with pieces of a template (a pointer, a quoted value)
+    would otherwise be split every possible way before failing (cubic in its length)."""
+    regex = [re.escape(parts[0])]
+    for i in range(1, len(parts), 2):
+        name, after = parts[i], re.escape(parts[i + 1])
+        value = f"(?P<{name}>.{'*' if name in FRAGMENTS else '+'}?)"
+        last = i + 2 >= len(parts)
+        regex.append(value + after if last or not after else f"(?>{value}{after})")
+    return f"^{''.join(regex)}$"
 
 
 def gettext(lang: str, msgid: str, context: str | None = None) -> str | None:
@@ -130,18 +140,32 @@ def _value(placeholder: str, value: str, lang: str, depth: int) -> str:
     return value
 
 
+# Accept-Language values up to this long are remembered (browsers send a few dozen
+# characters); a longer one is read each time, so made-up kilobyte values fill no memory
+REMEMBERED_HEADER_CHARS = 200
+
+
 def negotiate() -> str:
     """The language of this request's answer (Accept-Language; English by default)."""
     header = request.headers.get("Accept-Language")
-    return LANGUAGES[0] if not header else _best_language(header)
+    if not header:
+        return LANGUAGES[0]
+    if len(header) > REMEMBERED_HEADER_CHARS:
+        return _language_of(header)
+    return _best_language(header)
+
+
+def _language_of(header: str) -> str:
+    """The best of LANGUAGES for an Accept-Language value (werkzeug's q-value rules)."""
+    accepted = parse_accept_header(header, LanguageAccept)
+    return accepted.best_match(LANGUAGES, default=LANGUAGES[0]) or LANGUAGES[0]
 
 
 @lru_cache(maxsize=1024)
 def _best_language(header: str) -> str:
-    """The best of LANGUAGES for an Accept-Language value (werkzeug's q-value rules); a
-    pure function of the header, remembered for the few values clients send."""
-    accepted = parse_accept_header(header, LanguageAccept)
-    return accepted.best_match(LANGUAGES, default=LANGUAGES[0]) or LANGUAGES[0]
+    """`_language_of`, a pure function of the header, remembered for the few short values
+    clients send."""
+    return _language_of(header)
 
 
 def _translate_problem(body: dict[str, Any], lang: str) -> None:

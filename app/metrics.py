@@ -123,10 +123,15 @@ KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPT
 @lru_cache(maxsize=4096)
 def _children(method: str, rule: str, status: int) -> tuple[Any, Any]:
     """The request counter and latency histogram of one label set (looked up once: the
-    label lookup was a measurable part of a request). Any other method counts as `OTHER`,
-    so that a client sending made-up methods cannot grow the label sets without bound."""
-    labels = (method if method in KNOWN_METHODS else "OTHER", rule, str(status))
+    label lookup was a measurable part of a request); `method` is a label (`_method`)."""
+    labels = (method, rule, str(status))
     return REQUESTS.labels(*labels), LATENCY.labels(*labels)
+
+
+def _method(method: str) -> str:
+    """The method's label: any other than KNOWN_METHODS counts as `OTHER`, so that a client
+    sending made-up methods grows neither the label sets nor `_children`'s cache."""
+    return method if method in KNOWN_METHODS else "OTHER"
 
 
 def install_metrics(app: Flask) -> None:
@@ -142,7 +147,7 @@ def install_metrics(app: Flask) -> None:
         if t0 is None:  # pragma: no cover - a request that skipped before_request
             return response
         rule = request.url_rule.rule if request.url_rule is not None else "<unmatched>"
-        count, latency = _children(request.method, rule, response.status_code)
+        count, latency = _children(_method(request.method), rule, response.status_code)
         count.inc()
         latency.observe(time.perf_counter() - t0)
         if rule == SUGGEST_RULE and response.status_code == 200:

@@ -25,7 +25,7 @@ from flask import Blueprint, Response, current_app, g
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from app import history, notation, schemas
-from app.errors import ApiError
+from app.errors import ApiError, from_validation
 from app.jsonio import json_response
 from app.routes import engine_errors, game_of, read_body, record_header, run_replay
 from app.seal import issue_state
@@ -33,6 +33,10 @@ from engine.errors import short_repr
 from engine.games import GAMES, GameModule, engine, engine_for
 
 bp = Blueprint("record", __name__, url_prefix="/v1")
+
+
+# the fields of a replay request that a record from a state alone has no use for
+REPLAY_ONLY = ("record", "notation")
 
 
 class RecordSchema(schemas.ReplaySchema):
@@ -48,6 +52,11 @@ class RecordSchema(schemas.ReplaySchema):
     def _decisions_of_a_setup(self, data: dict[str, Any], **kwargs: Any) -> None:
         if "setup" in data and "decisions" not in data:
             raise ValidationError("A set-up needs its decisions.", "decisions")
+        for key in REPLAY_ONLY:  # beside a state alone it would be silently ignored
+            if key in data and "decisions" not in data:
+                raise ValidationError(
+                    "Only a replay request (with decisions) takes this field.", key
+                )
 
 
 RECORD = RecordSchema()
@@ -110,11 +119,15 @@ def _history_setup(eng: GameModule, hist: dict[str, Any], body: dict[str, Any]) 
     try:
         setup = schemas.load_setup(setup)
     except ValidationError as e:
+        bad = from_validation(e, history.POINTER + "/setup")  # its first problem, and all
+        why = bad.detail  # "<pointer>: <message>", translated as a message (app/i18n.py)
         raise ApiError(
             422,
             "invalid_history",
-            f"The history's set-up is not a set-up: {short_repr(e.messages)}.",
-            history.POINTER + "/setup",
+            f"The history's set-up is not a set-up: {why}",
+            bad.pointer,
+            problems=bad.problems,
+            problems_total=bad.problems_total,
         ) from None
     if engine_for(setup) is not eng:  # a game of the registry: the schema checked it
         game, expected = short_repr(setup.get("game")), eng.GAME_ID
@@ -170,8 +183,9 @@ def _from_history(body: dict[str, Any]) -> dict[str, Any]:
         out = eng.replay({"setup": setup}, decisions)
     if not out["ok"]:
         err = out["error"]
+        index, why = err["index"], err["detail"]  # `why`: translated as a message (app/i18n.py)
         raise _mismatch(
-            f"Decision {err['index']} of the history is illegal there: {err['detail']}",
+            f"Decision {index} of the history is illegal there: {why}",
             f"{history.POINTER}/decisions/{err['index']}",
             err["index"],
         )

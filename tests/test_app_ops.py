@@ -15,6 +15,7 @@ from http_support import check_response, make_app
 from prometheus_client.parser import text_string_to_metric_families
 
 import engine.architectura as arch
+from app.metrics import _children
 from benchmarks.local import RedisServer, free_port, gunicorn
 
 SETUP = {"seats": 2, "seed": 1}
@@ -136,6 +137,18 @@ def test_made_up_methods_share_one_label() -> None:
     assert not [k for k in after if ("method", "FOO0") in k[1]]
     other = requests_total(after, "<unmatched>", "405", "OTHER")
     assert other - requests_total(before, "<unmatched>", "405", "OTHER") == 5
+
+
+def test_made_up_methods_are_not_remembered_one_by_one() -> None:
+    """The label children are remembered per label set, not per method sent: long made-up
+    methods (a request line may hold kilobytes) neither fill the cache nor push out the
+    children of real requests."""
+    client = make_app().test_client()
+    client.open("/v1/games", method="FOO-warm")
+    before = _children.cache_info().currsize
+    for i in range(50):
+        assert client.open("/v1/games", method=f"X{i}" + "Y" * 2000).status_code == 405
+    assert _children.cache_info().currsize == before
 
 
 def test_suggest_iterations_and_cache_hits() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import random
 import re
+import time
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from message_sites import PASSED_ON, marshmallow_messages, read_sources, shape
 from shared_texts import shared_text
 
 from app.errors import HTTP_DETAILS, TITLES, WHOLE_BODY
-from app.i18n import LANGUAGES, MORE, catalog, template, translate
+from app.i18n import LANGUAGES, MORE, _best_language, catalog, template, translate
 from engine.games import engine
 
 CLIENT = make_app().test_client()
@@ -493,3 +494,36 @@ def test_messages_inside_messages_are_read_to_a_bounded_depth() -> None:
     r = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1, ": " * 300: 1},
                     headers={"Accept-Language": "de"})  # fmt: skip
     assert r.status_code == 400 and r.get_json()["problems"][0]["detail"] == "Unbekanntes Feld."
+
+
+def test_matching_a_detail_costs_in_proportion_to_its_length() -> None:
+    """A detail quotes what the client chose (a pointer, a value): one crowded with pieces of
+    a template ("Must hold {least} to {most} {what}, not {count}.") but not matching it must
+    not make the template's pattern try every way of splitting it (cubic in its length: 1.6 KB
+    took 0.6 s). Each value ends at the first place its following text appears, so matching
+    is linear: 6 KB, far beyond the 400 characters of an answer's detail, take milliseconds
+    (the bound is a hundred times that, for a loaded machine)."""
+    n = 6000
+    crowded = ("Must hold " + " to" * (n // 12) + " " * (n // 4) + ", not" * (n // 12))[:n]
+    translate("warm the catalogs", "pt")
+    t0 = time.perf_counter()
+    assert translate(crowded + "~", "pt") == crowded + "~"  # no template matches: unchanged
+    assert time.perf_counter() - t0 < 0.5
+    # and the message itself still reads back, its values and parts of sentences in place
+    assert translate("Must hold 1 to 2000 decisions (MAX_DECISIONS), not 2001.", "pt") == (
+        "Deve ter de 1 a 2000 decisões (MAX_DECISIONS), não 2001."
+    )
+
+
+def test_only_short_language_headers_are_remembered() -> None:
+    """The language of an Accept-Language value is remembered for the short values clients
+    send; a long one (a header may hold kilobytes) is read each time, so distinct long
+    values cannot fill the memory of a worker. Either way the answer is the same."""
+    long = "es;q=0.1, " * 400 + "de;q=0.9"
+    before = _best_language.cache_info().currsize
+    for i in range(20):
+        r = CLIENT.post("/v1/games", json={}, headers={"Accept-Language": f"x{i}, {long}"})
+        assert r.headers["Content-Language"] == "de"
+    assert _best_language.cache_info().currsize == before
+    r = CLIENT.post("/v1/games", json={}, headers={"Accept-Language": "pt, en;q=0.5"})
+    assert r.headers["Content-Language"] == "pt"

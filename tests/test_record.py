@@ -335,7 +335,7 @@ def test_a_malformed_or_overlong_history_is_refused_by_every_reader(
     ("change", "code", "pointer"),
     [
         (lambda h: h["decisions"].append("blue.villa@1,1"), "invalid_history", "/decisions/1"),
-        (lambda h: h["setup"].update(seats=9), "invalid_history", "/setup"),
+        (lambda h: h["setup"].update(seats=9), "invalid_history", "/setup/seats"),
         (lambda h: h["decisions"].append({"type": "play", "x": "y" * 10**5}), "", "/decisions/1"),
     ],
     ids=["a_string", "a_bad_setup", "an_oversized_decision"],
@@ -415,3 +415,56 @@ def test_a_sealed_state_is_recorded_from_its_history(encrypt: bool) -> None:
     view = client.post("/v1/view", json={"state": replayed["state"], "seat": 0}).get_json()
     mine = client.post("/v1/view", json={"state": state, "seat": 0}).get_json()
     assert view == mine  # the same position
+
+
+@pytest.mark.parametrize(
+    ("extra", "pointer"),
+    [
+        ({"record": {"format": "referee-record/1"}}, "/record"),
+        ({"notation": True}, "/notation"),
+    ],
+)
+def test_a_record_from_a_state_alone_takes_only_the_state_and_its_catalog(
+    extra: dict[str, Any], pointer: str
+) -> None:
+    """A record header (or `notation`) belongs to a replay request: beside a state alone it
+    would be ignored, so it is refused (the contract allows only `state` and `catalog`)."""
+    state = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
+    r = CLIENT.post("/v1/record", json={"state": state, **extra})
+    body = check_response("POST", "/v1/record", r)
+    assert r.status_code == 400 and body["code"] == "invalid_request"
+    assert body["pointer"] == pointer
+
+
+def test_a_forged_history_is_refused_in_the_client_language_through_and_through() -> None:
+    """The engine's reason why a decision of the history is illegal is translated with the
+    sentence that quotes it (the whole detail, not its frame alone)."""
+    state = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
+    state = CLIENT.post(
+        "/v1/resolve", json={"state": state, "decisions": [state["pending"]["options"][0]]}
+    ).get_json()["state"]
+    forged = _forge(state, FORGERIES["another_seed"])
+    r = CLIENT.post("/v1/record", json={"state": forged}, headers={"Accept-Language": "pt"})
+    body = check_response("POST", "/v1/record", r)
+    assert r.status_code == 422 and body["code"] == "history_mismatch"
+    assert "histórico" in body["detail"] and "não está na sua mão" in body["detail"], body
+    assert "is not in your hand" not in body["detail"]
+
+
+def test_a_bad_set_up_in_a_history_names_its_field() -> None:
+    """A history whose set-up the set-up schema refuses points at the field, lists its
+    problems, and says so in a sentence (no Python repr of marshmallow's messages), in the
+    client's language too."""
+    state = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
+    forged = _forge(state, lambda h: h["setup"].update(seats="two", game="chess"))
+    r = CLIENT.post("/v1/record", json={"state": forged})
+    body = check_response("POST", "/v1/record", r)
+    assert r.status_code == 422 and body["code"] == "invalid_history"
+    assert body["pointer"] == "/state/history/setup/game"
+    assert {p["pointer"] for p in body["problems"]} == {
+        "/state/history/setup/game",
+        "/state/history/setup/seats",
+    }
+    assert "{" not in body["detail"] and "[" not in body["detail"], body["detail"]
+    pt = CLIENT.post("/v1/record", json={"state": forged}, headers={"Accept-Language": "pt"})
+    assert "Must be one of" not in pt.get_json()["detail"], pt.get_json()["detail"]

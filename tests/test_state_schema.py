@@ -153,3 +153,21 @@ def test_a_huge_zone_is_refused_unread() -> None:
     codes = [(p.code, p.pointer) for p in e.value.problems]
     assert ("too_long", "/seats/0/deck") in codes
     assert len(codes) < 10
+
+
+def test_a_boolean_where_an_integer_goes_is_a_wrong_type(monkeypatch: pytest.MonkeyPatch) -> None:
+    """JSON `true` is not an integer (Python's bool is an int): it is refused as a wrong
+    type, not as an integer out of range, by the typed conversion and by the walk alike."""
+    s = copy.deepcopy(played(5, 2, 0)[0])
+    s["seats"][0]["tokens"] = True
+    s["seats"][1]["hand_limit"] = False
+    s["turn"]["number"] = True
+    for forced in (False, True):
+        if forced:
+            monkeypatch.setattr(serialize, "convert", lambda data, cls: None)
+        with pytest.raises(InvalidState) as e:
+            arch.load(s)
+        got = {(p.pointer, p.code) for p in e.value.problems}
+        for pointer in ("/seats/0/tokens", "/seats/1/hand_limit", "/turn/number"):
+            assert (pointer, "wrong_type") in got
+            assert (pointer, "out_of_range") not in got

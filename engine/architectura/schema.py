@@ -59,7 +59,8 @@ class _Reader:
     def int_(self, v: Any, p: str, lo: int, hi: int, clause: str | None = None) -> int:
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             self.bad(
-                "out_of_range" if isinstance(v, int) else "wrong_type",
+                # JSON true is no integer (a Python bool is an int): a wrong type
+                "out_of_range" if isinstance(v, int) and not isinstance(v, bool) else "wrong_type",
                 f"must be an integer from {lo} to {hi}",
                 p,
                 clause,
