@@ -156,9 +156,18 @@ def negotiate() -> str:
 
 
 def _language_of(header: str) -> str:
-    """The best of LANGUAGES for an Accept-Language value (werkzeug's q-value rules)."""
-    accepted = parse_accept_header(header, LanguageAccept)
-    return accepted.best_match(LANGUAGES, default=LANGUAGES[0]) or LANGUAGES[0]
+    """The best of LANGUAGES for an Accept-Language value: the one the client rates highest,
+    a regional tag counting for its language (`pt-BR` is `pt`; RFC 4647 lookup), the earlier
+    one on a tie; English when none is accepted. (werkzeug's `best_match` would prefer an
+    exact `en;q=0.5` to `pt-BR` itself.)"""
+    best, best_q = LANGUAGES[0], 0.0
+    for tag, q in parse_accept_header(header, LanguageAccept):
+        lang = "*" if tag == "*" else tag.split("-", 1)[0].split("_", 1)[0].lower()
+        if lang == "*" and q > best_q:
+            best, best_q = LANGUAGES[0], q
+        elif lang in LANGUAGES and q > best_q:
+            best, best_q = lang, q
+    return best
 
 
 @lru_cache(maxsize=1024)

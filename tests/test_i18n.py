@@ -527,3 +527,24 @@ def test_only_short_language_headers_are_remembered() -> None:
     assert _best_language.cache_info().currsize == before
     r = CLIENT.post("/v1/games", json={}, headers={"Accept-Language": "pt, en;q=0.5"})
     assert r.headers["Content-Language"] == "pt"
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("pt-BR, en;q=0.5", "pt"),  # the regional tag counts for its language, rated 1
+        ("fr-CA", "fr"),
+        ("de-AT;q=0.9, en;q=0.8", "de"),
+        ("en;q=0.8, de;q=0.9", "de"),
+        ("es, pt;q=0.3", "pt"),  # a language we do not have is passed over
+        ("es", "en"),
+        ("*", "en"),
+        ("pt;q=0, fr;q=0.1", "fr"),  # q=0: not acceptable
+        ("PT-br", "pt"),
+    ],
+)
+def test_accept_language_regional_tags_count_for_their_language(header: str, lang: str) -> None:
+    """A Brazilian client (`pt-BR`) gets Portuguese even when it also accepts English less."""
+    from app.i18n import _language_of
+
+    assert _language_of(header) == lang
