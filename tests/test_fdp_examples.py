@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fdp_examples import STEPS_4 as RECTANGLE  # F-9.4: the engenheiro's rectangle
 from fdp_support import PASS, SKIP, State, arrange, fresh, lay, parse_compact, play, refused
 
 import engine.fora_de_prumo as fdp
@@ -13,15 +14,6 @@ P1_SPACES = ["SP11@0,0r0", "SP12@0,1r0", "SP09@0,-1r0", "SP02@2,-1r0"]
 P1_SITE = ["MA01", "MA05", "MA07", "PE08", "CO01", "CO05", "PR11"]
 P2_SPACES = ["SP05@0,0r0", "SP10@0,-1r0", "SP03@0,1r0", "SP04@2,0r1"]
 P2_SITE = ["PE03", "PE06", "PE07", "MA06", "CO06", "PR01", "PR06", "PR10"]
-RECTANGLE = [
-    "SP05@0,0r2",
-    "SP12@-1,2r3",
-    "SP09@1,2r2",
-    "SP20@2,1r2",
-    "SP10@1,0r0",
-    "SP01@2,2r0",
-    "SP03@3,1r3",
-]
 
 
 def card_of(d: dict[str, Any]) -> str:
