@@ -63,16 +63,30 @@ end
 """
 
 
-def mid_game_body(seed: int = 4, decisions: int = 40) -> dict[str, Any]:
-    """A 4-seat game some 40 decisions in (every seat has cards in the city), and one of
-    the legal decisions of its pending turn."""
+def mid_game(seed: int = 4, decisions: int = 40) -> tuple[dict[str, Any], list[Any]]:
+    """A 4-seat set-up and the random legal decisions that take it some 40 decisions in
+    (every seat has cards in the city), not yet over."""
     rnd = random.Random(seed)
-    state = arch.new_game({"seats": 4, "seed": seed, "variant": "basic"})
+    setup = {"seats": 4, "seed": seed, "variant": "basic"}
+    state = arch.new_game(setup)
+    played = []
     for _ in range(decisions):
-        options = arch.legal_decisions(state)["options"]
-        state, _ = arch.apply(state, rnd.choice(options))
+        played.append(rnd.choice(arch.legal_decisions(state)["options"]))
+        state, _ = arch.apply(state, played[-1])
     assert not state["game_over"], "the benchmark state must be mid-game"
-    options = arch.legal_decisions(state)["options"]
+    return setup, played
+
+
+def mid_game_body(seed: int = 4, decisions: int = 40) -> dict[str, Any]:
+    """The state `mid_game` reaches, and one of the legal decisions of its pending turn."""
+    setup, played = mid_game(seed, decisions)
+    state, _ = arch.apply_all(arch.new_game(setup), played)
+    return resolve_body(state)
+
+
+def resolve_body(state: dict[str, Any]) -> dict[str, Any]:
+    """A /v1/resolve body: `state` and the middle one of its listed options."""
+    options = state["pending"]["options"]
     return {"state": state, "decisions": [options[len(options) // 2]]}
 
 

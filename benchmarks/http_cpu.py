@@ -121,23 +121,18 @@ def measure(client: Client, pids: list[int], n: int) -> float:
 
 
 def service_mid_game_body(seed: int = 4, decisions: int = 40) -> dict[str, Any]:
-    """The state of `benchmarks.http.mid_game_body` as a client holds it: played through the
-    service (in process) from /v1/games, so that it carries its history."""
-    import random
-
+    """The state of `benchmarks.http.mid_game_body` as a client holds it: the same decisions
+    replayed by the service (in process) from the set-up, so that it carries its history."""
     from app import create_app
+    from benchmarks.http import mid_game, resolve_body
 
+    setup, played = mid_game(seed, decisions)
     client = create_app({"TESTING": True}).test_client()
-    rnd = random.Random(seed)
-    setup = {"seats": 4, "seed": seed, "variant": "basic"}
-    state = orjson.loads(client.post("/v1/games", json=setup).data)["state"]
-    for _ in range(decisions):
-        choice = rnd.choice(state["pending"]["options"])
-        body = {"state": state, "decisions": [choice]}
-        state = orjson.loads(client.post("/v1/resolve", json=body).data)["state"]
-    assert not state["game_over"] and "history" in state
-    options = state["pending"]["options"]
-    return {"state": state, "decisions": [options[len(options) // 2]]}
+    replayed = orjson.loads(
+        client.post("/v1/replay", json={"setup": setup, "decisions": played}).data
+    )
+    assert replayed["ok"] and "history" in replayed["state"]
+    return resolve_body(replayed["state"])
 
 
 def main() -> None:
