@@ -24,6 +24,7 @@ app/body_timeout.py). Slow clients are best kept away by a buffering proxy in fr
 
 from __future__ import annotations
 
+import gc
 import os
 
 
@@ -63,3 +64,10 @@ limit_request_fields = 100
 # no runtime control socket (gunicorn >= 25): nothing uses it, and parallel instances
 # (tests, benchmarks) would contend for the same path
 control_socket_disable = True
+
+
+def pre_fork(server: object, worker: object) -> None:
+    """Move what the preloaded app made (engine tables, catalogs, translations) out of the
+    collector's reach before each fork (Python's gc.freeze advice for pre-fork servers): a
+    worker's collections then skip those objects, and do not dirty their shared pages."""
+    gc.freeze()

@@ -147,7 +147,7 @@ REMEMBERED_HEADER_CHARS = 200
 
 def negotiate() -> str:
     """The language of this request's answer (Accept-Language; English by default)."""
-    header = request.headers.get("Accept-Language")
+    header = request.environ.get("HTTP_ACCEPT_LANGUAGE")
     if not header:
         return LANGUAGES[0]
     if len(header) > REMEMBERED_HEADER_CHARS:
@@ -203,7 +203,8 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def localise(response: Response) -> Response:
         lang = negotiate()
-        if response.mimetype == "application/problem+json" and lang != "en":
+        mimetype = response.mimetype  # parsed once: read three times below
+        if mimetype == "application/problem+json" and lang != "en":
             body = orjson.loads(response.get_data())
             _translate_problem(body, lang)
             response.set_data(orjson.dumps(body))
@@ -211,10 +212,10 @@ def init_app(app: Flask) -> None:
             lang != "en"
             and response.status_code == 200
             and request.path in PENDING_BESIDE_STATE
-            and response.mimetype == "application/json"
+            and mimetype == "application/json"
         ):
             _translate_pending(response, lang)
-        if response.mimetype in ("application/json", "application/problem+json"):
+        if mimetype in ("application/json", "application/problem+json"):
             headers = response.headers
             headers["Content-Language"] = lang
             if "Vary" in headers:

@@ -29,21 +29,30 @@ class JsonFormatter(logging.Formatter):
     """A log record as one JSON object on one line."""
 
     def format(self, record: logging.LogRecord) -> str:
-        out: dict[str, Any] = {
-            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "msg": record.getMessage(),
-        }
         fields = getattr(record, "fields", None)
-        if isinstance(fields, dict):
-            out.update(fields)
+        out = _line_object(
+            record.created, record.levelname, record.name, record.getMessage(), fields
+        )
         rid = getattr(record, "request_id", None)
         if rid and "request_id" not in out:
             out["request_id"] = rid
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
         return dumps(out).decode("utf-8")
+
+
+def _line_object(
+    created: float, level: str, logger: str, msg: str, fields: Any = None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "ts": datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds"),
+        "level": level.lower(),
+        "logger": logger,
+        "msg": msg,
+    }
+    if isinstance(fields, dict):
+        out.update(fields)
+    return out
 
 
 def configure_logging(level: str) -> None:
@@ -68,34 +77,70 @@ def new_request_id() -> str:
     return os.urandom(16).hex()
 
 
+def _json_stream(logger: logging.Logger) -> logging.StreamHandler[Any] | None:
+    """The one handler an INFO line of `logger` reaches, when that is this module's JSON
+    handler without filters (the configuration `configure_logging` makes); None otherwise."""
+    found: list[logging.Handler] = []
+    lg: logging.Logger | None = logger
+    while lg is not None:
+        found += lg.handlers
+        lg = lg.parent if lg.propagate else None
+    h = found[0] if len(found) == 1 else None
+    if not isinstance(h, logging.StreamHandler) or not getattr(h, "_architectura", False):
+        return None
+    return h if not h.filters and not logger.filters and h.level <= logging.INFO else None
+
+
+def _access_line(fields: dict[str, Any]) -> None:
+    """The access line, as `JsonFormatter` writes it. With the usual configuration it is
+    written directly: a LogRecord, its formatting and the handler chain were a measurable
+    share of a small request (issue 10). Any other configuration gets a record."""
+    h = _json_stream(access_log)
+    if h is None:
+        record = access_log.makeRecord(
+            access_log.name, logging.INFO, "", 0, "request", (), None, extra={"fields": fields}
+        )
+        access_log.handle(record)
+        return
+    line = dumps(_line_object(time.time(), "INFO", access_log.name, "request", fields))
+    h.acquire()
+    try:
+        h.stream.write(line.decode("utf-8") + h.terminator)
+        h.flush()
+    except Exception:  # as logging does: a broken log stream must not fail the request
+        h.handleError(
+            access_log.makeRecord(access_log.name, logging.INFO, "", 0, "request", (), None)
+        )
+    finally:
+        h.release()
+
+
 def install_request_logging(app: Flask) -> None:
     @app.before_request
     def _start() -> None:
-        g.t0 = time.perf_counter()
-        rid = request.headers.get(REQUEST_ID_HEADER, "")
+        g.t0 = time.perf_counter()  # also the metrics' start (app/metrics.py)
+        rid = request.environ.get("HTTP_X_REQUEST_ID")
         g.request_id = rid if rid and REQUEST_ID_RE.match(rid) else new_request_id()
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        rid = g.get("request_id") or new_request_id()
+        ctx = g.__dict__  # one lookup instead of a proxied g.get per value
+        rid = ctx.get("request_id") or new_request_id()
         response.headers[REQUEST_ID_HEADER] = rid
-        t0 = g.get("t0")
-        duration = (time.perf_counter() - t0) * 1000 if t0 is not None else 0.0
         if access_log.isEnabledFor(logging.INFO):
-            fields = {
-                "method": request.method,
-                "path": request.path,
-                "status": response.status_code,
-                "duration_ms": round(duration, 3),
-                "request_id": rid,
-                "bytes_in": request.content_length or 0,
-                "bytes_out": response.calculate_content_length() or 0,
-                "remote": request.remote_addr,
-            }
-            # made and handled directly: Logger.info would also look up its caller's frame
-            # on every request (logging's findCaller), which a line without a source skips
-            record = access_log.makeRecord(
-                access_log.name, logging.INFO, "", 0, "request", (), None, extra={"fields": fields}
+            t0 = ctx.get("t0")
+            env = request.environ
+            length = env.get("CONTENT_LENGTH")
+            _access_line(
+                {
+                    "method": request.method,
+                    "path": request.path,
+                    "status": response.status_code,
+                    "duration_ms": round((time.perf_counter() - t0) * 1000, 3) if t0 else 0.0,
+                    "request_id": rid,
+                    "bytes_in": int(length) if length and length.isdigit() else 0,
+                    "bytes_out": response.calculate_content_length() or 0,
+                    "remote": env.get("REMOTE_ADDR"),
+                }
             )
-            access_log.handle(record)
         return response

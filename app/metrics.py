@@ -137,17 +137,15 @@ def _method(method: str) -> str:
 def install_metrics(app: Flask) -> None:
     """Count every request and serve GET /metrics."""
 
-    @app.before_request
-    def _start() -> None:
-        g.metrics_t0 = time.perf_counter()
-
     @app.after_request
     def _count(response: Response) -> Response:
-        t0 = g.get("metrics_t0")
+        # the request's start as the access log took it (app/logging.py, installed first)
+        t0 = g.__dict__.get("t0")
         if t0 is None:  # pragma: no cover - a request that skipped before_request
             return response
-        rule = request.url_rule.rule if request.url_rule is not None else "<unmatched>"
-        count, latency = _children(_method(request.method), rule, response.status_code)
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        rule = req.url_rule.rule if req.url_rule is not None else "<unmatched>"
+        count, latency = _children(_method(req.method), rule, response.status_code)
         count.inc()
         latency.observe(time.perf_counter() - t0)
         if rule == SUGGEST_RULE and response.status_code == 200:

@@ -502,6 +502,42 @@ def test_one_json_log_line_per_request(state: dict[str, Any]) -> None:
     assert [x["status"] for x in lines] == [200, 400, 404]
 
 
+def test_access_line_written_directly_is_the_formatters_line(state: dict[str, Any]) -> None:
+    """With the usual configuration the access line skips the LogRecord (app/logging.py,
+    issue 10); it must be the line JsonFormatter writes for the record, field for field."""
+    app = make_app(LOG_LEVEL="INFO")
+    client = app.test_client()
+    access = logging.getLogger("app.access")
+    ours = [h for h in logging.getLogger("app").handlers if getattr(h, "_architectura", False)]
+    assert len(ours) == 1 and isinstance(ours[0], logging.StreamHandler)
+    buf = io.StringIO()
+    old_stream = ours[0].setStream(buf)
+    old_level = access.level
+    access.setLevel(logging.INFO)
+    body = {"state": state}
+    try:
+        client.post("/v1/legal-moves", json=body, headers={"X-Request-ID": "same"})
+        cap = Capture()
+        access.addHandler(cap)  # a second handler: the record path
+        try:
+            client.post("/v1/legal-moves", json=body, headers={"X-Request-ID": "same"})
+        finally:
+            access.removeHandler(cap)
+    finally:
+        ours[0].setStream(old_stream)
+        access.setLevel(old_level)
+    written = buf.getvalue().splitlines()
+    assert len(written) == 2  # the direct line, then the record's through our handler
+    direct, via_record = json.loads(written[0]), json.loads(cap.lines[0])
+    assert json.loads(written[1]) == via_record
+    assert list(direct) == list(via_record)  # same fields, same order
+    for key in direct:
+        if key not in ("ts", "duration_ms"):
+            assert direct[key] == via_record[key], key
+    assert direct["logger"] == "app.access" and direct["request_id"] == "same"
+    assert len(direct["ts"]) == len(via_record["ts"]) and direct["ts"].endswith("+00:00")
+
+
 def test_integral_numbers_are_integers(client: Any) -> None:
     """JSON Schema counts 3.0 as an integer; so does the envelope (never a boolean)."""
     r = client.post(
