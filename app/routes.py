@@ -45,7 +45,7 @@ def read_body(schema: Schema) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise ApiError(400, "invalid_request", "The request body must be a JSON object.", "")
     data: dict[str, Any] = (
-        schemas.load_setup(body) if schema is schemas.SETUP else schema.load(body)
+        schemas.load_setup(body) if schema is schemas.SETUP else schemas.load(schema, body)
     )
     if "state" in data:  # its seal checked, when the service seals states (app/seal.py)
         g.state_as_sent = data["state"]  # a game record carries it unchanged (app/record.py)

@@ -18,6 +18,7 @@ from marshmallow import (
     Schema,
     ValidationError,
     fields,
+    missing,
     pre_load,
     validate,
     validates_schema,
@@ -227,3 +228,109 @@ STATE = StateSchema()
 RESOLVE = ResolveSchema()
 VIEW = ViewSchema()
 REPLAY = ReplaySchema()
+
+
+# The fast path. A request's envelope is nearly always well formed; marshmallow's machinery
+# (a schema run, an error store, a call or two per field) was about 4 % of a /v1/resolve
+# (issue 10). `load` first checks each value plainly against its field's own declaration
+# (the same kinds, lengths and ranges); marshmallow reads whatever does not plainly pass and
+# reports every problem, so the answer is the same either way (tests/test_app_contract.py).
+Plain = Callable[[Any], tuple[bool, Any]]  # (passes, the value as marshmallow loads it)
+
+
+def _plain_int(field: fields.Field) -> Plain | None:  # type: ignore[type-arg]
+    bounds = []
+    for v in field.validators:
+        if not isinstance(v, validate.Range) or not (v.min_inclusive and v.max_inclusive):
+            return None
+        bounds.append((v.min, v.max))
+
+    def check(x: Any) -> tuple[bool, Any]:  # an int, never a bool (a float goes the long way)
+        ok = type(x) is int and all(
+            (lo is None or lo <= x) and (hi is None or x <= hi) for lo, hi in bounds
+        )
+        return ok, x
+
+    return check
+
+
+def _plain_list(field: BoundedList) -> Plain | None:
+    item = _plain(field.inner)
+    if item is None or field.validators:
+        return None
+
+    def check(x: Any) -> tuple[bool, Any]:
+        most = field.most() if callable(field.most) else field.most
+        if type(x) is not list or not field.least <= len(x) <= most:
+            return False, x
+        out = []
+        for v in x:
+            ok, v = item(v)
+            if not ok:
+                return False, x
+            out.append(v)
+        return True, out
+
+    return check
+
+
+def _plain(field: fields.Field) -> Plain | None:  # type: ignore[type-arg]
+    """The plain check of a field kind this module declares, None for any other."""
+    kind = type(field)
+    if kind is JsonInteger and field.strict:  # type: ignore[attr-defined]
+        return _plain_int(field)
+    if kind is BoundedList:
+        return _plain_list(field)  # type: ignore[arg-type]
+    if field.validators:
+        return None
+    if kind is fields.Dict and field.key_field is None and field.value_field is None:  # type: ignore[attr-defined]
+        return lambda x: (type(x) is dict, dict(x) if type(x) is dict else x)
+    if kind is JsonBool:
+        return lambda x: (type(x) is bool, x)
+    if kind is DecisionItem:
+        return lambda x: (type(x) is dict or (type(x) is str and 1 <= len(x) <= 200), x)
+    return None
+
+
+_PLAIN: dict[int, tuple[Schema, dict[str, tuple[Plain, bool, Any]] | None]] = {}
+
+
+def _plain_schema(schema: Schema) -> dict[str, tuple[Plain, bool, Any]] | None:
+    """Each field's plain check, whether it is required and its load default; None when a
+    field or a schema hook is beyond the fast path (marshmallow reads every such body)."""
+    known = _PLAIN.get(id(schema))  # the module's few schemas live as long as the process
+    if known is not None and known[0] is schema:
+        return known[1]
+    checks: dict[str, tuple[Plain, bool, Any]] | None = {}
+    hooks = {k: [h[0] for h in v] for k, v in schema._hooks.items() if v}
+    if schema.unknown != RAISE or hooks not in ({}, {"pre_load": ["_few_unknown"]}):
+        checks = None
+    for name, field in schema.fields.items():
+        plain = _plain(field)
+        if checks is None or plain is None or field.data_key not in (None, name):
+            checks = None
+            break
+        checks[name] = (plain, field.required, field.load_default)
+    _PLAIN[id(schema)] = (schema, checks)
+    return checks
+
+
+def load(schema: Schema, body: dict[str, Any]) -> dict[str, Any]:
+    """`schema.load(body)`: the same data, or the same ValidationError."""
+    checks = _plain_schema(schema) if len(body) <= len(schema.fields) else None
+    if checks is not None and all(k in checks for k in body):
+        out: dict[str, Any] = {}
+        for name, (plain, required, default) in checks.items():
+            if name in body:
+                ok, value = plain(body[name])
+                if not ok:
+                    break
+                out[name] = value
+            elif required:
+                break
+            elif default is not missing:
+                out[name] = default() if callable(default) else default
+        else:
+            return out
+    loaded: dict[str, Any] = schema.load(body)
+    return loaded
