@@ -571,6 +571,9 @@ def test_chunked_and_content_length_bodies_are_limited_alike(size: int) -> None:
     [
         ("/v1/games", b'{"seats": 2, "seed": 1, "seats": 3}', "seats"),
         ("/v1/games", b'{"seats": 2, "seed": 1, "seed": 1}', "seed"),
+        # compact, as orjson and JSON.stringify write (app/jsonio.py compares with its own)
+        ("/v1/games", b'{"seats":2,"seed":1,"seed":1}', "seed"),
+        ("/v1/view", b'{"state":{"a":{"b":1,"b":1}},"seat":0}', "b"),
         ("/v1/view", b'{"state": {"a": 1, "a": 1}, "seat": 0}', "a"),
         ("/v1/resolve", b'{"state": {}, "decisions": [{"type": "pass", "type": "play"}]}', "type"),
         # a colon escaped inside a string must not hide a duplicate
