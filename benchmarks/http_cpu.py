@@ -1,29 +1,34 @@
 """Server CPU per POST /v1/resolve, against a minimal Flask app, side by side (issue 10).
 
-    python -m benchmarks.http_cpu [--rounds 10] [--requests 1000]
+    python -m benchmarks.http_cpu [--rounds 10] [--requests 1000] [--baseline REV]
 
-Starts two gunicorn servers with the repository's gunicorn.conf.py (same settings, same
+Starts gunicorn servers with the repository's gunicorn.conf.py (same settings, same
 environment): the referee (`app:create_app()`) and `minimal_app()` below, a bare Flask app
-whose only route parses the /v1/resolve body with orjson and returns it. Both get the same
-request: one legal decision on a mid-game 4-seat state some 40 decisions in, as the service
-issues it (with its `history`; `--engine-state` sends the engine's state without one, as
-`benchmarks.http.mid_game_body` builds it), over one keep-alive connection, one request at
-a time. Rounds alternate the two servers
-(which one goes first alternating too); each round sends `--requests` requests to one server
-and reads its worker processes' CPU time (utime + stime in /proc/<pid>/stat) before and
-after. Prints each round pair, then the median ratio (referee ÷ minimal) with quartiles,
-min and max; the last line is `cpu_ratio=<median>`.
+whose only route parses the /v1/resolve body with orjson and returns it; with `--baseline
+REV`, also commit REV's referee (extracted with `git archive`, served from its own tree with
+this environment's libraries). All get the same request: one legal decision on a mid-game
+4-seat state some 40 decisions in, as the service issues it (with its `history`;
+`--engine-state` sends the engine's state without one, as `benchmarks.http.mid_game_body`
+builds it), over one keep-alive connection, one request at a time. Each round sends
+`--requests` requests to each server in turn (which one goes first turns round) and reads
+the server's worker processes' CPU time (utime + stime in /proc/<pid>/stat) before and
+after. Prints each round, then the median ratios with quartiles, min and max: referee ÷
+minimal, and with a baseline REV ÷ minimal and REV ÷ referee (how much CPU a request saves
+against REV); the last line is `cpu_ratio=<referee ÷ minimal median>`.
 
 Linux only (/proc). CPU time is counted in clock ticks (usually 10 ms): keep
-`--requests` times the CPU per request well above that.
-"""
+`--requests` times the CPU per request well above that."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,9 +38,12 @@ from typing import Any
 import orjson
 from flask import Flask, Response, request
 
-from benchmarks.local import gunicorn_server
+from benchmarks.local import ROOT, gunicorn_server
 
 TICKS = os.sysconf("SC_CLK_TCK")
+
+
+MINIMAL = "benchmarks.http_cpu:minimal_app()"
 
 
 def minimal_app() -> Flask:
@@ -55,10 +63,24 @@ def minimal_app() -> Flask:
 
 
 @contextmanager
-def server(app: str) -> Iterator[tuple[str, int]]:
+def server(app: str, tree: Path | None = None) -> Iterator[tuple[str, int]]:
     """gunicorn serving `app` with gunicorn.conf.py on a free loopback port; yields the base
-    URL and the master's pid once /healthz answers and every worker is up."""
-    with gunicorn_server(app) as (base, proc):
+    URL and the master's pid once /healthz answers and every worker is up. `tree`: another
+    checkout to serve (its own gunicorn.conf.py and packages, this environment's libraries)."""
+    env = None
+    if tree is not None:
+        env = {"PYTHONPATH": str(tree)}
+        found = subprocess.run(
+            [sys.executable, "-c", "import app, engine; print(app.__file__, engine.__file__)"],
+            cwd=tree,
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        if not all(Path(f).is_relative_to(tree) for f in found):
+            raise RuntimeError(f"{tree} does not import its own packages: {found}")
+    with gunicorn_server(app, env=env, cwd=tree or ROOT) as (base, proc):
         deadline = time.monotonic() + 30
         want = int(os.environ.get("WEB_CONCURRENCY") or 2)  # gunicorn.conf.py's default
         while len(workers_of(proc.pid)) < want:  # /healthz answers once the first is up
@@ -109,12 +131,22 @@ class Client:
             if r.status != 200:
                 raise RuntimeError(f"/v1/resolve answered {r.status}")
 
+    def reopen(self) -> None:
+        """One request outside the measure, on a new connection if the server closed the
+        idle one (its keep-alive ran out while the other servers were measured)."""
+        try:
+            self.send(1)
+        except (ConnectionError, http.client.HTTPException):
+            self.conn.close()
+            self.send(1)
+
     def close(self) -> None:
         self.conn.close()
 
 
 def measure(client: Client, pids: list[int], n: int) -> float:
     """Server CPU seconds per request over `n` requests."""
+    client.reopen()
     before = cpu_seconds(pids)
     client.send(n)
     return (cpu_seconds(pids) - before) / n
@@ -135,6 +167,14 @@ def service_mid_game_body(seed: int = 4, decisions: int = 40) -> dict[str, Any]:
     return resolve_body(replayed["state"])
 
 
+def spread(values: list[float]) -> str:
+    q = statistics.quantiles(values, n=4) if len(values) > 1 else [values[0]] * 3
+    return (
+        f"median {statistics.median(values):.2f} (quartiles {q[0]:.2f}-{q[2]:.2f}, "
+        f"min {min(values):.2f}, max {max(values):.2f})"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=10)
@@ -142,47 +182,54 @@ def main() -> None:
     ap.add_argument(
         "--engine-state", action="store_true", help="send the engine's state (no history)"
     )
+    ap.add_argument("--baseline", metavar="REV", help="also serve commit REV's referee")
     args = ap.parse_args()
     from benchmarks.http import mid_game_body  # after argparse: it imports the engine
 
     body = orjson.dumps(mid_game_body() if args.engine_state else service_mid_game_body())
-    with (
-        server("app:create_app()") as (ref_url, ref_pid),
-        server("benchmarks.http_cpu:minimal_app()") as (min_url, min_pid),
-    ):
-        ref, low = Client(ref_url, body), Client(min_url, body)
-        ref_pids, min_pids = workers_of(ref_pid), workers_of(min_pid)
-        ref.send(50)  # warm-up: imports, first-request set-up, caches
-        low.send(50)
+    with contextlib.ExitStack() as stack:
+        specs: list[tuple[str, str, Path | None]] = [
+            ("referee", "app:create_app()", None),
+            ("minimal", MINIMAL, None),
+        ]
+        if args.baseline:
+            tree = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="http-base-")))
+            archive = subprocess.run(
+                ["git", "archive", args.baseline], cwd=ROOT, check=True, capture_output=True
+            ).stdout
+            subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+            specs.append((args.baseline, "app:create_app()", tree))
+        servers: dict[str, tuple[Client, list[int]]] = {}
+        for name, app, where in specs:
+            url, pid = stack.enter_context(server(app, where))
+            client = Client(url, body)
+            stack.callback(client.close)
+            client.send(50)  # warm-up: imports, first-request set-up, caches
+            servers[name] = (client, workers_of(pid))
         print(
-            f"referee workers {ref_pids}, minimal workers {min_pids}; body {len(body)} bytes; "
-            f"{args.rounds} round pairs of {args.requests} requests"
+            f"body {len(body)} bytes; {args.rounds} rounds of {args.requests} requests "
+            f"per server ({', '.join(servers)})"
         )
-        ratios: list[float] = []
-        refs: list[float] = []
-        lows: list[float] = []
+        cpu: dict[str, list[float]] = {name: [] for name in servers}
         for i in range(args.rounds):
-            order: list[Any] = [(ref, ref_pids), (low, min_pids)]
-            if i % 2:
-                order.reverse()
-            got = {id(c): measure(c, p, args.requests) for c, p in order}
-            r, m = got[id(ref)], got[id(low)]
-            refs.append(r)
-            lows.append(m)
-            ratios.append(r / m)
+            order = list(servers)[i % len(servers) :] + list(servers)[: i % len(servers)]
+            for name in order:  # which server goes first turns round
+                cpu[name].append(measure(*servers[name], args.requests))
             print(
-                f"round {i + 1:2d}: referee {r * 1e3:7.3f} ms CPU/request  "
-                f"minimal {m * 1e3:7.3f}  ratio {r / m:5.2f}"
+                f"round {i + 1:2d}: "
+                + "  ".join(f"{n} {cpu[n][-1] * 1e3:6.3f}" for n in servers)
+                + f" ms CPU/request; referee/minimal {cpu['referee'][-1] / cpu['minimal'][-1]:.2f}"
             )
-        ref.close()
-        low.close()
-    q = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [ratios[0]] * 3
-    print(
-        f"median referee {statistics.median(refs) * 1e3:.3f} ms, minimal "
-        f"{statistics.median(lows) * 1e3:.3f} ms CPU per request; ratio median "
-        f"{statistics.median(ratios):.2f} (quartiles {q[0]:.2f}-{q[2]:.2f}, "
-        f"min {min(ratios):.2f}, max {max(ratios):.2f})"
-    )
+    for name in servers:
+        print(f"{name}: median {statistics.median(cpu[name]) * 1e3:.3f} ms CPU per request")
+    ratios = [r / m for r, m in zip(cpu["referee"], cpu["minimal"], strict=True)]
+    if args.baseline:
+        rev = args.baseline
+        old = [b / m for b, m in zip(cpu[rev], cpu["minimal"], strict=True)]
+        print(f"{rev}/minimal: {spread(old)}")
+        gain = [b / r for b, r in zip(cpu[rev], cpu["referee"], strict=True)]
+        print(f"{rev}/referee (CPU saved per request): {spread(gain)}")
+    print(f"referee/minimal: {spread(ratios)}")
     print(f"cpu_ratio={statistics.median(ratios):.3f}")
 
 

@@ -48,16 +48,17 @@ def gunicorn_server(
     env: dict[str, str] | None = None,
     log: IO[bytes] | None = None,
     timeout_s: float = 30,
+    cwd: Path = ROOT,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """gunicorn serving `app` with the repository's gunicorn.conf.py on a free loopback port;
     yields the base URL and the master process once /healthz answers. `env` adds environment
     variables (WEB_CONCURRENCY, REDIS_URL, …); `log` receives gunicorn's output (discarded by
-    default)."""
+    default); `cwd` is the tree served (another commit's, for a side-by-side benchmark)."""
     port = free_port()
     full_env = {**os.environ, "PORT": str(port), "BIND": f"127.0.0.1:{port}", **(env or {})}
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app],
-        cwd=ROOT,
+        cwd=cwd,
         env=full_env,
         stdout=log if log is not None else subprocess.DEVNULL,
         stderr=subprocess.STDOUT if log is not None else subprocess.DEVNULL,
