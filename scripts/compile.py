@@ -31,6 +31,7 @@ MODULES = (
     "engine/architectura/flow.py",
     "engine/architectura/model.py",
     "engine/architectura/scoring.py",
+    "engine/architectura/serialize.py",
     "engine/architectura/setup.py",
     "engine/architectura/view.py",
 )
