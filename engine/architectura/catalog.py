@@ -391,7 +391,8 @@ def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
             )
         )
         replaces = None
-    cost_remove, cost_from = 0, ()
+    cost_remove = 0
+    cost_from: tuple[str, ...] = ()
     if "cost" in d:
         c = d["cost"]
         if (

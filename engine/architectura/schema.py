@@ -169,9 +169,9 @@ def _value(r: _Reader, v: Any, t: mi.Type, p: str) -> Any:
         return r.int_(v, p, t.ge or 0, t.le or 0, clause)
     if isinstance(t, mi.BoolType):
         return r.bool_(v, p)
-    if isinstance(t, mi.ListType) and isinstance(t.item_type, mi.AnyType):
+    if isinstance(t, mi.ListType):  # an array of objects: the reader walks its items
         return r.lst(v, p, t.max_length)
-    return v  # Any, or objects and arrays of them: the reader walks them when it reaches them
+    return v  # Any: the reader checks it when it reaches it
 
 
 def node(r: _Reader, v: Any, cls: type[T], p: str) -> T:

@@ -315,10 +315,11 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     if cat is None or not 2 <= n <= 4:
         raise InvalidState(r.problems)
     g = Game.__new__(Game)
-    g.cat, g.n, g.variant = cat, n, doc.variant
-    if g.variant not in ("basic", "advanced"):
+    variant = doc.variant
+    if variant not in ("basic", "advanced"):
         r.bad("invalid_variant", "variant must be 'basic' or 'advanced'", "/variant", "A-1.5")
-        g.variant = str(g.variant)
+        variant = str(variant)
+    g.cat, g.n, g.variant = cat, n, variant
     seats = [
         s if type(s) is SeatDoc else node(r, s, SeatDoc, f"/seats/{i}")
         for i, s in enumerate(raw_seats)

@@ -130,14 +130,15 @@ def build_instances(
 
 def new_game(
     catalog: Catalog,
-    seats: int,
+    seats: Any,
     seed: int,
-    variant: str = "basic",
-    first_seat: int = 0,
-    colours: list[str] | None = None,
-    replacements: list[dict[str, str]] | None = None,
+    variant: Any = "basic",
+    first_seat: Any = 0,
+    colours: Any = None,
+    replacements: Any = None,
 ) -> Game:
-    """A-1.1 to A-1.6: decks shuffled by the seeded generator, 3 cards drawn each."""
+    """A-1.1 to A-1.6: decks shuffled by the seeded generator, 3 cards drawn each.
+    The set-up's values are taken as sent (`Any`): they are checked here."""
     problems: list[Problem] = []
     if not isinstance(seats, int) or isinstance(seats, bool) or not 2 <= seats <= 4:
         raise SetupError(
