@@ -66,10 +66,12 @@ def load_old_bots(rev: str, into: Path) -> Any:
     return module
 
 
-def baseline_match(rev: str, time_ms: int, games: int, seed: int) -> dict[str, Any]:
+def baseline_match(
+    rev: str, time_ms: int, games: int, seed: int, options: dict[str, Any] | None = None
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ismcts-baseline-") as tmp:
         old = load_old_bots(rev, Path(tmp))
-        new_bot = IsmctsBot(Budget(time_ms=time_ms))
+        new_bot = IsmctsBot(Budget(time_ms=time_ms), **(options or {}))
         old_bot = old.IsmctsBot(old.Budget(time_ms=time_ms))
         points = 0.0
         wins = draws = losses = 0
@@ -103,6 +105,7 @@ def baseline_match(rev: str, time_ms: int, games: int, seed: int) -> dict[str, A
         "variant": "basic",
         "seats": 2,
         "seed": seed,
+        "new_bot_options": options or {},
         "games": played,
         "new_wins": wins,
         "draws": draws,
@@ -197,6 +200,9 @@ def main() -> None:
     sub = parser.add_subparsers(dest="what", required=True)
     base = sub.add_parser("baseline", help="this tree's ISMCTS against REV's, 2 seats")
     base.add_argument("--rev", default="5295b59")
+    base.add_argument(
+        "--options", type=json.loads, default={}, help="JSON keyword arguments of IsmctsBot"
+    )
     its = sub.add_parser("iterations", help="ISMCTS iterations per CPU-second, both trees")
     its.add_argument("--rev", default="5295b59")
     its.add_argument("--positions", type=int, default=12)
@@ -212,7 +218,7 @@ def main() -> None:
         p.add_argument("--out", help="write the summary to this JSON file")
     args = parser.parse_args()
     if args.what == "baseline":
-        summary = baseline_match(args.rev, args.time_ms, args.games, args.seed)
+        summary = baseline_match(args.rev, args.time_ms, args.games, args.seed, args.options)
     elif args.what == "iterations":
         summary = iterations_rate(args.rev, args.positions, args.rounds)
     else:
