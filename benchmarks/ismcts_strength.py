@@ -14,7 +14,10 @@ as the packages `old_engine` and `old_ai` (their imports rewritten to match), an
 in this process next to today's; the old ISMCTS then plays today's through the same referee
 (`ai.tournament.play_game`: today's engine, every decision from `game_view(state, seat)`,
 whose bytes are the same in both trees: tests/test_engine_identity.py). Each deal is played
-twice with the seats swapped; a shared win counts half; 95% Wilson interval.
+twice with the seats swapped; a shared win counts half; 95% Wilson interval. `--options JSON`
+passes keyword arguments to today's `IsmctsBot` (a search variant, e.g.
+`'{"mast_eps": 1.0}'` for uniformly random rollouts); `--rev` may name any commit, e.g. an
+earlier one of this tree for a head-to-head match against its search.
 
 `seats`: one ISMCTS seat against greedy seats; the ISMCTS seat goes round the table from deal
 to deal. Its win share (1 per win, 1/k for a k-way shared win: A-8.2) is compared with the

@@ -397,3 +397,22 @@ def test_mast_search_is_deterministic_and_keeps_nothing_between_searches() -> No
     assert bot.last_mast == first and bot.last_mast is not first
     _check_tree(bot, 120)
     assert IsmctsBot(Budget(iterations=20), mast_eps=1.0).choose(view, 3).iterations == 20
+
+
+@pytest.mark.parametrize("seed", [3, 21])
+def test_mast_search_reads_only_the_view(seed: int) -> None:
+    """The MAST table is filled from worlds sampled from the view: states that differ only in
+    what the seat cannot see give the same decision and statistics for the same seed."""
+    state = midgame(seed, decisions=7)
+    seat = arch.legal_decisions(state)["pending"]["seat"]
+    other = hide_differently(state, seat, random.Random(seed))
+    assert digest(view_of(state, seat)) == digest(view_of(other, seat))
+    bot = IsmctsBot(Budget(iterations=150), mast_eps=0.2)
+    a = bot.choose(view_of(state, seat), 9)
+    table = bot.last_mast
+    b = bot.choose(view_of(other, seat), 9)
+    assert a.action == b.action
+    assert [(o.action, o.visits, o.value) for o in a.options] == [
+        (o.action, o.visits, o.value) for o in b.options
+    ]
+    assert table == bot.last_mast
