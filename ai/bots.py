@@ -503,17 +503,22 @@ def make_bot(name: str, budget: Budget | None = None) -> Bot:
 
 def parse_bot_spec(spec: str) -> tuple[str, Bot]:
     """Command-line bot names: `random`, `greedy`, a level (`easy`, `medium`, `hard`,
-    `expert`), `ismcts:<n>it` (iterations) or `ismcts:<n>ms` (time per decision)."""
+    `expert`), `ismcts:<n>it` (iterations) or `ismcts:<n>ms` (time per decision); either
+    ISMCTS spec may end in `:mast` for MAST rollouts (`mast_eps=0.2`, docs/bots.md)."""
     if spec in LEVELS:
         return spec, IsmctsBot(LEVELS[spec])
     if spec in ("random", "greedy", "ismcts"):
         return spec, make_bot(spec)
     if spec.startswith("ismcts:"):
         arg = spec.split(":", 1)[1]
+        eps = MAST_EPS
+        if arg.endswith(":mast"):
+            arg, eps = arg[: -len(":mast")], 0.2
         if arg.endswith("ms") and arg[:-2].isdigit():
-            return spec, IsmctsBot(Budget(time_ms=int(arg[:-2])))
+            return spec, IsmctsBot(Budget(time_ms=int(arg[:-2])), mast_eps=eps)
         if arg.endswith("it") and arg[:-2].isdigit():
-            return spec, IsmctsBot(Budget(iterations=int(arg[:-2])))
+            return spec, IsmctsBot(Budget(iterations=int(arg[:-2])), mast_eps=eps)
     raise ValueError(
-        f"unknown bot {spec!r}: use random, greedy, {', '.join(LEVELS)}, ismcts:<n>it or ismcts:<n>ms"
+        f"unknown bot {spec!r}: use random, greedy, {', '.join(LEVELS)}, ismcts:<n>it or"
+        " ismcts:<n>ms (optionally followed by :mast)"
     )

@@ -211,11 +211,17 @@ def test_bot_specs_and_levels() -> None:
     assert isinstance(b, IsmctsBot) and b.budget == Budget(time_ms=250)
     b = parse_bot_spec("ismcts:40it")[1]
     assert isinstance(b, IsmctsBot) and b.budget == Budget(iterations=40)
+    assert b.mast_eps == 1.0  # the default: uniformly random rollouts
+    b = parse_bot_spec("ismcts:40it:mast")[1]
+    assert isinstance(b, IsmctsBot) and b.budget == Budget(iterations=40) and b.mast_eps == 0.2
+    b = parse_bot_spec("ismcts:250ms:mast")[1]
+    assert isinstance(b, IsmctsBot) and b.budget == Budget(time_ms=250) and b.mast_eps == 0.2
     for level, budget in LEVELS.items():
         b = parse_bot_spec(level)[1]
         assert isinstance(b, IsmctsBot) and b.budget == budget
-    with pytest.raises(ValueError):
-        parse_bot_spec("ismcts:fast")
+    for bad in ("ismcts:fast", "ismcts:mast", "ismcts:40it:fast"):
+        with pytest.raises(ValueError):
+            parse_bot_spec(bad)
     with pytest.raises(SetupError):
         make_bot("minimax")
 
