@@ -264,9 +264,11 @@ def rollout_reward(
                 for s, t in enumerate(totals)
             ]
         opts = legal(g)
-        if len(opts) == 1:
+        if mast is None:  # a forced step draws too: the random stream is the one it always was
+            step(g, opts[randrange(len(opts))])
+        elif len(opts) == 1:
             step(g, opts[0])
-        elif mast is not None:
+        else:
             mover = decider(g)
             assert played is not None and mover is not None
             if rand() < mast_eps:
@@ -282,8 +284,6 @@ def rollout_reward(
                         best_v, a = v, o
             played.append((mover, a))
             step(g, a)
-        else:
-            step(g, opts[randrange(len(opts))])
         steps += 1
         if steps % DEADLINE_CHECK_STEPS == 0 and clock() >= deadline:
             return None
