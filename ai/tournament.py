@@ -299,7 +299,9 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m ai.tournament", description=__doc__.split("\n")[0])
     p.add_argument(
-        "--a", default="greedy", help="bot A (random, greedy, easy..expert, ismcts:<n>ms|<n>it)"
+        "--a",
+        default="greedy",
+        help="bot A (random, greedy, easy..expert, ismcts:<n>ms|<n>it[:mast])",
     )
     p.add_argument("--b", default="random", help="bot B")
     p.add_argument("--games", type=int, default=200, help="games per match (even: seats swapped)")

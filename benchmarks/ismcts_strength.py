@@ -14,7 +14,10 @@ as the packages `old_engine` and `old_ai` (their imports rewritten to match), an
 in this process next to today's; the old ISMCTS then plays today's through the same referee
 (`ai.tournament.play_game`: today's engine, every decision from `game_view(state, seat)`,
 whose bytes are the same in both trees: tests/test_engine_identity.py). Each deal is played
-twice with the seats swapped; a shared win counts half; 95% Wilson interval.
+twice with the seats swapped; a shared win counts half; 95% Wilson interval. `--options JSON`
+passes keyword arguments to today's `IsmctsBot` (a search variant, e.g.
+`'{"mast_eps": 1.0}'` for uniformly random rollouts); `--rev` may name any commit, e.g. an
+earlier one of this tree for a head-to-head match against its search.
 
 `seats`: one ISMCTS seat against greedy seats; the ISMCTS seat goes round the table from deal
 to deal. Its win share (1 per win, 1/k for a k-way shared win: A-8.2) is compared with the
@@ -66,10 +69,12 @@ def load_old_bots(rev: str, into: Path) -> Any:
     return module
 
 
-def baseline_match(rev: str, time_ms: int, games: int, seed: int) -> dict[str, Any]:
+def baseline_match(
+    rev: str, time_ms: int, games: int, seed: int, options: dict[str, Any] | None = None
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ismcts-baseline-") as tmp:
         old = load_old_bots(rev, Path(tmp))
-        new_bot = IsmctsBot(Budget(time_ms=time_ms))
+        new_bot = IsmctsBot(Budget(time_ms=time_ms), **(options or {}))
         old_bot = old.IsmctsBot(old.Budget(time_ms=time_ms))
         points = 0.0
         wins = draws = losses = 0
@@ -103,6 +108,7 @@ def baseline_match(rev: str, time_ms: int, games: int, seed: int) -> dict[str, A
         "variant": "basic",
         "seats": 2,
         "seed": seed,
+        "new_bot_options": options or {},
         "games": played,
         "new_wins": wins,
         "draws": draws,
@@ -197,6 +203,9 @@ def main() -> None:
     sub = parser.add_subparsers(dest="what", required=True)
     base = sub.add_parser("baseline", help="this tree's ISMCTS against REV's, 2 seats")
     base.add_argument("--rev", default="5295b59")
+    base.add_argument(
+        "--options", type=json.loads, default={}, help="JSON keyword arguments of IsmctsBot"
+    )
     its = sub.add_parser("iterations", help="ISMCTS iterations per CPU-second, both trees")
     its.add_argument("--rev", default="5295b59")
     its.add_argument("--positions", type=int, default=12)
@@ -212,7 +221,7 @@ def main() -> None:
         p.add_argument("--out", help="write the summary to this JSON file")
     args = parser.parse_args()
     if args.what == "baseline":
-        summary = baseline_match(args.rev, args.time_ms, args.games, args.seed)
+        summary = baseline_match(args.rev, args.time_ms, args.games, args.seed, args.options)
     elif args.what == "iterations":
         summary = iterations_rate(args.rev, args.positions, args.rounds)
     else:

@@ -20,6 +20,7 @@ from ai.bots import (
     make_bot,
     margin,
     parse_bot_spec,
+    rollout_reward,
 )
 from ai.service import suggest
 from engine.canonical import digest
@@ -210,11 +211,17 @@ def test_bot_specs_and_levels() -> None:
     assert isinstance(b, IsmctsBot) and b.budget == Budget(time_ms=250)
     b = parse_bot_spec("ismcts:40it")[1]
     assert isinstance(b, IsmctsBot) and b.budget == Budget(iterations=40)
+    assert b.mast_eps == 1.0  # the default: uniformly random rollouts
+    b = parse_bot_spec("ismcts:40it:mast")[1]
+    assert isinstance(b, IsmctsBot) and b.budget == Budget(iterations=40) and b.mast_eps == 0.2
+    b = parse_bot_spec("ismcts:250ms:mast")[1]
+    assert isinstance(b, IsmctsBot) and b.budget == Budget(time_ms=250) and b.mast_eps == 0.2
     for level, budget in LEVELS.items():
         b = parse_bot_spec(level)[1]
         assert isinstance(b, IsmctsBot) and b.budget == budget
-    with pytest.raises(ValueError):
-        parse_bot_spec("ismcts:fast")
+    for bad in ("ismcts:fast", "ismcts:mast", "ismcts:40it:fast"):
+        with pytest.raises(ValueError):
+            parse_bot_spec(bad)
     with pytest.raises(SetupError):
         make_bot("minimax")
 
@@ -273,7 +280,9 @@ class SlowEngine:
 
 def _check_tree(bot: IsmctsBot, iterations: int) -> None:
     """Only completed iterations are in the tree: every node was visited, root visits add
-    up to the iterations, no availability count is below its visits."""
+    up to the iterations, no availability count is below its visits. The same for the MAST
+    table: each completed iteration counts a (seat, action) once at most, and the root move
+    it took at least once."""
     root = bot.last_root
     assert root is not None
     assert sum(ch.n for ch in root.children.values()) == iterations
@@ -282,6 +291,14 @@ def _check_tree(bot: IsmctsBot, iterations: int) -> None:
         nd = stack.pop()
         assert nd.n >= 1 and nd.avail >= nd.n
         stack.extend(nd.children.values())
+    if bot.mast_eps < 1:
+        table = bot.last_mast
+        assert table is not None
+        assert all(1 <= n <= iterations for t in table for _, n in t.values())
+        for (mover, a), ch in root.children.items():
+            assert table[mover][a][1] >= ch.n
+        if iterations == 0:
+            assert not any(table)
 
 
 def test_the_deadline_holds_inside_a_long_rollout(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -297,7 +314,7 @@ def test_the_deadline_holds_inside_a_long_rollout(monkeypatch: pytest.MonkeyPatc
     overrun = ai.bots.DEADLINE_CHECK_STEPS * slow.delay
     state = arch.new_game({"seats": 4, "seed": 3})
     view = view_of(state)
-    bot = IsmctsBot(Budget(time_ms=50))
+    bot = IsmctsBot(Budget(time_ms=50), mast_eps=0.2)
     t0 = clock.now
     res = bot.choose(view, 0)
     assert clock.now - t0 <= 0.050 + overrun + 1e-9, clock.now - t0
@@ -321,8 +338,87 @@ def test_a_cut_iteration_leaves_the_tree_as_it_was(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(ai.bots, "engine_for_state", lambda document: slow)
     monkeypatch.setattr(ai.bots, "time", clock)
     view = view_of(midgame(8))
-    bot = IsmctsBot(Budget(time_ms=150))
+    bot = IsmctsBot(Budget(time_ms=150), mast_eps=0.2)
     res = bot.choose(view, 1)
     assert res.iterations >= 1
     _check_tree(bot, res.iterations)
     assert sum(o.visits for o in res.options) == res.iterations
+
+
+class RecordingEngine:
+    """Architectura that records, at every step, the seat deciding, its options and the choice."""
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[int | None, list[Any], Any]] = []
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(arch, name)
+
+    def apply_action(self, g: Any, a: Any) -> None:
+        self.steps.append((arch.current_player(g), list(arch.legal_actions(g)), a))
+        arch.apply_action(g, a)
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_mast_rollouts_take_the_best_mean_of_the_seat_deciding(seed: int) -> None:
+    """With epsilon 0, every rollout step with a choice takes an option whose MAST mean, for
+    the seat deciding, is the largest (an action the table has not seen counts 0.5), and the
+    (seat, action) pairs taken are reported for the update."""
+    g = arch.load(midgame(seed))
+    rnd = random.Random(seed)
+    table: list[dict[Any, list[float]]] = [{}, {}]
+    h = g.copy()
+    while not h.over:  # made-up means for about half the actions of one random playout
+        seat = arch.current_player(h)
+        assert seat is not None
+        for a in arch.legal_actions(h):
+            if rnd.random() < 0.5:
+                table[seat][a] = [rnd.random(), 1.0]
+        arch.apply_action(h, rnd.choice(arch.legal_actions(h)))
+    rec = RecordingEngine()
+    played: list[tuple[int, Any]] = []
+    reward = rollout_reward(rec, g, random.Random(1), mast=table, mast_eps=0.0, played=played)  # type: ignore[arg-type]
+    assert reward is not None and g.over
+
+    def mean(seat: int, a: Any) -> float:
+        st = table[seat].get(a)
+        return st[0] if st is not None else 0.5
+
+    chosen = [(s, opts, a) for s, opts, a in rec.steps if len(opts) > 1]
+    assert chosen and played == [(s, a) for s, _, a in chosen]
+    for s, opts, a in chosen:
+        assert s is not None and mean(s, a) == max(mean(s, o) for o in opts)
+
+
+def test_mast_search_is_deterministic_and_keeps_nothing_between_searches() -> None:
+    view = view_of(midgame(12))
+    bot = IsmctsBot(Budget(iterations=120), mast_eps=0.2)
+    a = bot.choose(view, 3)
+    first = bot.last_mast
+    bot.choose(view_of(midgame(13)), 3)  # another search in between
+    b = bot.choose(view, 3)
+    assert [(o.action, o.visits, o.value) for o in a.options] == [
+        (o.action, o.visits, o.value) for o in b.options
+    ]
+    assert bot.last_mast == first and bot.last_mast is not first
+    _check_tree(bot, 120)
+    assert IsmctsBot(Budget(iterations=20), mast_eps=1.0).choose(view, 3).iterations == 20
+
+
+@pytest.mark.parametrize("seed", [3, 21])
+def test_mast_search_reads_only_the_view(seed: int) -> None:
+    """The MAST table is filled from worlds sampled from the view: states that differ only in
+    what the seat cannot see give the same decision and statistics for the same seed."""
+    state = midgame(seed, decisions=7)
+    seat = arch.legal_decisions(state)["pending"]["seat"]
+    other = hide_differently(state, seat, random.Random(seed))
+    assert digest(view_of(state, seat)) == digest(view_of(other, seat))
+    bot = IsmctsBot(Budget(iterations=150), mast_eps=0.2)
+    a = bot.choose(view_of(state, seat), 9)
+    table = bot.last_mast
+    b = bot.choose(view_of(other, seat), 9)
+    assert a.action == b.action
+    assert [(o.action, o.visits, o.value) for o in a.options] == [
+        (o.action, o.visits, o.value) for o in b.options
+    ]
+    assert table == bot.last_mast
