@@ -59,11 +59,7 @@ def configure_logging(level: str) -> None:
     """JSON lines on stderr for the "app" loggers (idempotent)."""
     logger = logging.getLogger("app")
     logger.setLevel(getattr(logging, level, logging.INFO))
-    # No record written here shows a thread or process name, and collecting them is a
-    # measurable part of each access line (the logging HOWTO's "Optimization" advice).
-    logging.logThreads = False
-    logging.logProcesses = False
-    logging.logMultiprocessing = False
+    # (logging's process and thread flags stay on: gunicorn's own lines print %(process)d)
     if not any(getattr(h, "_architectura", False) for h in logger.handlers):
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(JsonFormatter())

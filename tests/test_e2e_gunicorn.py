@@ -172,3 +172,7 @@ def test_one_json_log_line_per_request(server: str) -> None:
     assert mine[0]["path"] == "/healthz" and mine[0]["status"] == 200
     assert mine[0]["method"] == "GET" and mine[0]["logger"] == "app.access"
     assert {"duration_ms", "ts", "level"} <= set(mine[0])
+    # gunicorn's own lines ("Booting worker with pid …") format too: was "--- Logging error
+    # ---" for each, when the app turned logging's process flag off in the preloading master
+    text = LOGS[server].read_text()
+    assert "Booting worker with pid" in text and "Logging error" not in text
