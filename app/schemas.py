@@ -75,9 +75,13 @@ class BoundedList(fields.List):  # type: ignore[type-arg]
         super().__init__(inner, **kwargs)
         self.least, self.most, self.what = least, most, what
 
+    def bound(self) -> int:
+        """The most entries allowed now (`most` may read the app's configuration)."""
+        return self.most() if callable(self.most) else self.most
+
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if isinstance(value, list):
-            most = self.most() if callable(self.most) else self.most
+            most = self.bound()
             if not self.least <= len(value) <= most:
                 raise ValidationError(
                     f"Must hold {self.least} to {most} {self.what}, not {len(value)}."
@@ -98,10 +102,12 @@ class DecisionItem(fields.Field):  # type: ignore[type-arg]
     """A decision: an object, or the same decision in its game's notation (a string that the
     game's engine reads, engine/<game>/notation.py)."""
 
+    @staticmethod
+    def accepts(value: Any) -> bool:
+        return isinstance(value, dict) or (isinstance(value, str) and 1 <= len(value) <= 200)
+
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if isinstance(value, dict):
-            return value
-        if isinstance(value, str) and 1 <= len(value) <= 200:
+        if self.accepts(value):
             return value
         raise ValidationError("Must be a decision object or a decision in notation (a string).")
 
@@ -234,7 +240,7 @@ REPLAY = ReplaySchema()
 # (a schema run, an error store, a call or two per field) was about 4 % of a /v1/resolve
 # (issue 10). `load` first checks each value plainly against its field's own declaration
 # (the same kinds, lengths and ranges); marshmallow reads whatever does not plainly pass and
-# reports every problem, so the answer is the same either way (tests/test_app_contract.py).
+# reports every problem, so the answer is the same either way (tests/test_schemas_fast.py).
 Plain = Callable[[Any], tuple[bool, Any]]  # (passes, the value as marshmallow loads it)
 
 
@@ -260,8 +266,7 @@ def _plain_list(field: BoundedList) -> Plain | None:
         return None
 
     def check(x: Any) -> tuple[bool, Any]:
-        most = field.most() if callable(field.most) else field.most
-        if type(x) is not list or not field.least <= len(x) <= most:
+        if type(x) is not list or not field.least <= len(x) <= field.bound():
             return False, x
         out = []
         for v in x:
@@ -288,7 +293,7 @@ def _plain(field: fields.Field) -> Plain | None:  # type: ignore[type-arg]
     if kind is JsonBool:
         return lambda x: (type(x) is bool, x)
     if kind is DecisionItem:
-        return lambda x: (type(x) is dict or (type(x) is str and 1 <= len(x) <= 200), x)
+        return lambda x: (DecisionItem.accepts(x), x)
     return None
 
 
@@ -301,16 +306,16 @@ def _plain_schema(schema: Schema) -> dict[str, tuple[Plain, bool, Any]] | None:
     known = _PLAIN.get(id(schema))  # the module's few schemas live as long as the process
     if known is not None and known[0] is schema:
         return known[1]
-    checks: dict[str, tuple[Plain, bool, Any]] | None = {}
+    checks: dict[str, tuple[Plain, bool, Any]] | None = None
     hooks = {k: [h[0] for h in v] for k, v in schema._hooks.items() if v}
-    if schema.unknown != RAISE or hooks not in ({}, {"pre_load": ["_few_unknown"]}):
-        checks = None
-    for name, field in schema.fields.items():
-        plain = _plain(field)
-        if checks is None or plain is None or field.data_key not in (None, name):
-            checks = None
-            break
-        checks[name] = (plain, field.required, field.load_default)
+    if schema.unknown == RAISE and hooks in ({}, {"pre_load": ["_few_unknown"]}):
+        checks = {}
+        for name, field in schema.fields.items():
+            plain = _plain(field)
+            if plain is None or field.data_key not in (None, name):
+                checks = None
+                break
+            checks[name] = (plain, field.required, field.load_default)
     _PLAIN[id(schema)] = (schema, checks)
     return checks
 
