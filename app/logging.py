@@ -126,7 +126,6 @@ def install_request_logging(app: Flask) -> None:
         if access_log.isEnabledFor(logging.INFO):
             t0 = ctx.get("t0")
             env = request.environ
-            length = env.get("CONTENT_LENGTH")
             _access_line(
                 {
                     "method": request.method,
@@ -134,7 +133,7 @@ def install_request_logging(app: Flask) -> None:
                     "status": response.status_code,
                     "duration_ms": round((time.perf_counter() - t0) * 1000, 3) if t0 else 0.0,
                     "request_id": rid,
-                    "bytes_in": int(length) if length and length.isdigit() else 0,
+                    "bytes_in": request.content_length or 0,
                     "bytes_out": response.calculate_content_length() or 0,
                     "remote": env.get("REMOTE_ADDR"),
                 }

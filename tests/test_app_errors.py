@@ -538,6 +538,25 @@ def test_access_line_written_directly_is_the_formatters_line(state: dict[str, An
     assert len(direct["ts"]) == len(via_record["ts"]) and direct["ts"].endswith("+00:00")
 
 
+def test_odd_content_length_is_logged_not_a_crash() -> None:
+    """A Content-Length the server passes on but that is not a number ("²" is a digit to
+    str.isdigit, not to int) counts as no body in the access line; the answer is unchanged.
+    Was: a ValueError in the access log's hook."""
+    app = make_app(LOG_LEVEL="INFO")
+    access = logging.getLogger("app.access")
+    cap = Capture()
+    access.addHandler(cap)
+    old = access.level
+    access.setLevel(logging.INFO)
+    try:
+        r = app.test_client().get("/healthz", environ_overrides={"CONTENT_LENGTH": "\u00b2"})
+    finally:
+        access.removeHandler(cap)
+        access.setLevel(old)
+    assert r.status_code == 200
+    assert json.loads(cap.lines[0])["bytes_in"] == 0
+
+
 def test_integral_numbers_are_integers(client: Any) -> None:
     """JSON Schema counts 3.0 as an integer; so does the envelope (never a boolean)."""
     r = client.post(
