@@ -227,6 +227,19 @@ class Node:
         self.children: dict[tuple[int, Action], Node] = {}
 
 
+def _best_mean(opts: list[Action], table: dict[Action, list[float]]) -> Action:
+    """The option with the best mean reward in a seat's MAST table (the first on a tie; an
+    action not in the table counts 0.5)."""
+    best_v, best = -1.0, opts[0]
+    get = table.get
+    for o in opts:
+        st = get(o)
+        v = st[0] if st is not None else 0.5
+        if v > best_v:
+            best_v, best = v, o
+    return best
+
+
 def rollout_reward(
     eng: GameModule,
     g: Game,
@@ -271,17 +284,7 @@ def rollout_reward(
         else:
             mover = decider(g)
             assert played is not None and mover is not None
-            if rand() < mast_eps:
-                a = opts[randrange(len(opts))]
-            else:
-                best_v = -1.0
-                a = opts[0]
-                get = mast[mover].get
-                for o in opts:
-                    st = get(o)
-                    v = st[0] if st is not None else 0.5
-                    if v > best_v:
-                        best_v, a = v, o
+            a = opts[randrange(len(opts))] if rand() < mast_eps else _best_mean(opts, mast[mover])
             played.append((mover, a))
             step(g, a)
         steps += 1
