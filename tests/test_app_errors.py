@@ -7,6 +7,8 @@ import copy
 import io
 import json
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -454,6 +456,22 @@ class Capture(logging.Handler):
         self.lines.append(JsonFormatter().format(record))
 
 
+@contextmanager
+def access_lines() -> Iterator[Capture]:
+    """The access lines written meanwhile, each as JsonFormatter formats its record (a second
+    handler on "app.access", which also sends the line down the record path)."""
+    access = logging.getLogger("app.access")
+    cap = Capture()
+    access.addHandler(cap)
+    old = access.level
+    access.setLevel(logging.INFO)
+    try:
+        yield cap
+    finally:
+        access.removeHandler(cap)
+        access.setLevel(old)
+
+
 def test_unexpected_error_is_a_logged_500_without_details() -> None:
     app = make_app()
 
@@ -479,18 +497,10 @@ def test_unexpected_error_is_a_logged_500_without_details() -> None:
 def test_one_json_log_line_per_request(state: dict[str, Any]) -> None:
     app = make_app(LOG_LEVEL="INFO")
     client = app.test_client()
-    access = logging.getLogger("app.access")
-    cap = Capture()
-    access.addHandler(cap)
-    old = access.level
-    access.setLevel(logging.INFO)
-    try:
+    with access_lines() as cap:
         client.post("/v1/legal-moves", json={"state": state}, headers={"X-Request-ID": "abc"})
         client.post("/v1/resolve", data=b"{", content_type="application/json")
         client.get("/nowhere")
-    finally:
-        access.removeHandler(cap)
-        access.setLevel(old)
     assert len(cap.lines) == 3
     lines = [json.loads(x) for x in cap.lines]
     assert all("\n" not in x for x in cap.lines)
@@ -517,12 +527,8 @@ def test_access_line_written_directly_is_the_formatters_line(state: dict[str, An
     body = {"state": state}
     try:
         client.post("/v1/legal-moves", json=body, headers={"X-Request-ID": "same"})
-        cap = Capture()
-        access.addHandler(cap)  # a second handler: the record path
-        try:
+        with access_lines() as cap:  # a second handler: the record path
             client.post("/v1/legal-moves", json=body, headers={"X-Request-ID": "same"})
-        finally:
-            access.removeHandler(cap)
     finally:
         ours[0].setStream(old_stream)
         access.setLevel(old_level)
@@ -543,16 +549,8 @@ def test_odd_content_length_is_logged_not_a_crash() -> None:
     str.isdigit, not to int) counts as no body in the access line; the answer is unchanged.
     Was: a ValueError in the access log's hook."""
     app = make_app(LOG_LEVEL="INFO")
-    access = logging.getLogger("app.access")
-    cap = Capture()
-    access.addHandler(cap)
-    old = access.level
-    access.setLevel(logging.INFO)
-    try:
+    with access_lines() as cap:
         r = app.test_client().get("/healthz", environ_overrides={"CONTENT_LENGTH": "\u00b2"})
-    finally:
-        access.removeHandler(cap)
-        access.setLevel(old)
     assert r.status_code == 200
     assert json.loads(cap.lines[0])["bytes_in"] == 0
 
