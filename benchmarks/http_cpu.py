@@ -44,6 +44,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 
 MINIMAL = "benchmarks.http_cpu:minimal_app()"
+APP_LAYER = "benchmarks.http_cpu:app_layer_only()"
 
 
 def minimal_app() -> Flask:
@@ -60,6 +61,36 @@ def minimal_app() -> Flask:
         return Response(b'{"status":"ok"}', mimetype="application/json")
 
     return app
+
+
+def app_layer_only() -> Flask:
+    """The referee with the engine's work taken away (`--app-layer`): each game's `apply_all`
+    answers an input equal to the last one it computed with that answer, so the benchmark's
+    repeated body costs the application layer and one comparison (`==` of the parsed inputs,
+    in C), not a read, a move and a write. What it measures is the floor the rest of the
+    referee stands on."""
+    from app import create_app
+    from engine.games import GAMES, engine
+
+    for game_id in GAMES:
+        eng: Any = engine(game_id)
+        eng.apply_all = _memo(eng.apply_all)
+    return create_app()
+
+
+def _memo(apply_all: Any) -> Any:
+    """`apply_all` remembering its last input (a copy) and answer. The answer is handed out
+    again as it is: the routes only add to it what they overwrite on each request (the
+    state's `history`), so each answer's bytes are the referee's (tests/test_bench_http_cpu.py)."""
+    last: list[Any] = [None, None]
+
+    def memo(state: Any, decisions: Any, catalog: Any = None) -> Any:
+        given = [state, decisions, catalog]
+        if given != last[0]:
+            last[:] = [orjson.loads(orjson.dumps(given)), apply_all(state, decisions, catalog)]
+        return last[1]
+
+    return memo
 
 
 @contextmanager
@@ -183,6 +214,11 @@ def main() -> None:
         "--engine-state", action="store_true", help="send the engine's state (no history)"
     )
     ap.add_argument("--baseline", metavar="REV", help="also serve commit REV's referee")
+    ap.add_argument(
+        "--app-layer",
+        action="store_true",
+        help="also serve the referee with the engine's work memoised (app_layer_only)",
+    )
     args = ap.parse_args()
     from benchmarks.http import mid_game_body  # after argparse: it imports the engine
 
@@ -199,6 +235,8 @@ def main() -> None:
             ).stdout
             subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
             specs.append((args.baseline, "app:create_app()", tree))
+        if args.app_layer:
+            specs.append(("app-layer", APP_LAYER, None))
         servers: dict[str, tuple[Client, list[int]]] = {}
         for name, app, where in specs:
             url, pid = stack.enter_context(server(app, where))
@@ -229,6 +267,9 @@ def main() -> None:
         print(f"{rev}/minimal: {spread(old)}")
         gain = [b / r for b, r in zip(cpu[rev], cpu["referee"], strict=True)]
         print(f"{rev}/referee (CPU saved per request): {spread(gain)}")
+    if args.app_layer:
+        floor = [a / m for a, m in zip(cpu["app-layer"], cpu["minimal"], strict=True)]
+        print(f"app-layer/minimal (the referee without the engine's work): {spread(floor)}")
     print(f"referee/minimal: {spread(ratios)}")
     print(f"cpu_ratio={statistics.median(ratios):.3f}")
 
