@@ -57,8 +57,6 @@ PASSED_ON: dict[tuple[str, str, str], str] = {
     ("app/record.py", "record", "err['detail']"): "ENGINE",
     ("app/errors.py", "from_engine", "e.detail"): "ENGINE",
     ("app/errors.py", "_bad_json", "e.detail"): "a BadJSON's detail, read where it was written",
-    ("app/errors.py", "_http", "detail"): "app.errors.HTTP_DETAILS (the test reads them); "
-    "other HTTP errors keep werkzeug's English description",
 }
 PASSED_ON = {
     k: {

@@ -223,6 +223,22 @@ def test_method_not_allowed(client: Any, method: str, path: str, allowed: str) -
     assert allowed in r.headers["Allow"]
 
 
+def test_conditional_requests_for_static_files_fail_as_problems(client: Any) -> None:
+    """werkzeug answers a Range past a static file's end (416) and a failed If-Match (412, a
+    status it sets on the file's own answer): both are problems, 416 keeping Content-Range."""
+    size = len(client.get("/static/play.js").data)
+    r = client.get("/static/play.js", headers={"Range": f"bytes={size}-"})
+    assert r.status_code == 416 and r.mimetype == "application/problem+json"
+    assert r.get_json()["code"] == "range_not_satisfiable"
+    assert r.headers["Content-Range"] == f"bytes */{size}"
+    r = client.get("/static/play.js", headers={"If-Match": '"not-its-etag"'})
+    assert r.status_code == 412 and r.mimetype == "application/problem+json"
+    assert r.get_json()["code"] == "precondition_failed"
+    assert "ETag" not in r.headers  # not the file's answer
+    ok = client.get("/static/play.js", headers={"Range": "bytes=0-9"})
+    assert ok.status_code == 206 and len(ok.data) == 10
+
+
 # -- rule and consistency errors: 422 -------------------------------------------------------
 
 
