@@ -522,7 +522,7 @@ def test_messages_inside_messages_are_read_to_a_bounded_depth() -> None:
     hostile = ": " * 200
     out = translate(hostile, "fr")
     assert out == " : " * 5 + ": " * 195  # five levels read, the rest kept as it is
-    r = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1, ": " * 300: 1},
+    r = CLIENT.post("/v1/legal-moves", json={"state": {}, ": " * 300: 1},
                     headers={"Accept-Language": "de"})  # fmt: skip
     assert r.status_code == 400 and r.get_json()["problems"][0]["detail"] == "Unbekanntes Feld."
 
