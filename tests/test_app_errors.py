@@ -443,6 +443,27 @@ def test_an_unknown_set_up_field_is_one_problem_in_every_game(client: Any, game:
     assert [x["code"] for x in p["problems"]] == ["unknown_field", "invalid_first_seat"]
 
 
+@pytest.mark.parametrize(("game", "clause"), [("architectura", "A-10"), ("fora-de-prumo", "F-2.8")])
+def test_an_unknown_field_of_a_set_up_catalog_is_one_problem_in_every_game(
+    client: Any, game: str, clause: str
+) -> None:
+    """A custom catalog's unknown field is a bad catalog in both games, as it is beside a
+    state: 422 `invalid_catalog` citing the game's catalog clause, each problem listed."""
+    from engine.games import engine
+
+    setup = GAME_SETUPS[game][0]
+    doc = {**engine(game).builtin_catalogs()["reference"].to_json(), "bogus": 1}
+    state = client.post("/v1/games", json=setup).get_json()["state"]
+    for path, body, at in [
+        ("/v1/games", {**setup, "catalog": doc}, "/catalog"),
+        ("/v1/replay", {"setup": {**setup, "catalog": doc}, "decisions": []}, "/setup/catalog"),
+        ("/v1/legal-moves", {"state": state, "catalog": doc}, "/catalog"),
+    ]:
+        p = problem(client.post(path, json=body), path, 422, "invalid_catalog")
+        assert (p["clause"], p["pointer"]) == (clause, f"{at}/bogus"), path
+        assert [x["code"] for x in p["problems"]] == ["catalog_unknown_field"]
+
+
 def test_setup_lists_several_problems(client: Any) -> None:
     r = client.post(
         "/v1/games",
