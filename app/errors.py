@@ -14,6 +14,7 @@ its nearest ancestor that fits (still a pointer into the body). An answer thus s
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 from collections.abc import Iterable, Iterator, Mapping
@@ -22,7 +23,7 @@ from typing import Any
 import orjson
 from flask import Flask, Response, current_app, g
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, PreconditionFailed
 
 from app.jsonio import PROBLEM_JSON, BadJSON, json_response
 from engine.errors import (
@@ -44,30 +45,32 @@ TITLES = {
     406: "Not acceptable",
     408: "Request timeout",
     409: "Conflict",
+    412: "Precondition failed",
     413: "Request body too large",
     415: "Unsupported media type",
+    416: "Range not satisfiable",
     422: "Unprocessable request",
     429: "Too many requests",
     500: "Internal server error",
     503: "Service unavailable",
 }
 
+# the codes of werkzeug's HTTP errors; any other status werkzeug may raise is `http_error`
 HTTP_CODES = {
     400: "bad_request",
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable",
+    412: "precondition_failed",
     413: "body_too_large",
     415: "unsupported_media_type",
+    416: "range_not_satisfiable",
     500: "internal_error",
 }
-
-# the details of werkzeug's HTTP errors a client meets (others keep werkzeug's description)
-HTTP_DETAILS = {
-    404: "No such resource.",
-    405: "This resource does not accept that method (allowed: {allowed}).",
-    413: "The request body exceeds the limit of {limit} bytes (MAX_BODY_BYTES).",
-}
+OTHER_HTTP_CODE = "http_error"
+# the headers of werkzeug's HTTP errors that an answer keeps (405's Allow, 416's Content-Range
+# naming the file's length, Retry-After)
+HTTP_HEADERS = ("allow", "content-range", "retry-after")
 # where a 400's detail says its first problem is when that is the whole body
 WHOLE_BODY = "the body"
 
@@ -244,7 +247,44 @@ def from_validation(e: ValidationError, prefix: str = "") -> ApiError:
     )
 
 
+def http_detail(status: int, allowed: str) -> str:
+    """The detail of one of werkzeug's HTTP errors, a catalog message like every other
+    (werkzeug's own descriptions are English only); `allowed`: the Allow header of a 405."""
+    if status == 404:
+        return "No such resource."
+    if status == 405 and allowed:
+        return f"This resource does not accept that method (allowed: {allowed})."
+    if status == 412:
+        return "The resource does not match the request's If-Match header."
+    if status == 413:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        return f"The request body exceeds the limit of {limit} bytes (MAX_BODY_BYTES)."
+    if status == 416:
+        return "The requested range lies outside the resource."
+    return f"This request cannot be answered (HTTP status {status})."
+
+
+def _refuse_failed_preconditions(app: Flask) -> None:
+    """werkzeug answers a static file whose If-Match fails with the file itself under status
+    412 (`make_conditional` sets the status, raises nothing): raised here as the error it is,
+    so that it is answered as a problem like every other."""
+    static = app.view_functions.get("static")
+    if static is None:  # pragma: no cover - Flask(__name__) always has its static route
+        return
+
+    @functools.wraps(static)
+    def _static(**kwargs: Any) -> Any:
+        resp = static(**kwargs)
+        if getattr(resp, "status_code", None) == 412:
+            raise PreconditionFailed()
+        return resp
+
+    app.view_functions["static"] = _static
+
+
 def register_error_handlers(app: Flask) -> None:
+    _refuse_failed_preconditions(app)
+
     @app.errorhandler(ApiError)
     def _api(e: ApiError) -> Response:
         return e.response()
@@ -264,15 +304,9 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(e: HTTPException) -> Response:
         status = e.code or 500
-        headers = {k: v for k, v in e.get_headers() if k.lower() == "allow"}
-        if status in HTTP_DETAILS:
-            detail = HTTP_DETAILS[status].format(
-                limit=current_app.config.get("MAX_CONTENT_LENGTH"),
-                allowed=headers.get("Allow", ""),
-            )
-        else:
-            detail = e.description or TITLES.get(status, "Error")
-        code = HTTP_CODES.get(status, f"http_{status}")
+        headers = {k: v for k, v in e.get_headers() if k.lower() in HTTP_HEADERS}
+        code = HTTP_CODES.get(status, OTHER_HTTP_CODE)
+        detail = http_detail(status, headers.get("Allow", ""))
         return ApiError(status, code, detail, headers=headers).response()
 
     @app.errorhandler(Exception)

@@ -2,7 +2,8 @@
 
 Only the envelope is checked here: the engine reads the state, the decisions and a custom
 catalog itself and reports every problem with a rule clause (422). Unknown fields are
-refused (400).
+refused (400), except in a set-up: its fields are its game's, and its engine refuses the
+others (422 `unknown_field`, A-1 or F-1).
 """
 
 from __future__ import annotations
@@ -153,9 +154,14 @@ class Envelope(Schema):
         return data
 
 
-class SetupSchema(Envelope):
+class SetupSchema(Schema):
     """POST /v1/games, and the `setup` of POST /v1/replay, for Architectura (A-1), the default
-    game: its whole set-up is checked here."""
+    game: the types and ranges of its fields are checked here. A field it does not have
+    passes on to the engine, which refuses it naming A-1, as every game's engine refuses its
+    own set-up's (422 `unknown_field`)."""
+
+    class Meta:
+        unknown = INCLUDE
 
     game = fields.String(validate=validate.Equal(DEFAULT_GAME))
     seats = _strict_int(required=True, validate=validate.Range(2, 4))

@@ -97,10 +97,11 @@ def unknown_keys(
     path: str,
     code: str = "unknown_field",
     what: str = "",
+    clause: str | None = None,
 ) -> None:
-    """A problem `code` for each key of `d` not in `allowed`, in key order ("unknown
-    {what}field 'k'"). Keys beyond what a ProblemList keeps are only counted: an object of
-    100,000 unknown keys costs a count, not 100,000 sentences."""
+    """A problem `code` (naming `clause`) for each key of `d` not in `allowed`, in key order
+    ("unknown {what}field 'k'"). Keys beyond what a ProblemList keeps are only counted: an
+    object of 100,000 unknown keys costs a count, not 100,000 sentences."""
     extra = set(d).difference(allowed)
     if not extra:
         return
@@ -115,6 +116,7 @@ def unknown_keys(
                 code,
                 f"unknown {what}field {short_repr(k)}",
                 f"{path}/{pointer_token(k)}",
+                clause,
             )
         )
     if isinstance(problems, ProblemList):

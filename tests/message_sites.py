@@ -43,6 +43,9 @@ ERROR_CLASSES: dict[str, tuple[int, str]] = {
 # (file, function, expression) whose text was written elsewhere, and why that is enough
 PASSED_ON: dict[tuple[str, str, str], str] = {
     ("engine/architectura/setup.py", "new_game", "summary(problems)"): "SUMMARY",
+    ("engine/architectura/api.py", "new_game_internal", "summary(problems)"): "SUMMARY",
+    ("engine/architectura/api.py", "new_game_internal", "e.detail"): "ENGINE",
+    ("engine/architectura/api.py", "new_game_internal", "p.detail"): "ENGINE",
     ("engine/fora_de_prumo/setup.py", "new_game", "summary(problems)"): "SUMMARY",
     ("engine/fora_de_prumo/api.py", "new_game_internal", "summary(problems)"): "SUMMARY",
     ("engine/fora_de_prumo/api.py", "new_game_internal", "e.detail"): "ENGINE",
@@ -57,8 +60,6 @@ PASSED_ON: dict[tuple[str, str, str], str] = {
     ("app/record.py", "record", "err['detail']"): "ENGINE",
     ("app/errors.py", "from_engine", "e.detail"): "ENGINE",
     ("app/errors.py", "_bad_json", "e.detail"): "a BadJSON's detail, read where it was written",
-    ("app/errors.py", "_http", "detail"): "app.errors.HTTP_DETAILS (the test reads them); "
-    "other HTTP errors keep werkzeug's English description",
 }
 PASSED_ON = {
     k: {

@@ -91,7 +91,6 @@ def test_json_suffix_media_type_is_accepted(client: Any) -> None:
         ("/v1/games", {"seats": 2, "seed": 1, "replacements": [{"a": 3}]}, {"/replacements/0/a"}),
         ("/v1/games", {"seats": 2, "seed": 1, "catalog": 5}, {"/catalog"}),
         ("/v1/games", {"seats": 2, "seed": 1, "catalog": ""}, {"/catalog"}),
-        ("/v1/games", {"seats": 2, "seed": 1, "players": 2}, {"/players"}),
         ("/v1/legal-moves", {}, {"/state"}),
         ("/v1/legal-moves", {"state": []}, {"/state"}),
         ("/v1/legal-moves", {"state": {}, "catalog": "reference"}, {"/catalog"}),
@@ -123,20 +122,23 @@ def test_wrong_types_list_every_field(
 
 
 def test_field_problem_codes(client: Any) -> None:
-    r = client.post("/v1/games", json={"seats": "x", "colour": 1})
-    p = problem(r, "/v1/games", 400, "invalid_request")
+    r = client.post("/v1/view", json={"seat": "x", "colour": 1})
+    p = problem(r, "/v1/view", 400, "invalid_request")
     codes = {x["pointer"]: x["code"] for x in p["problems"]}
     assert codes == {
-        "/seats": "invalid_field",
-        "/seed": "missing_field",
+        "/seat": "invalid_field",
+        "/state": "missing_field",
         "/colour": "unknown_field",
     }
 
 
 def test_pointer_tokens_are_escaped(client: Any) -> None:
-    r = client.post("/v1/games", json={"seats": 2, "seed": 1, "a/b~c": 1})
-    p = problem(r, "/v1/games", 400, "invalid_request")
+    r = client.post("/v1/legal-moves", json={"state": {}, "a/b~c": 1})
+    p = problem(r, "/v1/legal-moves", 400, "invalid_request")
     assert p["pointer"] == "/a~1b~0c"
+    # a set-up's unknown field is its engine's (A-1), pointed at the same way
+    r = client.post("/v1/games", json={"seats": 2, "seed": 1, "a/b~c": 1})
+    assert problem(r, "/v1/games", 422, "unknown_field")["pointer"] == "/a~1b~0c"
 
 
 def test_decision_count_limits(state: dict[str, Any]) -> None:
@@ -221,6 +223,22 @@ def test_method_not_allowed(client: Any, method: str, path: str, allowed: str) -
     assert r.status_code == 405 and r.mimetype == "application/problem+json"
     assert r.get_json()["code"] == "method_not_allowed"
     assert allowed in r.headers["Allow"]
+
+
+def test_conditional_requests_for_static_files_fail_as_problems(client: Any) -> None:
+    """werkzeug answers a Range past a static file's end (416) and a failed If-Match (412, a
+    status it sets on the file's own answer): both are problems, 416 keeping Content-Range."""
+    size = len(client.get("/static/play.js").data)
+    r = client.get("/static/play.js", headers={"Range": f"bytes={size}-"})
+    assert r.status_code == 416 and r.mimetype == "application/problem+json"
+    assert r.get_json()["code"] == "range_not_satisfiable"
+    assert r.headers["Content-Range"] == f"bytes */{size}"
+    r = client.get("/static/play.js", headers={"If-Match": '"not-its-etag"'})
+    assert r.status_code == 412 and r.mimetype == "application/problem+json"
+    assert r.get_json()["code"] == "precondition_failed"
+    assert "ETag" not in r.headers  # not the file's answer
+    ok = client.get("/static/play.js", headers={"Range": "bytes=0-9"})
+    assert ok.status_code == 206 and len(ok.data) == 10
 
 
 # -- rule and consistency errors: 422 -------------------------------------------------------
@@ -393,6 +411,57 @@ def test_setup_errors(
     r = client.post("/v1/replay", json={"setup": setup, "decisions": []})
     p = problem(r, "/v1/replay", 422, code)
     assert p["pointer"] == "/setup" + pointer
+
+
+# each game's set-up, and the clause that lists its fields (A-1, F-1)
+GAME_SETUPS = {
+    "architectura": ({"seats": 2, "seed": 1}, "A-1"),
+    "fora-de-prumo": ({"game": "fora-de-prumo", "seats": 2, "seed": 1}, "F-1"),
+}
+
+
+@pytest.mark.parametrize("game", GAME_SETUPS)
+def test_an_unknown_set_up_field_is_one_problem_in_every_game(client: Any, game: str) -> None:
+    """The same problem, the same answer in both games and wherever a set-up is read
+    (/v1/games, a replay's set-up, a state's history recorded): 422 `unknown_field` citing the
+    game's set-up clause, beside the set-up's other problems (the engines read it)."""
+    setup, clause = GAME_SETUPS[game]
+    state = client.post("/v1/games", json=setup).get_json()["state"]
+    hist = state["history"]
+    forged = {**state, "history": {**hist, "setup": {**hist["setup"], "bogus": 1}}}
+    for path, body, at in [
+        ("/v1/games", {**setup, "bogus": 1}, ""),
+        ("/v1/replay", {"setup": {**setup, "bogus": 1}, "decisions": []}, "/setup"),
+        ("/v1/record", {"state": forged}, "/state/history/setup"),
+    ]:
+        p = problem(client.post(path, json=body), path, 422, "unknown_field")
+        assert (p["clause"], p["pointer"]) == (clause, f"{at}/bogus"), path
+        assert p["detail"] == "unknown set-up field 'bogus'"
+        assert [(x["code"], x["clause"]) for x in p["problems"]] == [("unknown_field", clause)]
+    both = {**setup, "first_seat": 3, "bogus": 1}  # the other problems are listed too
+    p = problem(client.post("/v1/games", json=both), "/v1/games", 422, "unknown_field")
+    assert [x["code"] for x in p["problems"]] == ["unknown_field", "invalid_first_seat"]
+
+
+@pytest.mark.parametrize(("game", "clause"), [("architectura", "A-10"), ("fora-de-prumo", "F-2.8")])
+def test_an_unknown_field_of_a_set_up_catalog_is_one_problem_in_every_game(
+    client: Any, game: str, clause: str
+) -> None:
+    """A custom catalog's unknown field is a bad catalog in both games, as it is beside a
+    state: 422 `invalid_catalog` citing the game's catalog clause, each problem listed."""
+    from engine.games import engine
+
+    setup = GAME_SETUPS[game][0]
+    doc = {**engine(game).builtin_catalogs()["reference"].to_json(), "bogus": 1}
+    state = client.post("/v1/games", json=setup).get_json()["state"]
+    for path, body, at in [
+        ("/v1/games", {**setup, "catalog": doc}, "/catalog"),
+        ("/v1/replay", {"setup": {**setup, "catalog": doc}, "decisions": []}, "/setup/catalog"),
+        ("/v1/legal-moves", {"state": state, "catalog": doc}, "/catalog"),
+    ]:
+        p = problem(client.post(path, json=body), path, 422, "invalid_catalog")
+        assert (p["clause"], p["pointer"]) == (clause, f"{at}/bogus"), path
+        assert [x["code"] for x in p["problems"]] == ["catalog_unknown_field"]
 
 
 def test_setup_lists_several_problems(client: Any) -> None:

@@ -208,6 +208,30 @@ def test_A_1_variant_must_be_known() -> None:
     assert e.value.code == "invalid_variant"
 
 
+def test_A_1_unknown_fields_refused_with_the_other_problems() -> None:
+    """As Fora de Prumo refuses them (F-1): unknown_field naming A-1, listed first."""
+    with pytest.raises(SetupError) as e:
+        arch.new_game({"seats": 2, "seed": 1, "first_seat": 2, "bogus": 1, "a/b": 2})
+    assert (e.value.code, e.value.clause, e.value.pointer) == ("unknown_field", "A-1", "/a~1b")
+    assert [(p.code, p.pointer, p.clause) for p in e.value.problems] == [
+        ("unknown_field", "/a~1b", "A-1"),
+        ("unknown_field", "/bogus", "A-1"),
+        ("invalid_first_seat", "/first_seat", "A-1.4"),
+    ]
+    with pytest.raises(SetupError) as e:  # a custom catalog's problems point into it
+        arch.new_game({"seats": 2, "seed": 1, "bogus": 1, "catalog": {"format": 1}})
+    assert e.value.problems[0].code == "unknown_field"
+    assert {p.pointer for p in e.value.problems[1:]} >= {"/catalog/format"}
+    assert e.value.problems_total == len(e.value.problems)
+
+
+def test_A_1_the_set_up_fields_are_those_the_http_schema_checks() -> None:
+    from app.schemas import SETUP
+    from engine.architectura.setup import SETUP_KEYS
+
+    assert set(SETUP_KEYS) == set(SETUP.fields)
+
+
 # -- A-10 catalogs -------------------------------------------------------------------------
 
 

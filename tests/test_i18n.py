@@ -12,11 +12,13 @@ import time
 from typing import Any
 
 import pytest
-from http_support import ROOT, check_response, make_app
+from flask import Flask
+from http_support import ROOT, check_response, make_app, schema_errors
 from message_sites import PASSED_ON, marshmallow_messages, read_sources, shape
 from shared_texts import shared_text
+from werkzeug.exceptions import default_exceptions
 
-from app.errors import HTTP_DETAILS, TITLES, WHOLE_BODY
+from app.errors import TITLES, WHOLE_BODY
 from app.i18n import LANGUAGES, MORE, _best_language, catalog, template, translate
 from engine.games import engine
 
@@ -288,7 +290,7 @@ def _code_messages() -> tuple[set[str], set[str]]:
         f"or list them in tests/message_sites.py PASSED_ON with the reason: {found.unread}"
     )
     assert found.passed == set(PASSED_ON), f"PASSED_ON lists {set(PASSED_ON) - found.passed}"
-    messages = set(found.messages) | marshmallow_messages() | set(HTTP_DETAILS.values())
+    messages = set(found.messages) | marshmallow_messages()
     messages |= set(TITLES.values()) | {"Error"}  # a problem's title (ApiError.body)
     return messages, {f for f in fragments if f}
 
@@ -353,7 +355,7 @@ def test_the_reader_finds_messages_however_they_are_written() -> None:
 
 def _http_problems() -> list[tuple[str, str, dict[str, Any] | None, dict[str, str]]]:
     """(method, path, body, headers) of app-level problems: 400s of the schemas, 404, 405,
-    415, an edited state (422), a bad catalog (422)."""
+    415, an edited state (422), a bad catalog (422), the static files' 412 and 416."""
     state = _arch_state()
     edited = dict(state, seats=[dict(state["seats"][0], tokens=9), state["seats"][1]])
     return [
@@ -365,6 +367,8 @@ def _http_problems() -> list[tuple[str, str, dict[str, Any] | None, dict[str, st
         ("GET", "/v1/nowhere", None, {}),
         ("DELETE", "/v1/games", None, {}),
         ("POST", "/v1/games", None, {"Content-Type": "text/plain"}),
+        ("GET", "/static/play.js", None, {"Range": "bytes=99999999-"}),
+        ("GET", "/static/play.js", None, {"If-Match": '"not-its-etag"'}),
     ]
 
 
@@ -380,8 +384,10 @@ def test_problems_of_the_app_are_explained_in_the_language_asked_for(
             headers={**headers, "Accept-Language": lang},
         )  # fmt: skip
 
-    en = ask("en").get_json()
-    assert en["status"] >= 400
+    english = ask("en")
+    assert english.mimetype == "application/problem+json", english.data[:200]
+    en = english.get_json()
+    assert en["status"] >= 400 and not schema_errors("Problem", en)
     for lang in OTHER:
         r = ask(lang)
         got = r.get_json()
@@ -391,6 +397,31 @@ def test_problems_of_the_app_are_explained_in_the_language_asked_for(
         assert got["detail"] == translate(en["detail"], lang) != en["detail"]
         for mine, theirs in zip(got.get("problems", []), en.get("problems", []), strict=True):
             assert mine["detail"] == translate(theirs["detail"], lang) != theirs["detail"]
+
+
+def _raising_app() -> Flask:
+    """The app with a route raising each of werkzeug's HTTP errors (/raise/<status>)."""
+    app = make_app()
+
+    def fail(status: int) -> None:
+        raise default_exceptions[status]()
+
+    app.add_url_rule("/raise/<int:status>", view_func=fail)
+    return app
+
+
+@pytest.mark.parametrize("status", sorted(default_exceptions))
+def test_every_http_error_of_werkzeug_is_a_translated_problem(status: int) -> None:
+    """Whichever HTTP error werkzeug raises, now or after an upgrade, the answer is a problem
+    of the contract whose title and detail are catalog messages, not werkzeug's English."""
+    client = _raising_app().test_client()
+    en = client.get(f"/raise/{status}").get_json()
+    assert en["status"] == status and not schema_errors("Problem", en), en
+    for lang in OTHER:
+        got = client.get(f"/raise/{status}", headers={"Accept-Language": lang}).get_json()
+        assert _untranslated(got) == _untranslated(en)
+        assert got["title"] == translate(en["title"], lang) != en["title"], lang
+        assert got["detail"] == translate(en["detail"], lang) != en["detail"], lang
 
 
 def test_a_400_names_the_field_and_translates_marshmallow() -> None:
@@ -491,7 +522,7 @@ def test_messages_inside_messages_are_read_to_a_bounded_depth() -> None:
     hostile = ": " * 200
     out = translate(hostile, "fr")
     assert out == " : " * 5 + ": " * 195  # five levels read, the rest kept as it is
-    r = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1, ": " * 300: 1},
+    r = CLIENT.post("/v1/legal-moves", json={"state": {}, ": " * 300: 1},
                     headers={"Accept-Language": "de"})  # fmt: skip
     assert r.status_code == 400 and r.get_json()["problems"][0]["detail"] == "Unbekanntes Feld."
 

@@ -22,14 +22,19 @@ from engine.architectura.serialize import (
     parse_cell,
     pending_json,
 )
+from engine.architectura.setup import SETUP_KEYS
 from engine.architectura.setup import new_game as _new_game
 from engine.errors import (
+    CatalogError,
     IllegalDecision,
     InvalidState,
     Problem,
+    ProblemList,
     SetupError,
     pointer_token,
     short_repr,
+    summary,
+    unknown_keys,
 )
 from engine.protocol import DecisionProtocol
 
@@ -37,6 +42,29 @@ from engine.protocol import DecisionProtocol
 def new_game_internal(setup: dict[str, Any]) -> Game:
     if not isinstance(setup, dict):
         raise SetupError("invalid_setup", "the set-up must be an object", "A-1", "")
+    # A-1: a field the set-up does not have is refused (as Fora de Prumo refuses one, F-1),
+    # listed before the problems reading the rest finds
+    problems = ProblemList()  # an object of 100,000 unknown fields costs a count
+    unknown_keys(problems, setup, SETUP_KEYS, "", "unknown_field", "set-up ", "A-1")
+    if not problems:
+        return _read_setup(setup)
+    try:
+        _read_setup(setup)
+    except SetupError as e:
+        problems.extend(e.problems or [Problem(e.code, e.detail, e.pointer, e.clause)])
+        problems.total += e.problems_total - len(e.problems)
+    except CatalogError as e:  # its pointers into the catalog, as Fora de Prumo lists them
+        problems.extend(
+            Problem(p.code, p.detail, "/catalog" + p.pointer, p.clause or e.clause)
+            for p in e.problems
+        )
+        problems.total += e.problems_total - len(e.problems)
+    first = problems[0]
+    raise SetupError(first.code, summary(problems), first.clause, first.pointer, problems)
+
+
+def _read_setup(setup: dict[str, Any]) -> Game:
+    """The game of a set-up of known fields (A-1)."""
     cat = get_catalog(setup.get("catalog", "reference"))
     seed = setup.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:

@@ -11,6 +11,17 @@ from engine.architectura.flow import begin_turn, settle
 from engine.architectura.model import BLOCKS, HAND_LIMIT, TOKENS, Game, Instances
 from engine.errors import Problem, SetupError, pointer_token, short_repr, summary
 
+# the fields of a set-up (app/schemas.py SetupSchema checks their types over HTTP)
+SETUP_KEYS = (
+    "game",
+    "seats",
+    "seed",
+    "variant",
+    "first_seat",
+    "colours",
+    "replacements",
+    "catalog",
+)
 _CACHE_SIZE = 512
 _INSTANCES: dict[tuple[Any, ...], tuple[Catalog, Instances]] = {}
 _CANDIDATES: dict[int, tuple[Catalog, dict[str, tuple[str, ...]]]] = {}

@@ -51,6 +51,8 @@ def new_game_internal(setup: dict[str, Any]) -> Game:
         try:
             cat = get_catalog(setup.get("catalog", "reference"))
         except CatalogError as e:
+            if not problems:  # only the catalog is bad: its own error, as beside a state
+                raise
             problems.extend(
                 Problem(p.code, p.detail, "/catalog" + p.pointer, p.clause or e.clause)
                 for p in e.problems
