@@ -86,8 +86,12 @@ class ProblemList(list[Problem]):
 
 
 def problem_count(problems: list[Problem]) -> int:
-    """How many problems were found (a ProblemList counts those it did not keep)."""
-    return problems.total if isinstance(problems, ProblemList) else len(problems)
+    """How many problems were found (a ProblemList counts those it did not keep). Never
+    fewer than it holds: code compiled by mypyc (docs/compiled.md) that knows the list only
+    as a `list` appends to it directly, past `append`'s count (and its limit)."""
+    if isinstance(problems, ProblemList):
+        return max(problems.total, len(problems))
+    return len(problems)
 
 
 def unknown_keys(
@@ -143,6 +147,8 @@ class EngineError(Exception):
         self.pointer = pointer
         self.problems: list[Problem] = problems or []
         self.problems_total = problem_count(self.problems)
+        if isinstance(self.problems, ProblemList) and len(self.problems) > self.problems.limit:
+            del self.problems[self.problems.limit :]  # filled past `append` (problem_count)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "detail": self.detail, "pointer": self.pointer}

@@ -11,7 +11,7 @@ from scenario import build, illegal
 
 import engine.architectura as arch
 from engine.canonical import dumps
-from engine.errors import IllegalDecision
+from engine.errors import MAX_PROBLEMS, EngineError, IllegalDecision, Problem, ProblemList
 
 
 def start() -> S.State:
@@ -137,3 +137,18 @@ def test_validate_and_score_do_not_mutate() -> None:
     arch.score(s)
     arch.player_view(s, 1)
     assert s == before
+
+
+def test_an_error_keeps_the_first_problems_and_counts_all_even_past_append() -> None:
+    """Code compiled by mypyc that knows a ProblemList only as a `list` appends to it with
+    the list's own append, past ProblemList.append's limit and count (docs/compiled.md). The
+    error still answers the first MAX_PROBLEMS and the true total (pure Python stand-in)."""
+    problems = ProblemList()
+    for i in range(MAX_PROBLEMS + 50):
+        list.append(problems, Problem("catalog_value", f"bad {i}", f"/cards/{i}"))
+    e = EngineError("invalid_catalog", "bad", "A-10", "", problems)
+    assert (len(e.problems), e.problems_total) == (MAX_PROBLEMS, MAX_PROBLEMS + 50)
+    out = e.to_json()
+    assert len(out["problems"]) == MAX_PROBLEMS
+    assert out["problems"][-1]["pointer"] == f"/cards/{MAX_PROBLEMS - 1}"
+    assert out["problems_total"] == MAX_PROBLEMS + 50
