@@ -203,3 +203,21 @@ def test_unreadable_fora_de_prumo_positions_say_why(text: str, why: str) -> None
     with pytest.raises(EngineError) as e:
         fdp_read(text)
     assert e.value.code == "invalid_position" and why in e.value.detail
+
+
+def test_the_positions_of_the_notation_page_read_as_written() -> None:
+    """docs/notation.md's example positions are read by /v1/position as pasted (its Fora de
+    Prumo example once left out most of the cards in use), and one that says where every
+    card is (no `rest=`) is written back the same."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "notation.md").read_text()
+    blocks = [b.strip() for b in page.split("```text\n")[1:]]
+    examples = [b.split("\n```", 1)[0] for b in blocks]
+    positions = [e for e in examples if e.startswith(("architectura ", "fora-de-prumo "))]
+    assert {p.split()[0] for p in positions} == {"architectura", "fora-de-prumo"}
+    for text in positions:
+        r = CLIENT.post("/v1/position", json={"position": text})
+        assert r.status_code == 200, (text, r.get_json())
+        if "rest=" not in text:
+            assert r.get_json()["position"] == text
