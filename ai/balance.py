@@ -32,7 +32,7 @@ from tqdm import tqdm
 
 from ai.bots import parse_bot_spec
 from ai.queue import QueueUnavailable, run_games
-from ai.tournament import play_game, run_local, wilson, worker_bot
+from ai.tournament import play_game, require_plotting, run_local, wilson, worker_bot
 from engine.games import DEFAULT_GAME, GAMES, engine
 
 # per game: the decision type that "plays" a card, and the card's name for the report
@@ -215,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.games < 1 or not 2 <= args.seats <= 4:
         p.error("--games must be at least 1 and --seats 2 to 4")
+    if args.plot:
+        require_plotting(p)
     try:
         parse_bot_spec(args.bot)
     except ValueError as e:

@@ -20,6 +20,7 @@ deterministic bots (iteration budgets, greedy, random; a time budget depends on 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import multiprocessing as mp
@@ -262,6 +263,16 @@ def run_match(
     )
 
 
+PLOT_EXTRA = "pip install '.[plot]'"
+
+
+def require_plotting(p: argparse.ArgumentParser) -> None:
+    """--plot needs matplotlib, an optional extra (the service does not): say so before any
+    game is played, not after."""
+    if importlib.util.find_spec("matplotlib") is None:
+        p.error(f"--plot needs matplotlib, which is not installed: .venv/bin/{PLOT_EXTRA}")
+
+
 def write_plot(path: str, points: list[tuple[int, MatchSummary]], opponent: str) -> None:
     import matplotlib
 
@@ -324,6 +335,8 @@ def _main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.games < 1:
         p.error("--games must be at least 1")
+    if args.plot:
+        require_plotting(p)
     a = f"ismcts:{args.time_ms}ms" if args.time_ms else args.a
     try:
         parse_bot_spec(a)

@@ -60,3 +60,27 @@ def test_the_command_writes_a_table_a_plot_and_json(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert table.read_text().startswith("architectura, greedy in all 2 seats, 6 games")
     assert '"first_seat"' in js.read_text()
+
+
+def test_plot_without_matplotlib_is_refused_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--plot needs the optional extra: without it both commands stop at once, saying how to
+    install it, instead of playing every game and then failing to import it."""
+    import importlib.util
+
+    from ai import balance, tournament
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda n, *a: None if n == "matplotlib" else real(n, *a)
+    )
+    played: list[object] = []
+    monkeypatch.setattr(balance, "run_balance", lambda *a, **k: played.append(a))
+    monkeypatch.setattr(tournament, "run_match", lambda *a, **k: played.append(a))
+    for cmd in (balance.main, tournament.main):
+        with pytest.raises(SystemExit) as e:
+            cmd(["--games", "2", "--plot", str(tmp_path / "p.png")])
+        assert e.value.code == 2
+        assert "pip install '.[plot]'" in capsys.readouterr().err
+    assert played == [] and not (tmp_path / "p.png").exists()
