@@ -33,6 +33,15 @@ def test_every_route_is_documented_and_every_path_routed() -> None:
     assert routed == documented
 
 
+def test_every_post_documents_what_reading_its_body_can_answer() -> None:
+    """Any body can be malformed (400), stall (408 body_timeout, app/body_timeout.py), be too
+    large (413) or not JSON (415), whatever the operation."""
+    for path, ops in spec()["paths"].items():
+        if "post" in ops:
+            missing = {"400", "408", "413", "415"} - set(ops["post"]["responses"])
+            assert not missing, f"POST {path} does not document {sorted(missing)}"
+
+
 def _examples() -> list[tuple[str, str, str, str, Any, str]]:
     """(path, method, where, name, value, schema pointer) for every example in the document."""
     out = []

@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from http_support import schema_errors
 
 import engine.architectura as arch
 from benchmarks.local import ROOT, gunicorn
@@ -139,6 +140,7 @@ def test_a_stalled_body_is_cut_off_and_does_not_hold_a_thread(server: str) -> No
         problem = json.loads(answer.read())
         assert answer.status == 408, problem
         assert problem["code"] == "body_timeout"
+        assert schema_errors("Problem", problem) == []  # openapi.yaml's BodyTimeout
         s.close()
     assert time.perf_counter() - t0 < 5
 
