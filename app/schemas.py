@@ -154,45 +154,53 @@ class Envelope(Schema):
         return data
 
 
+def _passed_on(default: Any = missing) -> fields.Raw:
+    """A set-up field: its value is its game's to read (the engine names the clause)."""
+    return fields.Raw(load_default=default, allow_none=True)
+
+
 class SetupSchema(Schema):
     """POST /v1/games, and the `setup` of POST /v1/replay, for Architectura (A-1), the default
-    game: the types and ranges of its fields are checked here. A field it does not have
-    passes on to the engine, which refuses it naming A-1, as every game's engine refuses its
-    own set-up's (422 `unknown_field`)."""
+    game: its fields, with the defaults the state's history writes out. Their values are the
+    game's: its engine reads them as it reads a state, every problem a 422 naming its clause
+    (a field it does not have too: `unknown_field`, A-1), as every game's engine does."""
 
     class Meta:
         unknown = INCLUDE
 
-    game = fields.String(validate=validate.Equal(DEFAULT_GAME))
-    seats = _strict_int(required=True, validate=validate.Range(2, 4))
-    seed = _strict_int(required=True, validate=validate.Range(0, MAX_SEED))
-    variant = fields.String(load_default="basic", validate=validate.OneOf(["basic", "advanced"]))
-    first_seat = _strict_int(load_default=0, validate=validate.Range(0, 3))
-    colours = BoundedList(fields.String(), least=2, most=4, what="colours")
-    replacements = BoundedList(BoundedDict(most=12), most=4, what="seats")
-    catalog = CatalogSpec(load_default="reference")
+    game = _passed_on()  # "architectura" or absent: load_setup chose this schema by it
+    seats = _passed_on()
+    seed = _passed_on()
+    variant = _passed_on("basic")
+    first_seat = _passed_on(0)
+    colours = _passed_on()
+    replacements = _passed_on()
+    catalog = _passed_on("reference")
 
 
 class GameSetupSchema(Schema):
-    """The set-up of any other registered game: the envelope (game, seats, seed, catalog) is
-    checked here; the game's own options pass through to its engine, which checks them and
-    names the clause (422). A new game therefore needs no schema of its own in app/."""
+    """The set-up of any other registered game: only `game` is read here, to choose the engine
+    that reads the rest (422 naming the clause). A new game therefore needs no schema of its
+    own in app/."""
 
     class Meta:
         unknown = INCLUDE
 
     game = fields.String(required=True, validate=validate.OneOf(list(GAMES)))
-    seats = _strict_int(required=True, validate=validate.Range(1, 16))
-    seed = _strict_int(required=True, validate=validate.Range(0, MAX_SEED))
-    catalog = CatalogSpec(load_default="reference")
+    catalog = _passed_on("reference")
 
 
 def load_setup(value: Any) -> dict[str, Any]:
-    """A set-up checked by its game's schema (Architectura when `game` is absent)."""
+    """A set-up, as its game's engine is to read it (Architectura when `game` is absent):
+    an object whose `game` names a game (400 otherwise), the defaults written out."""
     if not isinstance(value, dict):
         raise ValidationError("A set-up must be an object.")
     schema = SETUP if value.get("game", DEFAULT_GAME) == DEFAULT_GAME else GAME_SETUP
     out: dict[str, Any] = schema.load(value)
+    # JSON Schema's notion of an integer, for a set-up's values as for the envelope's: 3.0
+    # is 3 (in the state's history too)
+    for k in [k for k, v in out.items() if type(v) is float and v.is_integer()]:
+        out[k] = int(out[k])
     return out
 
 

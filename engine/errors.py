@@ -182,6 +182,17 @@ class IllegalDecision(EngineError):
         return out
 
 
+def missing(
+    problems: list[Problem], d: dict[str, Any], name: str, clause: str, path: str = ""
+) -> bool:
+    """Whether `d` leaves out the field `name` that it must give (a `missing_field` problem
+    naming `clause`, as a state's missing field is one)."""
+    if name in d:
+        return False
+    problems.append(Problem("missing_field", f"missing field {name!r}", f"{path}/{name}", clause))
+    return True
+
+
 def summary(problems: list[Problem]) -> str:
     """The first problem's sentence, with how many more there are."""
     first, n = problems[0], problem_count(problems)

@@ -77,20 +77,7 @@ def test_json_suffix_media_type_is_accepted(client: Any) -> None:
 @pytest.mark.parametrize(
     ("path", "body", "pointers"),
     [
-        ("/v1/games", {}, {"/seats", "/seed"}),
-        ("/v1/games", {"seats": "2", "seed": 1}, {"/seats"}),
-        ("/v1/games", {"seats": 2.5, "seed": 1}, {"/seats"}),
-        ("/v1/games", {"seats": True, "seed": 1}, {"/seats"}),
-        ("/v1/games", {"seats": 5, "seed": -1}, {"/seats", "/seed"}),
-        ("/v1/games", {"seats": 2, "seed": 2**64}, {"/seed"}),
-        ("/v1/games", {"seats": 2, "seed": 1, "variant": "expert"}, {"/variant"}),
-        ("/v1/games", {"seats": 2, "seed": 1, "first_seat": 4}, {"/first_seat"}),
-        ("/v1/games", {"seats": 2, "seed": 1, "colours": "red"}, {"/colours"}),
-        ("/v1/games", {"seats": 2, "seed": 1, "colours": [1, 2]}, {"/colours/0", "/colours/1"}),
-        ("/v1/games", {"seats": 2, "seed": 1, "replacements": {"a": "b"}}, {"/replacements"}),
-        ("/v1/games", {"seats": 2, "seed": 1, "replacements": [{"a": 3}]}, {"/replacements/0/a"}),
-        ("/v1/games", {"seats": 2, "seed": 1, "catalog": 5}, {"/catalog"}),
-        ("/v1/games", {"seats": 2, "seed": 1, "catalog": ""}, {"/catalog"}),
+        ("/v1/games", {"game": "chess", "seats": 5}, {"/game"}),
         ("/v1/legal-moves", {}, {"/state"}),
         ("/v1/legal-moves", {"state": []}, {"/state"}),
         ("/v1/legal-moves", {"state": {}, "catalog": "reference"}, {"/catalog"}),
@@ -105,7 +92,7 @@ def test_json_suffix_media_type_is_accepted(client: Any) -> None:
         ("/v1/score", {"state": None}, {"/state"}),
         ("/v1/replay", {"decisions": []}, {""}),
         ("/v1/replay", {"state": {}, "setup": {"seats": 2, "seed": 1}, "decisions": []}, {""}),
-        ("/v1/replay", {"setup": {"seats": 1}, "decisions": []}, {"/setup/seats", "/setup/seed"}),
+        ("/v1/replay", {"setup": [], "decisions": []}, {"/setup"}),
         ("/v1/replay", {"setup": {"seats": 2, "seed": 1}}, {"/decisions"}),
         ("/v1/replay", {"setup": {"seats": 2, "seed": 1}, "decisions": [[]]}, {"/decisions/0"}),
     ],
@@ -411,6 +398,73 @@ def test_setup_errors(
     r = client.post("/v1/replay", json={"setup": setup, "decisions": []})
     p = problem(r, "/v1/replay", 422, code)
     assert p["pointer"] == "/setup" + pointer
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "problems"),
+    [
+        ("/v1/games", {}, [("missing_field", "/seats"), ("missing_field", "/seed")]),
+        ("/v1/games", {"seats": "2", "seed": 1}, [("invalid_seat_count", "/seats")]),
+        ("/v1/games", {"seats": 2.5, "seed": 1}, [("invalid_seat_count", "/seats")]),
+        ("/v1/games", {"seats": True, "seed": 1}, [("invalid_seat_count", "/seats")]),
+        (
+            "/v1/games",
+            {"seats": 5, "seed": -1},
+            [("invalid_seat_count", "/seats"), ("invalid_seed", "/seed")],
+        ),
+        ("/v1/games", {"seats": 2, "seed": 2**64}, [("invalid_seed", "/seed")]),
+        (
+            "/v1/games",
+            {"seats": 2, "seed": 1, "variant": "expert"},
+            [("invalid_variant", "/variant")],
+        ),
+        (
+            "/v1/games",
+            {"seats": 2, "seed": 1, "first_seat": 4},
+            [("invalid_first_seat", "/first_seat")],
+        ),
+        ("/v1/games", {"seats": 2, "seed": 1, "colours": "red"}, [("invalid_colours", "/colours")]),
+        (
+            "/v1/games",
+            {"seats": 2, "seed": 1, "colours": [1, 2]},
+            [("invalid_colours", "/colours")],
+        ),
+        (
+            "/v1/games",
+            {"seats": 2, "seed": 1, "replacements": {"a": "b"}},
+            [("invalid_replacements", "/replacements")],
+        ),
+        (
+            "/v1/games",
+            {"seats": 2, "seed": 1, "replacements": [{"a": 3}]},
+            [
+                ("replacements_in_basic_game", "/replacements"),
+                ("illegal_replacement", "/replacements/0/a"),
+            ],
+        ),
+        ("/v1/games", {"seats": 2, "seed": 1, "catalog": 5}, [("unknown_catalog", "/catalog")]),
+        ("/v1/games", {"seats": 2, "seed": 1, "catalog": ""}, [("unknown_catalog", "/catalog")]),
+        (
+            "/v1/replay",
+            {"setup": {"seats": 1}, "decisions": []},
+            [("invalid_seat_count", "/setup/seats"), ("missing_field", "/setup/seed")],
+        ),
+    ],
+)
+def test_set_up_values_are_read_by_the_engine(
+    client: Any, path: str, body: dict[str, Any], problems: list[tuple[str, str]]
+) -> None:
+    """A set-up's values are its game's (as a state's are): every bad one is a 422 naming
+    its clause, listed with its pointer (they were 400s of the schema: tests/test_setup_values.py
+    shows both games answer alike)."""
+    p = problem(client.post(path, json=body), path, 422, problems[0][0])
+    assert [(x["code"], x["pointer"]) for x in p["problems"]] == problems
+    assert all(
+        x["clause"].startswith("A-1") for x in p["problems"] if x["code"] != "unknown_catalog"
+    )
+    assert p["pointer"] == p["problems"][0]["pointer"]
+    if len(problems) > 1:
+        assert f"and {len(problems) - 1} more" in p["detail"]
 
 
 # each game's set-up, and the clause that lists its fields (A-1, F-1)

@@ -128,8 +128,12 @@ def test_errors_and_request_ids_through_gunicorn(server: str) -> None:
     status, headers, body = call(server, "/healthz", headers={"X-Request-ID": "e2e-1"})
     assert status == 200 and headers["X-Request-ID"] == "e2e-1"
     status, headers, body = call(server, "/v1/games", {"seats": 7, "seed": 1})
-    assert status == 400 and headers["Content-Type"] == "application/problem+json"
-    assert body["pointer"] == "/seats"
+    assert status == 422 and headers["Content-Type"] == "application/problem+json"
+    assert (body["code"], body["pointer"], body["clause"]) == (
+        "invalid_seat_count",
+        "/seats",
+        "A-1.1",
+    )
     status, _, body = call(server, "/v1/games", {"seats": 2, "seed": 1, "pad": "x" * 1_000_001})
     assert status == 413 and body["code"] == "body_too_large"
     status, _, body = call(server, "/readyz")

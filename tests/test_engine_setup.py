@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from typing import Any
 
 import pytest
@@ -363,3 +364,76 @@ def test_A_10_unknown_builtin_catalog_refused() -> None:
     with pytest.raises(SetupError) as e:
         arch.new_game({"seats": 2, "seed": 1, "catalog": "official"})
     assert e.value.code == "unknown_catalog" and e.value.clause == "A-10"
+
+
+# -- A-1: every value of a set-up is read here, as sent ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "code", "clause"),
+    [
+        ("seats", None, "invalid_seat_count", "A-1.1"),
+        ("seats", [2], "invalid_seat_count", "A-1.1"),
+        ("seed", None, "invalid_seed", "A-1.6"),
+        ("seed", True, "invalid_seed", "A-1.6"),
+        ("first_seat", None, "invalid_first_seat", "A-1.4"),
+        ("first_seat", True, "invalid_first_seat", "A-1.4"),
+        ("first_seat", "0", "invalid_first_seat", "A-1.4"),
+        ("variant", None, "invalid_variant", "A-1.5"),
+        ("variant", ["basic"], "invalid_variant", "A-1.5"),
+        ("colours", None, "invalid_colours", "A-1.1"),
+        ("replacements", None, "invalid_replacements", "A-1.5"),
+        ("game", "fora-de-prumo", "wrong_game", "A-1"),
+    ],
+)
+def test_A_1_a_bad_value_of_any_kind_is_its_fields_problem(
+    field: str, value: Any, code: str, clause: str
+) -> None:
+    """null is no value (a field left out takes its default; one sent as null is refused),
+    and a boolean is no integer: each is its field's problem, as Fora de Prumo's are."""
+    with pytest.raises(SetupError) as e:
+        arch.new_game({"seats": 2, "seed": 1, field: value})
+    assert [(p.code, p.pointer, p.clause) for p in e.value.problems] == [
+        (code, f"/{field}", clause)
+    ]
+
+
+def test_A_1_seats_and_seed_must_be_given() -> None:
+    with pytest.raises(SetupError) as e:
+        arch.new_game({})
+    assert [(p.code, p.pointer, p.clause) for p in e.value.problems] == [
+        ("missing_field", "/seats", "A-1.1"),
+        ("missing_field", "/seed", "A-1.6"),
+    ]
+
+
+def test_A_1_every_problem_of_a_set_up_is_listed_in_field_order() -> None:
+    """Not the first one only (seats and seed were raised alone), the catalog's beside them."""
+    with pytest.raises(SetupError) as e:
+        arch.new_game({"seats": 5, "seed": -1, "first_seat": 4, "variant": "x", "catalog": "nope"})
+    assert [(p.code, p.pointer) for p in e.value.problems] == [
+        ("invalid_seat_count", "/seats"),
+        ("invalid_seed", "/seed"),
+        ("invalid_first_seat", "/first_seat"),
+        ("invalid_variant", "/variant"),
+        ("unknown_catalog", "/catalog"),
+    ]
+    with pytest.raises(SetupError) as e:  # a known catalog: the colours and replacements too
+        arch.new_game({"seats": "x", "seed": 1, "colours": "red", "replacements": 1})
+    assert [p.pointer for p in e.value.problems] == ["/seats", "/colours", "/replacements"]
+
+
+def test_A_1_huge_colours_and_replacements_are_refused_unread() -> None:
+    """A list of a million colours, a seat's object of 100,000 replacements: one problem
+    each, found without reading them (the HTTP schema bounded them before)."""
+    many = {f"k{i}": "well" for i in range(100_000)}
+    setup = {"seats": 2, "seed": 1, "variant": "advanced", "colours": ["red"] * 10**6}
+    start = time.perf_counter()
+    with pytest.raises(SetupError) as e:
+        arch.new_game({**setup, "replacements": [many, {}]})
+    assert time.perf_counter() - start < 0.05
+    assert [(p.code, p.pointer) for p in e.value.problems] == [
+        ("invalid_colours", "/colours"),
+        ("invalid_replacements", "/replacements/0"),
+    ]
+    assert "100000 replacements; at most 12" in e.value.problems[1].detail

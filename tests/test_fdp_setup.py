@@ -117,6 +117,8 @@ def test_F_1_every_setup_problem_listed() -> None:
 def test_F_1_hostile_setups_refused_with_a_code(setup: Any) -> None:
     # a custom catalog that is the set-up's only problem is its own error (as Architectura's)
     bad_catalog = isinstance(setup, dict) and isinstance(setup.get("catalog"), dict)
+    if isinstance(setup, dict):  # the fields every set-up gives (seats, seed), and the bad one
+        setup = {"seats": 2, "seed": 1, **setup}
     with pytest.raises(CatalogError if bad_catalog else SetupError) as e:
         fdp.new_game(setup)
     assert e.value.code and e.value.clause
@@ -138,7 +140,7 @@ def small_catalog(keep: int) -> dict[str, Any]:
 
 def test_F_R3_setup_refused_when_a_pile_is_too_short() -> None:
     with pytest.raises(SetupError) as e:
-        fdp.new_game({"seats": 2, "catalog": small_catalog(3)})
+        fdp.new_game({"seats": 2, "seed": 1, "catalog": small_catalog(3)})
     assert e.value.clause == "F-2.8"
     assert {p.code for p in e.value.problems} == {"pile_too_short"}
     assert {p.clause for p in e.value.problems} == {"F-R3"}
@@ -147,13 +149,13 @@ def test_F_R3_setup_refused_when_a_pile_is_too_short() -> None:
 def test_F_R3_setup_refused_when_the_deck_cannot_fill_the_market() -> None:
     # 4 + 4 + 4 cards: the deal takes 2 + 4 + 4, leaving 2 for a market of 5
     with pytest.raises(SetupError) as e:
-        fdp.new_game({"seats": 2, "catalog": small_catalog(4)})
+        fdp.new_game({"seats": 2, "seed": 1, "catalog": small_catalog(4)})
     assert [p.code for p in e.value.problems] == ["deck_too_short"]
 
 
 def test_F_2_1_custom_catalog_travels_with_the_state() -> None:
     doc = small_catalog(8)
-    s = fdp.new_game({"seats": 2, "catalog": doc})
+    s = fdp.new_game({"seats": 2, "seed": 1, "catalog": doc})
     assert s["catalog"]["id"] == "small"
     assert fdp.validate(s, doc) == []
     assert [p.code for p in fdp.validate(s)] == ["unknown_catalog"]
@@ -186,3 +188,13 @@ def test_the_package_offers_the_whole_game_interface() -> None:
             want = list(inspect.signature(proto).parameters)[1:]
             assert list(inspect.signature(getattr(fdp, name)).parameters) == want, name
     assert fdp.GAME_ID == "fora-de-prumo" and fdp.RULES_VERSION == "fora-de-prumo-rules/1.0"
+
+
+def test_F_1_seats_and_seed_must_be_given() -> None:
+    """As Architectura's (A-1.1, A-1.6): no silent 2 seats and seed 0."""
+    with pytest.raises(SetupError) as e:
+        fdp.new_game({"game": "fora-de-prumo"})
+    assert [(p.code, p.pointer, p.clause) for p in e.value.problems] == [
+        ("missing_field", "/seats", "F-1.1"),
+        ("missing_field", "/seed", "F-1.9"),
+    ]

@@ -232,7 +232,8 @@ def _keys(n: int) -> dict[str, int]:
     [
         ("/v1/games", {**SETUP_BODY, **_keys(150_000)}, 422, 150_000),  # the engine's
         ("/v1/replay", {"setup": {**SETUP_BODY, **_keys(150_000)}, "decisions": []}, 422, 150_000),
-        ("/v1/games", {**SETUP_BODY, "replacements": [_keys(150_000)]}, 400, None),
+        # a seat's replacements: the engine's, refused whole, unread
+        ("/v1/games", {**SETUP_BODY, "replacements": [_keys(150_000)]}, 422, None),
         ("/v1/games", {**SETUP_BODY, "catalog": {**REFERENCE, **_keys(150_000)}}, 422, 150_000),
     ],
     ids=["envelope", "nested set-up", "replacements", "catalog"],

@@ -335,10 +335,12 @@ def test_a_malformed_or_overlong_history_is_refused_by_every_reader(
     ("change", "code", "pointer"),
     [
         (lambda h: h["decisions"].append("blue.villa@1,1"), "invalid_history", "/decisions/1"),
-        (lambda h: h["setup"].update(seats=9), "invalid_history", "/setup/seats"),
+        # a set-up's value is its game's to refuse (422 naming the clause), as in /v1/games
+        (lambda h: h["setup"].update(seats=9), "invalid_seat_count", "/setup/seats"),
+        (lambda h: h["setup"].update(game=9), "invalid_history", "/setup/game"),
         (lambda h: h["decisions"].append({"type": "play", "x": "y" * 10**5}), "", "/decisions/1"),
     ],
-    ids=["a_string", "a_bad_setup", "an_oversized_decision"],
+    ids=["a_string", "a_bad_setup", "a_setup_of_no_game", "an_oversized_decision"],
 )
 def test_a_history_that_is_not_one_makes_no_record(change: Any, code: str, pointer: str) -> None:
     state = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
@@ -452,7 +454,8 @@ def test_a_forged_history_is_refused_in_the_client_language_through_and_through(
 
 
 def test_a_bad_set_up_in_a_history_names_its_field() -> None:
-    """A history whose set-up the set-up schema refuses points at the field, lists its
+    """A history whose set-up the set-up schema refuses (its `game` is no game: a set-up's
+    other values are its engine's, tests/test_setup_values.py) points at the field, lists its
     problems, and says so in a sentence (no Python repr of marshmallow's messages), in the
     client's language too."""
     state = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
@@ -461,10 +464,7 @@ def test_a_bad_set_up_in_a_history_names_its_field() -> None:
     body = check_response("POST", "/v1/record", r)
     assert r.status_code == 422 and body["code"] == "invalid_history"
     assert body["pointer"] == "/state/history/setup/game"
-    assert {p["pointer"] for p in body["problems"]} == {
-        "/state/history/setup/game",
-        "/state/history/setup/seats",
-    }
+    assert {p["pointer"] for p in body["problems"]} == {"/state/history/setup/game"}
     assert "{" not in body["detail"] and "[" not in body["detail"], body["detail"]
     pt = CLIENT.post("/v1/record", json={"state": forged}, headers={"Accept-Language": "pt"})
     assert "Must be one of" not in pt.get_json()["detail"], pt.get_json()["detail"]

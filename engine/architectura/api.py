@@ -22,7 +22,7 @@ from engine.architectura.serialize import (
     parse_cell,
     pending_json,
 )
-from engine.architectura.setup import SETUP_KEYS
+from engine.architectura.setup import SETUP_KEYS, check_fields
 from engine.architectura.setup import new_game as _new_game
 from engine.errors import (
     CatalogError,
@@ -40,46 +40,33 @@ from engine.protocol import DecisionProtocol
 
 
 def new_game_internal(setup: dict[str, Any]) -> Game:
+    """A-1: the game of a set-up, every problem of it listed (SetupError): an unknown field
+    (as Fora de Prumo refuses one, F-1) first, then each field's in the order of SETUP_KEYS;
+    a custom catalog that is the set-up's only problem is refused with its own error (as
+    beside a state), else its problems are listed under /catalog."""
     if not isinstance(setup, dict):
         raise SetupError("invalid_setup", "the set-up must be an object", "A-1", "")
-    # A-1: a field the set-up does not have is refused (as Fora de Prumo refuses one, F-1),
-    # listed before the problems reading the rest finds
     problems = ProblemList()  # an object of 100,000 unknown fields costs a count
     unknown_keys(problems, setup, SETUP_KEYS, "", "unknown_field", "set-up ", "A-1")
-    if not problems:
-        return _read_setup(setup)
     try:
-        _read_setup(setup)
-    except SetupError as e:
-        problems.extend(e.problems or [Problem(e.code, e.detail, e.pointer, e.clause)])
-        problems.total += e.problems_total - len(e.problems)
-    except CatalogError as e:  # its pointers into the catalog, as Fora de Prumo lists them
-        problems.extend(
-            Problem(p.code, p.detail, "/catalog" + p.pointer, p.clause or e.clause)
-            for p in e.problems
-        )
-        problems.total += e.problems_total - len(e.problems)
-    first = problems[0]
-    raise SetupError(first.code, summary(problems), first.clause, first.pointer, problems)
-
-
-def _read_setup(setup: dict[str, Any]) -> Game:
-    """The game of a set-up of known fields (A-1)."""
-    cat = get_catalog(setup.get("catalog", "reference"))
-    seed = setup.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+        cat = get_catalog(setup.get("catalog", "reference"))
+    except (SetupError, CatalogError) as e:
+        check_fields(setup, problems)  # the colours and replacements need the catalog
+        if not problems and isinstance(e, CatalogError):
+            raise  # the catalog is the only problem: its own error, as beside a state
+        if isinstance(e, CatalogError):  # its pointers into the catalog, as Fora de Prumo's
+            problems.extend(
+                Problem(p.code, p.detail, "/catalog" + p.pointer, p.clause or e.clause)
+                for p in e.problems
+            )
+            problems.total += e.problems_total - len(e.problems)
+        else:
+            problems.append(Problem(e.code, e.detail, e.pointer, e.clause))
+        first = problems[0]
         raise SetupError(
-            "invalid_seed", "seed must be an integer from 0 to 2^64-1", "A-1.6", "/seed"
-        )
-    return _new_game(
-        cat,
-        setup.get("seats", 2),
-        seed,
-        setup.get("variant", "basic"),
-        setup.get("first_seat", 0),
-        setup.get("colours"),
-        setup.get("replacements"),
-    )
+            first.code, summary(problems), first.clause, first.pointer, problems
+        ) from None
+    return _new_game(cat, setup, problems)
 
 
 def validate(state: Any, catalog: Any = None) -> list[Problem]:

@@ -9,7 +9,7 @@ from engine import rng as rngmod
 from engine.architectura.catalog import Catalog, replaceable
 from engine.architectura.flow import begin_turn, settle
 from engine.architectura.model import BLOCKS, HAND_LIMIT, TOKENS, Game, Instances
-from engine.errors import Problem, SetupError, pointer_token, short_repr, summary
+from engine.errors import Problem, SetupError, missing, pointer_token, short_repr, summary
 
 # A-1: the fields of a set-up (app/schemas.py SetupSchema checks their types over HTTP)
 SETUP_KEYS = (
@@ -22,6 +22,9 @@ SETUP_KEYS = (
     "replacements",
     "catalog",
 )
+GAME = "architectura"
+VARIANTS = ("basic", "advanced")
+ABSENT: Any = object()  # a field the set-up leaves out
 _CACHE_SIZE = 512
 _INSTANCES: dict[tuple[Any, ...], tuple[Catalog, Instances]] = {}
 _CANDIDATES: dict[int, tuple[Catalog, dict[str, tuple[str, ...]]]] = {}
@@ -44,6 +47,17 @@ def check_replacements(
             Problem(
                 "invalid_replacements",
                 "replacements must map additional card ids to the basic card each replaces",
+                path,
+                "A-1.5",
+            )
+        )
+        return {}
+    most = len(catalog.basic_ids)
+    if len(replacements) > most:  # each replaces a basic card of its own: refused unread
+        problems.append(
+            Problem(
+                "invalid_replacements",
+                f"seat {seat}: {len(replacements)} replacements; at most {most}, one per basic card",
                 path,
                 "A-1.5",
             )
@@ -139,46 +153,72 @@ def build_instances(
     return inst
 
 
-def new_game(
-    catalog: Catalog,
-    seats: Any,
-    seed: int,
-    variant: Any = "basic",
-    first_seat: Any = 0,
-    colours: Any = None,
-    replacements: Any = None,
-) -> Game:
-    """A-1.1 to A-1.6: decks shuffled by the seeded generator, 3 cards drawn each.
-    The set-up's values are taken as sent (`Any`): they are checked here."""
-    problems: list[Problem] = []
-    if not isinstance(seats, int) or isinstance(seats, bool) or not 2 <= seats <= 4:
-        raise SetupError(
-            "invalid_seat_count", "Architectura is played by 2, 3 or 4 players.", "A-1.1", "/seats"
-        )
-    if (
-        not isinstance(first_seat, int)
-        or isinstance(first_seat, bool)
-        or not 0 <= first_seat < seats
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_fields(setup: dict[str, Any], problems: list[Problem]) -> int | None:
+    """The problems of the set-up's fields that need no catalog (A-1.1, A-1.4, A-1.5, A-1.6),
+    each value taken as sent: a wrong type, a value out of range, null and a boolean where an
+    integer belongs are all its field's problem. The number of seats, None when it is bad."""
+    if setup.get("game", GAME) != GAME:
+        problems.append(Problem("wrong_game", f"game must be {GAME!r}", "/game", "A-1"))
+    seats: Any = setup.get("seats")
+    if not missing(problems, setup, "seats", "A-1.1") and (
+        not _is_int(seats) or not 2 <= seats <= 4
     ):
         problems.append(
             Problem(
-                "invalid_first_seat", f"first_seat must be 0..{seats - 1}", "/first_seat", "A-1.4"
+                "invalid_seat_count",
+                "Architectura is played by 2, 3 or 4 players.",
+                "/seats",
+                "A-1.1",
             )
         )
-    if variant not in ("basic", "advanced"):
+    n = seats if _is_int(seats) and 2 <= seats <= 4 else None
+    seed: Any = setup.get("seed")
+    if not missing(problems, setup, "seed", "A-1.6") and (
+        not _is_int(seed) or not 0 <= seed < 2**64
+    ):
+        problems.append(
+            Problem("invalid_seed", "seed must be an integer from 0 to 2^64-1", "/seed", "A-1.6")
+        )
+    first_seat = setup.get("first_seat", 0)
+    most = (n or 4) - 1  # with a bad number of seats, any seat of the largest game
+    if not _is_int(first_seat) or not 0 <= first_seat <= most:
+        problems.append(
+            Problem("invalid_first_seat", f"first_seat must be 0..{most}", "/first_seat", "A-1.4")
+        )
+    if setup.get("variant", "basic") not in VARIANTS:
         problems.append(
             Problem("invalid_variant", "variant must be 'basic' or 'advanced'", "/variant", "A-1.5")
         )
-    if colours is None:  # the catalog's first colours: only their number can be wrong
+    return n
+
+
+def new_game(catalog: Catalog, setup: dict[str, Any], problems: list[Problem]) -> Game:
+    """A-1.1 to A-1.6: decks shuffled by the seeded generator, 3 cards drawn each. The
+    set-up's values are taken as sent: they are checked here, every problem listed with
+    `problems` (those of its other fields, found by the caller)."""
+    n = check_fields(setup, problems)
+    seats = n or 4  # a bad number of seats: the colours and replacements of up to 4 seats
+    variant = setup.get("variant", "basic")
+    first_seat = setup.get("first_seat", 0)
+    colours = setup.get("colours", ABSENT)
+    if colours is ABSENT:  # the catalog's first colours: only their number can be wrong
         cols = catalog.colours[:seats]
-        bad_colours = len(cols) != seats or len(set(cols)) != seats
+        bad_colours = n is not None and len(cols) != seats
     else:
-        valid_colours = isinstance(colours, list) and all(isinstance(c, str) for c in colours)
+        # its length first: a list of a million colours is refused unread
+        valid_colours = (
+            isinstance(colours, list)
+            and (len(colours) == n if n is not None else 2 <= len(colours) <= 4)
+            and all(isinstance(c, str) for c in colours)
+        )
         cols = tuple(colours) if valid_colours else catalog.colours[:seats]
         bad_colours = (
             not valid_colours
-            or len(cols) != seats
-            or len(set(cols)) != seats
+            or len(set(cols)) != len(cols)
             or any(c not in catalog.colours for c in cols)
         )
     if bad_colours:
@@ -192,18 +232,10 @@ def new_game(
         )
         cols = catalog.colours[:seats]
     reps: list[dict[str, str]] = []
-    raw_reps: Any = [] if replacements is None else replacements
+    raw_reps: Any = setup.get("replacements", [])
     if raw_reps == [] and not problems:  # no replacements: nothing to check (A-1.5)
-        return _start(catalog, seats, seed, variant, first_seat, cols, [{}] * seats)
-    if variant == "basic" and isinstance(raw_reps, list) and any(raw_reps):
-        problems.append(
-            Problem(
-                "replacements_in_basic_game",
-                "replacements are only allowed in the advanced game",
-                "/replacements",
-                "A-1.5",
-            )
-        )
+        assert n is not None
+        return _start(catalog, n, setup["seed"], variant, first_seat, cols, [{}] * n)
     if not isinstance(raw_reps, list) or len(raw_reps) > seats:
         problems.append(
             Problem(
@@ -214,13 +246,23 @@ def new_game(
             )
         )
         raw_reps = []
+    if variant == "basic" and any(raw_reps):
+        problems.append(
+            Problem(
+                "replacements_in_basic_game",
+                "replacements are only allowed in the advanced game",
+                "/replacements",
+                "A-1.5",
+            )
+        )
     for s in range(seats):
         raw = raw_reps[s] if s < len(raw_reps) else {}
         reps.append(check_replacements(catalog, s, raw, problems, f"/replacements/{s}"))
     if problems:
         first = problems[0]
         raise SetupError(first.code, summary(problems), first.clause, first.pointer, problems)
-    return _start(catalog, seats, seed, variant, first_seat, cols, reps)
+    assert n is not None
+    return _start(catalog, n, setup["seed"], variant, first_seat, cols, reps)
 
 
 def _start(

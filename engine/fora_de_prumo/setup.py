@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from engine import rng as rngmod
-from engine.errors import Problem, ProblemList, SetupError, summary
+from engine.errors import Problem, ProblemList, SetupError, missing, summary
 from engine.fora_de_prumo.building import Building
 from engine.fora_de_prumo.catalog import Catalog, unknown_fields
 from engine.fora_de_prumo.model import BUY, Game
 from engine.fora_de_prumo.work import Work
 
+GAME = "fora-de-prumo"
 SETUP_KEYS = ("game", "seats", "seed", "first_seat", "market_size", "catalog")
 MARKET_SIZES = (4, 5, 6)
 DEFAULT_MARKET = 5
@@ -41,10 +42,12 @@ def check_setup(setup: Any) -> list[Problem]:
         return [Problem("invalid_setup", "the set-up must be an object", "", "F-1")]
     problems = ProblemList()  # an object of 100,000 unknown fields costs a count
     unknown_fields(problems, setup, SETUP_KEYS, "", "unknown_field", "F-1", "set-up ")
-    if setup.get("game", "fora-de-prumo") != "fora-de-prumo":
-        problems.append(Problem("wrong_game", "game must be 'fora-de-prumo'", "/game", "F-1"))
-    seats = setup.get("seats", 2)
-    if not _is_int(seats) or not 2 <= seats <= 4:
+    if setup.get("game", GAME) != GAME:
+        problems.append(Problem("wrong_game", f"game must be {GAME!r}", "/game", "F-1"))
+    seats: Any = setup.get("seats")
+    if not missing(problems, setup, "seats", "F-1.1") and (
+        not _is_int(seats) or not 2 <= seats <= 4
+    ):
         problems.append(
             Problem(
                 "invalid_seat_count",
@@ -53,9 +56,12 @@ def check_setup(setup: Any) -> list[Problem]:
                 "F-1.1",
             )
         )
-        seats = 4
-    seed = setup.get("seed", 0)
-    if not _is_int(seed) or not 0 <= seed < 2**64:
+    if not _is_int(seats) or not 2 <= seats <= 4:
+        seats = 4  # with a bad number of seats, any seat of the largest game
+    seed: Any = setup.get("seed")
+    if not missing(problems, setup, "seed", "F-1.9") and (
+        not _is_int(seed) or not 0 <= seed < 2**64
+    ):
         problems.append(
             Problem("invalid_seed", "seed must be an integer from 0 to 2^64-1", "/seed", "F-1.9")
         )
@@ -76,10 +82,10 @@ def check_setup(setup: Any) -> list[Problem]:
 
 def new_game(cat: Catalog, setup: dict[str, Any]) -> Game:
     """F-1.1 to F-1.9 from a set-up already checked by `check_setup`."""
-    n: int = setup.get("seats", 2)
+    n: int = setup["seats"]
     k: int = setup.get("market_size", DEFAULT_MARKET)
     first: int = setup.get("first_seat", 0)
-    state = rngmod.seed_to_state(setup.get("seed", 0))
+    state = rngmod.seed_to_state(setup["seed"])
     pile = piles(cat, n)
     for phase in (1, 2, 3):  # F-1.9: the three shuffles, phase I first
         state = rngmod.shuffle(state, pile[phase])
