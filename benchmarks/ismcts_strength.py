@@ -21,7 +21,7 @@ earlier one of this tree for a head-to-head match against its search.
 
 `seats`: one ISMCTS seat against greedy seats; the ISMCTS seat goes round the table from deal
 to deal. Its win share (1 per win, 1/k for a k-way shared win: A-8.2) is compared with the
-fair share 1/seats; 95% Wilson interval on the share.
+fair share 1/seats; 95% Wilson interval on the share. `--options JSON` as for `baseline`.
 
 One process; time budgets are wall-clock, so run it alone on an idle machine when possible
 (`nice -n 10` when the machine is shared). `--out FILE` writes the summary as JSON.
@@ -156,8 +156,15 @@ def iterations_rate(rev: str, positions: int, rounds: int) -> dict[str, Any]:
     }
 
 
-def seats_match(seats: int, time_ms: int, games: int, seed: int, variant: str) -> dict[str, Any]:
-    ismcts = IsmctsBot(Budget(time_ms=time_ms))
+def seats_match(
+    seats: int,
+    time_ms: int,
+    games: int,
+    seed: int,
+    variant: str,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    ismcts = IsmctsBot(Budget(time_ms=time_ms), **(options or {}))
     greedy = GreedyBot()
     share = 0.0
     wins = shared = 0
@@ -187,6 +194,7 @@ def seats_match(seats: int, time_ms: int, games: int, seed: int, variant: str) -
         "seats": seats,
         "seed": seed,
         "games": games,
+        "ismcts_options": options or {},
         "ismcts_seat": "round the table: deal i puts ISMCTS in seat i mod seats",
         "ismcts_wins": wins,
         "ismcts_shared_wins": shared,
@@ -203,9 +211,6 @@ def main() -> None:
     sub = parser.add_subparsers(dest="what", required=True)
     base = sub.add_parser("baseline", help="this tree's ISMCTS against REV's, 2 seats")
     base.add_argument("--rev", default="5295b59")
-    base.add_argument(
-        "--options", type=json.loads, default={}, help="JSON keyword arguments of IsmctsBot"
-    )
     its = sub.add_parser("iterations", help="ISMCTS iterations per CPU-second, both trees")
     its.add_argument("--rev", default="5295b59")
     its.add_argument("--positions", type=int, default=12)
@@ -215,6 +220,9 @@ def main() -> None:
     multi.add_argument("--seats", type=int, choices=(3, 4), required=True)
     multi.add_argument("--variant", choices=("basic", "advanced"), default="basic")
     for p in (base, multi):
+        p.add_argument(
+            "--options", type=json.loads, default={}, help="JSON keyword arguments of IsmctsBot"
+        )
         p.add_argument("--time-ms", type=int, default=100)
         p.add_argument("--games", type=int, default=200)
         p.add_argument("--seed", type=int, default=1)
@@ -225,7 +233,9 @@ def main() -> None:
     elif args.what == "iterations":
         summary = iterations_rate(args.rev, args.positions, args.rounds)
     else:
-        summary = seats_match(args.seats, args.time_ms, args.games, args.seed, args.variant)
+        summary = seats_match(
+            args.seats, args.time_ms, args.games, args.seed, args.variant, args.options
+        )
     summary["command"] = "python -m benchmarks.ismcts_strength " + " ".join(sys.argv[1:])
     text = json.dumps(summary, indent=2)
     print(text)
