@@ -9,7 +9,8 @@ from engine import rng as rngmod
 from engine.architectura.catalog import Catalog, replaceable
 from engine.architectura.flow import begin_turn, settle
 from engine.architectura.model import BLOCKS, HAND_LIMIT, TOKENS, Game, Instances
-from engine.errors import Problem, SetupError, missing, pointer_token, short_repr, summary
+from engine.errors import Problem, SetupError, pointer_token, short_repr, summary
+from engine.setup_fields import SetupClauses, check_shared_fields
 
 # A-1: the fields of a set-up (app/schemas.py SetupSchema checks their types over HTTP)
 SETUP_KEYS = (
@@ -153,42 +154,15 @@ def build_instances(
     return inst
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+CLAUSES = SetupClauses(GAME, "A-1", seats="A-1.1", seed="A-1.6", first_seat="A-1.4")
 
 
 def check_fields(setup: dict[str, Any], problems: list[Problem]) -> int | None:
-    """The problems of the set-up's fields that need no catalog (A-1.1, A-1.4, A-1.5, A-1.6),
-    each value taken as sent: a wrong type, a value out of range, null and a boolean where an
-    integer belongs are all its field's problem. The number of seats, None when it is bad."""
-    if setup.get("game", GAME) != GAME:
-        problems.append(Problem("wrong_game", f"game must be {GAME!r}", "/game", "A-1"))
-    seats: Any = setup.get("seats")
-    if not missing(problems, setup, "seats", "A-1.1") and (
-        not _is_int(seats) or not 2 <= seats <= 4
-    ):
-        problems.append(
-            Problem(
-                "invalid_seat_count",
-                "Architectura is played by 2, 3 or 4 players.",
-                "/seats",
-                "A-1.1",
-            )
-        )
-    n = seats if _is_int(seats) and 2 <= seats <= 4 else None
-    seed: Any = setup.get("seed")
-    if not missing(problems, setup, "seed", "A-1.6") and (
-        not _is_int(seed) or not 0 <= seed < 2**64
-    ):
-        problems.append(
-            Problem("invalid_seed", "seed must be an integer from 0 to 2^64-1", "/seed", "A-1.6")
-        )
-    first_seat = setup.get("first_seat", 0)
-    most = (n or 4) - 1  # with a bad number of seats, any seat of the largest game
-    if not _is_int(first_seat) or not 0 <= first_seat <= most:
-        problems.append(
-            Problem("invalid_first_seat", f"first_seat must be 0..{most}", "/first_seat", "A-1.4")
-        )
+    """The problems of the set-up's fields that need no catalog (A-1.1, A-1.4, A-1.5, A-1.6;
+    engine/setup_fields.py). The number of seats, None when it is bad."""
+    n = check_shared_fields(
+        setup, problems, CLAUSES, "Architectura is played by 2, 3 or 4 players."
+    )
     if setup.get("variant", "basic") not in VARIANTS:
         problems.append(
             Problem("invalid_variant", "variant must be 'basic' or 'advanced'", "/variant", "A-1.5")

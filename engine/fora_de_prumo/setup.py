@@ -6,14 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from engine import rng as rngmod
-from engine.errors import Problem, ProblemList, SetupError, missing, summary
+from engine.errors import Problem, ProblemList, SetupError, summary
 from engine.fora_de_prumo.building import Building
 from engine.fora_de_prumo.catalog import Catalog, unknown_fields
 from engine.fora_de_prumo.model import BUY, Game
 from engine.fora_de_prumo.work import Work
+from engine.setup_fields import SetupClauses, check_shared_fields, is_int
 
 GAME = "fora-de-prumo"
 SETUP_KEYS = ("game", "seats", "seed", "first_seat", "market_size", "catalog")
+CLAUSES = SetupClauses(GAME, "F-1", seats="F-1.1", seed="F-1.9", first_seat="F-R5")
 MARKET_SIZES = (4, 5, 6)
 DEFAULT_MARKET = 5
 DEAL = ((3, 2), (2, 2), (1, 1))  # F-R3: (phase, cards per seat), in dealing order
@@ -32,48 +34,15 @@ def piles(cat: Catalog, n: int) -> dict[int, list[str]]:
     return out
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def check_setup(setup: Any) -> list[Problem]:
     """Every problem of a set-up object's own fields (the catalog is read by the caller)."""
     if not isinstance(setup, dict):
         return [Problem("invalid_setup", "the set-up must be an object", "", "F-1")]
     problems = ProblemList()  # an object of 100,000 unknown fields costs a count
     unknown_fields(problems, setup, SETUP_KEYS, "", "unknown_field", "F-1", "set-up ")
-    if setup.get("game", GAME) != GAME:
-        problems.append(Problem("wrong_game", f"game must be {GAME!r}", "/game", "F-1"))
-    seats: Any = setup.get("seats")
-    if not missing(problems, setup, "seats", "F-1.1") and (
-        not _is_int(seats) or not 2 <= seats <= 4
-    ):
-        problems.append(
-            Problem(
-                "invalid_seat_count",
-                "Fora de Prumo is played by 2, 3 or 4 players",
-                "/seats",
-                "F-1.1",
-            )
-        )
-    if not _is_int(seats) or not 2 <= seats <= 4:
-        seats = 4  # with a bad number of seats, any seat of the largest game
-    seed: Any = setup.get("seed")
-    if not missing(problems, setup, "seed", "F-1.9") and (
-        not _is_int(seed) or not 0 <= seed < 2**64
-    ):
-        problems.append(
-            Problem("invalid_seed", "seed must be an integer from 0 to 2^64-1", "/seed", "F-1.9")
-        )
-    first = setup.get("first_seat", 0)
-    if not _is_int(first) or not 0 <= first < seats:
-        problems.append(
-            Problem(
-                "invalid_first_seat", f"first_seat must be 0..{seats - 1}", "/first_seat", "F-R5"
-            )
-        )
+    check_shared_fields(setup, problems, CLAUSES, "Fora de Prumo is played by 2, 3 or 4 players")
     k = setup.get("market_size", DEFAULT_MARKET)
-    if not _is_int(k) or k not in MARKET_SIZES:
+    if not is_int(k) or k not in MARKET_SIZES:
         problems.append(
             Problem("invalid_market_size", "market_size must be 4, 5 or 6", "/market_size", "F-1.7")
         )

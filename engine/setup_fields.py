@@ -1,0 +1,65 @@
+"""The set-up fields every game has (`game`, `seats`, `seed`, `first_seat`), read alike in
+every game: each value taken as sent, a wrong type, a value out of range, null and a boolean
+where an integer belongs all its field's problem, each naming the game's own clause."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import Problem, missing
+
+SEATS = range(2, 5)  # both games are played by 2, 3 or 4 players
+SEED_LIMIT = 2**64
+
+
+@dataclass(frozen=True)
+class SetupClauses:
+    """Where one game's rules say what its shared set-up fields are."""
+
+    game: str  # the game id a set-up's `game` must name, when given
+    setup: str  # the set-up as a whole (A-1, F-1)
+    seats: str
+    seed: str
+    first_seat: str
+
+
+def is_int(v: Any) -> bool:
+    """An integer in JSON's sense (a boolean is not one)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_shared_fields(
+    setup: dict[str, Any], problems: list[Problem], clauses: SetupClauses, players: str
+) -> int | None:
+    """Append the problems of the shared fields; the number of seats, None when it is bad.
+    `players`: the game's sentence for a bad number of seats."""
+    if setup.get("game", clauses.game) != clauses.game:
+        problems.append(
+            Problem("wrong_game", f"game must be {clauses.game!r}", "/game", clauses.setup)
+        )
+    seats: Any = setup.get("seats")
+    n = seats if is_int(seats) and seats in SEATS else None
+    if not missing(problems, setup, "seats", clauses.seats) and n is None:
+        problems.append(Problem("invalid_seat_count", players, "/seats", clauses.seats))
+    seed: Any = setup.get("seed")
+    if not missing(problems, setup, "seed", clauses.seed) and (
+        not is_int(seed) or not 0 <= seed < SEED_LIMIT
+    ):
+        problems.append(
+            Problem(
+                "invalid_seed", "seed must be an integer from 0 to 2^64-1", "/seed", clauses.seed
+            )
+        )
+    first_seat = setup.get("first_seat", 0)
+    most = (n or SEATS[-1]) - 1  # with a bad number of seats, any seat of the largest game
+    if not is_int(first_seat) or not 0 <= first_seat <= most:
+        problems.append(
+            Problem(
+                "invalid_first_seat",
+                f"first_seat must be 0..{most}",
+                "/first_seat",
+                clauses.first_seat,
+            )
+        )
+    return n
