@@ -28,23 +28,6 @@ from marshmallow import (
 from engine.errors import MAX_PROBLEMS
 from engine.games import DEFAULT_GAME, GAMES
 
-MAX_SEED = 2**64 - 1
-
-
-class CatalogSpec(fields.Field):  # type: ignore[type-arg]
-    """A built-in catalog's id (a string) or a whole catalog document (an object)."""
-
-    def _deserialize(
-        self, value: Any, attr: str | None, data: Any, **kwargs: Any
-    ) -> str | dict[str, Any]:
-        if isinstance(value, str):
-            if not 1 <= len(value) <= 64:
-                raise ValidationError("A catalog id has 1 to 64 characters.")
-            return value
-        if isinstance(value, dict):
-            return value
-        raise ValidationError("Must be a catalog id (string) or a catalog document (object).")
-
 
 class JsonInteger(fields.Integer):
     """A JSON integer: a number without a fraction (JSON Schema counts 3.0 as an integer),
@@ -111,20 +94,6 @@ class DecisionItem(fields.Field):  # type: ignore[type-arg]
         if self.accepts(value):
             return value
         raise ValidationError("Must be a decision object or a decision in notation (a string).")
-
-
-class BoundedDict(fields.Dict):
-    """{string: string} of at most `most` entries, its size checked before its entries (a
-    seat's replacements: one per basic card at most, A-1.5)."""
-
-    def __init__(self, *, most: int, **kwargs: Any) -> None:
-        super().__init__(keys=fields.String(), values=fields.String(), **kwargs)
-        self.most = most
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if isinstance(value, dict) and len(value) > self.most:
-            raise ValidationError(f"Must hold at most {self.most} entries, not {len(value)}.")
-        return super()._deserialize(value, attr, data, **kwargs)  # type: ignore[no-untyped-call]
 
 
 def _decisions(least: int) -> BoundedList:
@@ -195,8 +164,21 @@ def load_setup(value: Any) -> dict[str, Any]:
     an object whose `game` names a game (400 otherwise), the defaults written out."""
     if not isinstance(value, dict):
         raise ValidationError("A set-up must be an object.")
-    schema = SETUP if value.get("game", DEFAULT_GAME) == DEFAULT_GAME else GAME_SETUP
-    out: dict[str, Any] = schema.load(value)
+    game = value.get("game", DEFAULT_GAME)
+    schema = SETUP if game == DEFAULT_GAME else GAME_SETUP
+    if schema is GAME_SETUP:
+        schema.load({"game": game})  # a `game` naming no game: marshmallow's 400
+    # The schema's fields in their order, each value as sent or its default, then the fields
+    # it does not have, for the engine to refuse: what schema.load gives, without copying a
+    # hostile set-up's many unknown fields through marshmallow first.
+    out: dict[str, Any] = {}
+    for name, field in schema.fields.items():
+        if name in value:
+            out[name] = value[name]
+        elif field.load_default is not missing:
+            out[name] = field.load_default
+    for k, v in value.items():
+        out.setdefault(k, v)
     # JSON Schema's notion of an integer, for a set-up's values as for the envelope's: 3.0
     # is 3 (in the state's history too)
     for k in [k for k, v in out.items() if type(v) is float and v.is_integer()]:

@@ -80,8 +80,10 @@ def app_layer_only() -> Flask:
 
 def _memo(apply_all: Any) -> Any:
     """`apply_all` remembering its last input (a copy) and answer. The answer is handed out
-    again as it is: the routes only add to it what they overwrite on each request (the
-    state's `history`), so each answer's bytes are the referee's (tests/test_bench_http_cpu.py)."""
+    again as it is, for the benchmark's one body: what the routes add to it (the state's
+    `history`, overwritten on each request) leaves its bytes the referee's
+    (tests/test_bench_http_cpu.py). Bodies that ask for `notation` or send no history would
+    see the previous request's additions: not a general-purpose memo."""
     last: list[Any] = [None, None]
 
     def memo(state: Any, decisions: Any, catalog: Any = None) -> Any:

@@ -68,30 +68,52 @@ class Problem:
 
 
 class ProblemList(list[Problem]):
-    """A list of problems that keeps the first `limit` and counts all of them (`total`)."""
+    """A list of problems that keeps the first `limit` and counts the rest (`dropped`);
+    `total` is all of them. What is kept is counted by the list's length, not by `append`:
+    code compiled by mypyc (docs/compiled.md) that knows a ProblemList only as a `list`
+    appends with the list's own append, past this class's. Such problems are then kept
+    past the limit, until the error that carries them trims them (EngineError), and are
+    counted all the same."""
 
     def __init__(self, limit: int = MAX_PROBLEMS) -> None:
         super().__init__()
         self.limit = limit
-        self.total = 0
+        self.dropped = 0
+
+    @property
+    def total(self) -> int:
+        return len(self) + self.dropped
 
     def append(self, problem: Problem) -> None:
-        self.total += 1
         if len(self) < self.limit:
             super().append(problem)
+        else:
+            self.dropped += 1
 
     def extend(self, problems: Iterable[Problem]) -> None:
         for p in problems:
             self.append(p)
 
+    def trim(self) -> None:
+        """Keep the first `limit` (after appends that went past it), counting the rest."""
+        if len(self) > self.limit:
+            self.dropped += len(self) - self.limit
+            del self[self.limit :]
+
 
 def problem_count(problems: list[Problem]) -> int:
-    """How many problems were found (a ProblemList counts those it did not keep). Never
-    fewer than it holds: code compiled by mypyc (docs/compiled.md) that knows the list only
-    as a `list` appends to it directly, past `append`'s count (and its limit)."""
+    """How many problems were found (a ProblemList counts those it did not keep)."""
+    return problems.total if isinstance(problems, ProblemList) else len(problems)
+
+
+def add_problems_of(problems: list[Problem], e: EngineError, prefix: str = "") -> None:
+    """`e`'s problems added to `problems`, each pointer under `prefix` and naming `e`'s clause
+    where it names none, those `e` only counted counted too (a set-up's catalog)."""
+    problems.extend(
+        Problem(p.code, p.detail, prefix + p.pointer, p.clause or e.clause) for p in e.problems
+    )
     if isinstance(problems, ProblemList):
-        return max(problems.total, len(problems))
-    return len(problems)
+        problems.dropped += e.problems_total - len(e.problems)
 
 
 def unknown_keys(
@@ -124,7 +146,7 @@ def unknown_keys(
             )
         )
     if isinstance(problems, ProblemList):
-        problems.total += len(extra) - len(shown)
+        problems.dropped += len(extra) - len(shown)
 
 
 class EngineError(Exception):
@@ -146,9 +168,9 @@ class EngineError(Exception):
         self.clause = clause
         self.pointer = pointer
         self.problems: list[Problem] = problems or []
+        if isinstance(self.problems, ProblemList):
+            self.problems.trim()  # filled past its limit by compiled code (ProblemList)
         self.problems_total = problem_count(self.problems)
-        if isinstance(self.problems, ProblemList) and len(self.problems) > self.problems.limit:
-            del self.problems[self.problems.limit :]  # filled past `append` (problem_count)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "detail": self.detail, "pointer": self.pointer}

@@ -45,11 +45,10 @@ PASSED_ON: dict[tuple[str, str, str], str] = {
     ("engine/architectura/setup.py", "new_game", "summary(problems)"): "SUMMARY",
     ("engine/architectura/api.py", "new_game_internal", "summary(problems)"): "SUMMARY",
     ("engine/architectura/api.py", "new_game_internal", "e.detail"): "ENGINE",
-    ("engine/architectura/api.py", "new_game_internal", "p.detail"): "ENGINE",
+    ("engine/errors.py", "add_problems_of", "p.detail"): "ENGINE",
     ("engine/fora_de_prumo/setup.py", "new_game", "summary(problems)"): "SUMMARY",
     ("engine/fora_de_prumo/api.py", "new_game_internal", "summary(problems)"): "SUMMARY",
     ("engine/fora_de_prumo/api.py", "new_game_internal", "e.detail"): "ENGINE",
-    ("engine/fora_de_prumo/api.py", "new_game_internal", "p.detail"): "ENGINE",
     ("engine/fora_de_prumo/api.py", "validate", "e.detail"): "ENGINE",
     ("engine/fora_de_prumo/api.py", "diagnose", "detail"): "placement_error's third item "
     "(PLACEMENT below)",

@@ -11,7 +11,14 @@ from scenario import build, illegal
 
 import engine.architectura as arch
 from engine.canonical import dumps
-from engine.errors import MAX_PROBLEMS, EngineError, IllegalDecision, Problem, ProblemList
+from engine.errors import (
+    MAX_PROBLEMS,
+    EngineError,
+    IllegalDecision,
+    Problem,
+    ProblemList,
+    unknown_keys,
+)
 
 
 def start() -> S.State:
@@ -152,3 +159,15 @@ def test_an_error_keeps_the_first_problems_and_counts_all_even_past_append() -> 
     assert len(out["problems"]) == MAX_PROBLEMS
     assert out["problems"][-1]["pointer"] == f"/cards/{MAX_PROBLEMS - 1}"
     assert out["problems_total"] == MAX_PROBLEMS + 50
+
+
+def test_counted_problems_and_direct_appends_add_up() -> None:
+    """Problems only counted (past the limit) and problems appended afterwards with the
+    list's own append (compiled code) are all counted; the first MAX_PROBLEMS are kept."""
+    problems = ProblemList()
+    unknown_keys(problems, {f"k{i}": 1 for i in range(MAX_PROBLEMS + 50)}, (), "", "unknown_field")
+    for i in range(3):
+        list.append(problems, Problem("invalid_seed", f"bad {i}", "/seed"))
+    e = EngineError("invalid_setup", "bad", "A-1", "", problems)
+    assert (len(e.problems), e.problems_total) == (MAX_PROBLEMS, MAX_PROBLEMS + 53)
+    assert e.to_json()["problems_total"] == MAX_PROBLEMS + 53

@@ -437,3 +437,13 @@ def test_A_1_huge_colours_and_replacements_are_refused_unread() -> None:
         ("invalid_replacements", "/replacements/0"),
     ]
     assert "100000 replacements; at most 12" in e.value.problems[1].detail
+
+
+def test_A_1_problems_beyond_the_kept_ones_are_all_counted() -> None:
+    """150 unknown fields fill the kept problems; the bad values after them are counted too
+    (the compiled build appends those past the list's own count: docs/compiled.md)."""
+    unknown = {f"x{i}": 1 for i in range(150)}
+    with pytest.raises(SetupError) as e:
+        arch.new_game({"seats": 2, "seed": -1, "first_seat": 9, "variant": 3, **unknown})
+    assert (len(e.value.problems), e.value.problems_total) == (100, 153)
+    assert {p.code for p in e.value.problems} == {"unknown_field"}

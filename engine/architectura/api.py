@@ -31,6 +31,7 @@ from engine.errors import (
     Problem,
     ProblemList,
     SetupError,
+    add_problems_of,
     pointer_token,
     short_repr,
     summary,
@@ -41,7 +42,8 @@ from engine.protocol import DecisionProtocol
 
 def new_game_internal(setup: dict[str, Any]) -> Game:
     """A-1: the game of a set-up, every problem of it listed (SetupError): an unknown field
-    (as Fora de Prumo refuses one, F-1) first, then each field's in the order of SETUP_KEYS;
+    (as Fora de Prumo refuses one, F-1) first, then the fields' (game, seats, seed,
+    first_seat, variant, colours, replacements);
     a custom catalog that is the set-up's only problem is refused with its own error (as
     beside a state), else its problems are listed under /catalog."""
     if not isinstance(setup, dict):
@@ -55,11 +57,7 @@ def new_game_internal(setup: dict[str, Any]) -> Game:
         if not problems and isinstance(e, CatalogError):
             raise  # the catalog is the only problem: its own error, as beside a state
         if isinstance(e, CatalogError):  # its pointers into the catalog, as Fora de Prumo's
-            problems.extend(
-                Problem(p.code, p.detail, "/catalog" + p.pointer, p.clause or e.clause)
-                for p in e.problems
-            )
-            problems.total += e.problems_total - len(e.problems)
+            add_problems_of(problems, e, "/catalog")
         else:
             problems.append(Problem(e.code, e.detail, e.pointer, e.clause))
         first = problems[0]

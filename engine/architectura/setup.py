@@ -12,7 +12,7 @@ from engine.architectura.model import BLOCKS, HAND_LIMIT, TOKENS, Game, Instance
 from engine.errors import Problem, SetupError, pointer_token, short_repr, summary
 from engine.setup_fields import SetupClauses, check_shared_fields
 
-# the fields of a set-up (app/schemas.py SetupSchema checks their types over HTTP)
+# the fields of a set-up (their values are checked here, each as sent: check_fields)
 SETUP_KEYS = (
     "game",
     "seats",

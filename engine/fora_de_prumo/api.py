@@ -14,8 +14,8 @@ from engine.errors import (
     IllegalDecision,
     InvalidState,
     Problem,
-    ProblemList,
     SetupError,
+    add_problems_of,
     pointer_token,
     summary,
 )
@@ -53,12 +53,7 @@ def new_game_internal(setup: dict[str, Any]) -> Game:
         except CatalogError as e:
             if not problems:  # only the catalog is bad: its own error, as beside a state
                 raise
-            problems.extend(
-                Problem(p.code, p.detail, "/catalog" + p.pointer, p.clause or e.clause)
-                for p in e.problems
-            )
-            if isinstance(problems, ProblemList):  # those the catalog only counted
-                problems.total += e.problems_total - len(e.problems)
+            add_problems_of(problems, e, "/catalog")
         except SetupError as e:
             problems.append(Problem(e.code, e.detail, e.pointer, e.clause))
     if problems or cat is None:

@@ -147,7 +147,7 @@ def unknown_fields(
     found = ProblemList(max(problems.limit - len(problems), 0))
     unknown_keys(found, d, allowed, path, code, what)
     problems.extend(replace(p, clause=clause) for p in found)
-    problems.total += found.total - len(found)
+    problems.dropped += found.dropped
 
 
 class _Checker:
