@@ -40,6 +40,9 @@ def test_every_relative_link_of_the_docs_names_a_file_of_the_repository() -> Non
     for page in pages:
         for link in _links(page):
             target = (page.parent / link.split("#", 1)[0]).resolve()
+            assert target.is_relative_to(ROOT), (
+                f"{page.relative_to(ROOT)}: {link} leaves the repository"
+            )
             rel = target.relative_to(ROOT).as_posix()
             assert target.exists(), f"{page.relative_to(ROOT)}: {link} does not exist"
             if tracked is not None and target.is_file():
