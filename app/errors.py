@@ -240,7 +240,7 @@ def from_validation(e: ValidationError, prefix: str = "") -> ApiError:
     detail = (
         f"{where}: {first['detail']}"
         if n == 1
-        else f"{where}: {first['detail']} (and {n - 1} more problems)"
+        else f"{where}: {first['detail']} (and {n - 1} more)"
     )
     return ApiError(
         400, "invalid_request", detail, first["pointer"], None, problems, problems_total=n

@@ -43,8 +43,8 @@ FRAGMENTS = ("what", "why", "where")
 MAX_NESTING = 4
 # engine.errors.summary: a sentence and how many problems follow it; the sentence is translated
 # on its own, since a template ending in a placeholder would otherwise swallow the tail
-MORE = "{problem} (and {more} more problems)"
-_MORE = re.compile(r"^(?P<problem>.+) \(and (?P<more>\d+) more problems\)$", re.S)
+MORE = "{problem} (and {more} more)"
+_MORE = re.compile(r"^(?P<problem>.+) \(and (?P<more>\d+) more\)$", re.S)
 _FIELD = re.compile(r"\{(\w+)\}")
 
 

@@ -218,7 +218,7 @@ def missing(
 def summary(problems: list[Problem]) -> str:
     """The first problem's sentence, with how many more there are."""
     first, n = problems[0], problem_count(problems)
-    return first.detail if n == 1 else f"{first.detail} (and {n - 1} more problems)"
+    return first.detail if n == 1 else f"{first.detail} (and {n - 1} more)"
 
 
 class InvalidState(EngineError):

@@ -119,7 +119,7 @@ def test_problem_lists_keep_the_first_hundred_and_count_them_all(path: str) -> N
     assert len(body["problems"]) == 100
     assert body["problems_total"] == 2000
     assert [p["pointer"] for p in body["problems"]] == [f"/decisions/{i}" for i in range(100)]
-    assert "1999 more problems" in body["detail"]
+    assert "(and 1999 more)" in body["detail"]
 
 
 def test_long_strings_in_problems_are_cut() -> None:

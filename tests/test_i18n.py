@@ -200,7 +200,7 @@ def _fdp_illegal_requests() -> list[tuple[str, dict[str, Any], str]]:
         ("/v1/games", {"game": "fora-de-prumo", "seats": 2, "seed": 1, "bogus": 3},
          "unknown_field"),
         ("/v1/games", {"game": "fora-de-prumo", "seats": 7, "seed": 1, "market_size": 9,
-                       "first_seat": 5}, "invalid_seat_count"),  # and 2 more problems
+                       "first_seat": 5}, "invalid_seat_count"),  # and 2 more
     ]  # fmt: skip
 
 
@@ -266,7 +266,7 @@ def test_unsupported_languages_and_successes_answer_english() -> None:
     assert ok.status_code == 200 and ok.headers["Content-Language"] == "fr"
 
 
-MORE_TAIL = " (and {} more problems)"  # engine.errors.summary; app/i18n.py MORE
+MORE_TAIL = " (and {} more)"  # engine.errors.summary; app/i18n.py MORE
 
 
 def _catalog_shapes() -> dict[str, str]:
@@ -454,7 +454,7 @@ def test_card_types_and_the_count_of_further_problems_are_translated() -> None:
         "PE08 est une carte de type personne : elle va sur le chantier, pas dans le bâtiment"
     )
     # the first sentence is translated on its own, even one whose template ends in a value
-    assert translate("first_seat must be 0..1 (and 2 more problems)", "de") == (
+    assert translate("first_seat must be 0..1 (and 2 more)", "de") == (
         "first_seat muss zwischen 0 und 1 liegen (und weitere Probleme: 2)"
     )
 
@@ -525,7 +525,7 @@ def test_every_section_title_of_the_rules_has_a_translation() -> None:
 def test_messages_inside_messages_are_read_to_a_bounded_depth() -> None:
     """A 400's detail quotes a pointer the client chose: "a: b: c: …" is read a few messages
     deep, not once per colon (each level would cost a pass over the catalog)."""
-    assert translate("the body: unknown card field 'x' (and 2 more problems)", "pt") == (
+    assert translate("the body: unknown card field 'x' (and 2 more)", "pt") == (
         "o corpo: campo de carta desconhecido 'x' (e outros problemas: 2)"
     )
     hostile = ": " * 200

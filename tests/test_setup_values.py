@@ -132,7 +132,7 @@ def test_every_bad_set_up_value_is_listed_at_once(client: Any, game: str) -> Non
             ("missing_field", clauses["seed"], f"{at}/seed"),
             ("invalid_first_seat", clauses["first_seat"], f"{at}/first_seat"),
         ], path
-        assert p["detail"].endswith("(and 2 more problems)")
+        assert p["detail"].endswith("(and 2 more)")
 
 
 @pytest.mark.parametrize("game", GAMES)
