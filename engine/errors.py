@@ -240,3 +240,10 @@ class CatalogError(EngineError):
 
 class SetupError(EngineError):
     """A game set-up that the rules do not allow."""
+
+    @classmethod
+    def listing(cls, problems: list[Problem], clause: str | None = None) -> SetupError:
+        """The error of a set-up with these problems, named by the first (and its clause
+        unless `clause` is given)."""
+        first = problems[0]
+        return cls(first.code, summary(problems), clause or first.clause, first.pointer, problems)

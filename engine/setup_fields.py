@@ -4,10 +4,13 @@ where an integer belongs all its field's problem, each naming the game's own cla
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from engine.errors import Problem, missing
+from engine.errors import CatalogError, Problem, SetupError, add_problems_of, missing
+
+C = TypeVar("C")
 
 SEATS = range(2, 5)  # both games are played by 2, 3 or 4 players
 SEED_LIMIT = 2**64
@@ -63,3 +66,21 @@ def check_shared_fields(
             )
         )
     return n
+
+
+def setup_catalog(
+    problems: list[Problem], setup: dict[str, Any], get_catalog: Callable[[Any], C]
+) -> C | None:
+    """The set-up's catalog (`catalog`, the reference one by default), read after its other
+    fields (their problems in `problems`). A catalog that is the set-up's only problem is
+    refused with its own error, as beside a state; else its problems join the set-up's,
+    under /catalog, and the answer is None."""
+    try:
+        return get_catalog(setup.get("catalog", "reference"))
+    except CatalogError as e:
+        if not problems:
+            raise
+        add_problems_of(problems, e, "/catalog")
+    except SetupError as e:  # an unknown built-in catalog
+        problems.append(Problem(e.code, e.detail, e.pointer, e.clause))
+    return None

@@ -42,13 +42,8 @@ ERROR_CLASSES: dict[str, tuple[int, str]] = {
 
 # (file, function, expression) whose text was written elsewhere, and why that is enough
 PASSED_ON: dict[tuple[str, str, str], str] = {
-    ("engine/architectura/setup.py", "new_game", "summary(problems)"): "SUMMARY",
-    ("engine/architectura/api.py", "new_game_internal", "summary(problems)"): "SUMMARY",
-    ("engine/architectura/api.py", "new_game_internal", "e.detail"): "ENGINE",
+    ("engine/setup_fields.py", "setup_catalog", "e.detail"): "ENGINE",
     ("engine/errors.py", "add_problems_of", "p.detail"): "ENGINE",
-    ("engine/fora_de_prumo/setup.py", "new_game", "summary(problems)"): "SUMMARY",
-    ("engine/fora_de_prumo/api.py", "new_game_internal", "summary(problems)"): "SUMMARY",
-    ("engine/fora_de_prumo/api.py", "new_game_internal", "e.detail"): "ENGINE",
     ("engine/fora_de_prumo/api.py", "validate", "e.detail"): "ENGINE",
     ("engine/fora_de_prumo/api.py", "diagnose", "detail"): "placement_error's third item "
     "(PLACEMENT below)",
@@ -61,10 +56,7 @@ PASSED_ON: dict[tuple[str, str, str], str] = {
     ("app/errors.py", "_bad_json", "e.detail"): "a BadJSON's detail, read where it was written",
 }
 PASSED_ON = {
-    k: {
-        "SUMMARY": "engine.errors.summary: the first problem's detail, and MORE (app/i18n.py)",
-        "ENGINE": "another engine error's detail, read where it was written",
-    }.get(v, v)
+    k: {"ENGINE": "another engine error's detail, read where it was written"}.get(v, v)
     for k, v in PASSED_ON.items()
 }
 # parameters that carry part of a sentence into a message ("unknown {what}field …"): the

@@ -25,19 +25,17 @@ from engine.architectura.serialize import (
 from engine.architectura.setup import SETUP_KEYS, check_fields
 from engine.architectura.setup import new_game as _new_game
 from engine.errors import (
-    CatalogError,
     IllegalDecision,
     InvalidState,
     Problem,
     ProblemList,
     SetupError,
-    add_problems_of,
     pointer_token,
     short_repr,
-    summary,
     unknown_keys,
 )
 from engine.protocol import DecisionProtocol
+from engine.setup_fields import setup_catalog
 
 
 def new_game_internal(setup: dict[str, Any]) -> Game:
@@ -50,21 +48,11 @@ def new_game_internal(setup: dict[str, Any]) -> Game:
         raise SetupError("invalid_setup", "the set-up must be an object", "A-1", "")
     problems = ProblemList()  # an object of 100,000 unknown fields costs a count
     unknown_keys(problems, setup, SETUP_KEYS, "", "unknown_field", "set-up ", "A-1")
-    try:
-        cat = get_catalog(setup.get("catalog", "reference"))
-    except (SetupError, CatalogError) as e:
-        check_fields(setup, problems)  # the colours and replacements need the catalog
-        if not problems and isinstance(e, CatalogError):
-            raise  # the catalog is the only problem: its own error, as beside a state
-        if isinstance(e, CatalogError):  # its pointers into the catalog, as Fora de Prumo's
-            add_problems_of(problems, e, "/catalog")
-        else:
-            problems.append(Problem(e.code, e.detail, e.pointer, e.clause))
-        first = problems[0]
-        raise SetupError(
-            first.code, summary(problems), first.clause, first.pointer, problems
-        ) from None
-    return _new_game(cat, setup, problems)
+    n = check_fields(setup, problems)
+    cat = setup_catalog(problems, setup, get_catalog)
+    if cat is None:  # the colours and replacements need the catalog: not read
+        raise SetupError.listing(problems)
+    return _new_game(cat, setup, n, problems)
 
 
 def validate(state: Any, catalog: Any = None) -> list[Problem]:

@@ -9,7 +9,7 @@ from engine import rng as rngmod
 from engine.architectura.catalog import Catalog, replaceable
 from engine.architectura.flow import begin_turn, settle
 from engine.architectura.model import BLOCKS, HAND_LIMIT, TOKENS, Game, Instances
-from engine.errors import Problem, SetupError, pointer_token, short_repr, summary
+from engine.errors import Problem, SetupError, pointer_token, short_repr
 from engine.setup_fields import SetupClauses, check_shared_fields
 
 # A-1: the fields of a set-up (their values are checked here, each as sent: check_fields)
@@ -25,7 +25,6 @@ SETUP_KEYS = (
 )
 GAME = "architectura"
 VARIANTS = ("basic", "advanced")
-ABSENT: Any = object()  # a field the set-up leaves out
 _CACHE_SIZE = 512
 _INSTANCES: dict[tuple[Any, ...], tuple[Catalog, Instances]] = {}
 _CANDIDATES: dict[int, tuple[Catalog, dict[str, tuple[str, ...]]]] = {}
@@ -170,16 +169,18 @@ def check_fields(setup: dict[str, Any], problems: list[Problem]) -> int | None:
     return n
 
 
-def new_game(catalog: Catalog, setup: dict[str, Any], problems: list[Problem]) -> Game:
+def new_game(
+    catalog: Catalog, setup: dict[str, Any], n: int | None, problems: list[Problem]
+) -> Game:
     """A-1.1 to A-1.6: decks shuffled by the seeded generator, 3 cards drawn each. The
-    set-up's values are taken as sent: they are checked here, every problem listed with
-    `problems` (those of its other fields, found by the caller)."""
-    n = check_fields(setup, problems)
+    set-up's values are taken as sent: the colours and replacements are checked here, every
+    problem listed with `problems` (those of its other fields, and `n` the number of seats
+    or None, as `check_fields` found them)."""
     seats = n or 4  # a bad number of seats: the colours and replacements of up to 4 seats
     variant = setup.get("variant", "basic")
     first_seat = setup.get("first_seat", 0)
-    colours = setup.get("colours", ABSENT)
-    if colours is ABSENT:  # the catalog's first colours: only their number can be wrong
+    colours: Any = setup.get("colours")
+    if "colours" not in setup:  # the catalog's first colours: only their number can be wrong
         cols = catalog.colours[:seats]
         bad_colours = n is not None and len(cols) != seats
     else:
@@ -233,8 +234,7 @@ def new_game(catalog: Catalog, setup: dict[str, Any], problems: list[Problem]) -
         raw = raw_reps[s] if s < len(raw_reps) else {}
         reps.append(check_replacements(catalog, s, raw, problems, f"/replacements/{s}"))
     if problems:
-        first = problems[0]
-        raise SetupError(first.code, summary(problems), first.clause, first.pointer, problems)
+        raise SetupError.listing(problems)
     assert n is not None
     return _start(catalog, n, setup["seed"], variant, first_seat, cols, reps)
 

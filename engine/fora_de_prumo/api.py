@@ -15,9 +15,7 @@ from engine.errors import (
     InvalidState,
     Problem,
     SetupError,
-    add_problems_of,
     pointer_token,
-    summary,
 )
 from engine.fora_de_prumo.building import placement_error
 from engine.fora_de_prumo.catalog import Catalog, builtin_catalogs, load_catalog
@@ -42,23 +40,14 @@ from engine.fora_de_prumo.serialize import (
 from engine.fora_de_prumo.setup import check_setup
 from engine.fora_de_prumo.setup import new_game as _new_game
 from engine.protocol import DecisionProtocol
+from engine.setup_fields import setup_catalog
 
 
 def new_game_internal(setup: dict[str, Any]) -> Game:
     problems = check_setup(setup)
-    cat: Catalog | None = None
-    if isinstance(setup, dict):
-        try:
-            cat = get_catalog(setup.get("catalog", "reference"))
-        except CatalogError as e:
-            if not problems:  # only the catalog is bad: its own error, as beside a state
-                raise
-            add_problems_of(problems, e, "/catalog")
-        except SetupError as e:
-            problems.append(Problem(e.code, e.detail, e.pointer, e.clause))
+    cat = setup_catalog(problems, setup, get_catalog) if isinstance(setup, dict) else None
     if problems or cat is None:
-        first = problems[0]
-        raise SetupError(first.code, summary(problems), first.clause, first.pointer, problems)
+        raise SetupError.listing(problems)
     return _new_game(cat, setup)
 
 

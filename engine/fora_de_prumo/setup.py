@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import rng as rngmod
-from engine.errors import Problem, ProblemList, SetupError, summary
+from engine.errors import Problem, ProblemList, SetupError
 from engine.fora_de_prumo.building import Building
 from engine.fora_de_prumo.catalog import Catalog, unknown_fields
 from engine.fora_de_prumo.model import BUY, Game
@@ -88,8 +88,7 @@ def new_game(cat: Catalog, setup: dict[str, Any]) -> Game:
             )
         )
     if problems:
-        first_p = problems[0]
-        raise SetupError(first_p.code, summary(problems), "F-2.8", first_p.pointer, problems)
+        raise SetupError.listing(problems, "F-2.8")
     g = Game.__new__(Game)
     g.cat, g.n, g.market_size, g.first_seat = cat, n, k, first
     g.hands = hands
