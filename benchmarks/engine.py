@@ -116,13 +116,13 @@ def run_tree(tree: Path, seconds: float) -> float:
 
 
 def main_baseline(rev: str, runs: int, seconds: float) -> None:
+    # imported here: the children run this file against the other tree's packages only
+    from benchmarks.local import extract
+
     here = Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory(prefix="engine-baseline-") as tmp:
         base = Path(tmp)
-        archive = subprocess.run(
-            ["git", "archive", rev], cwd=here, check=True, capture_output=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
+        extract(rev, base)
         print(f"current tree {here} against {rev} ({runs} run pairs, {seconds:g} CPU-s each)")
         ratios, cur_rates, base_rates = [], [], []
         for i in range(runs):

@@ -38,7 +38,7 @@ from typing import Any
 import orjson
 from flask import Flask, Response, request
 
-from benchmarks.local import ROOT, gunicorn_server
+from benchmarks.local import ROOT, extract, gunicorn_server
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -232,10 +232,7 @@ def main() -> None:
         ]
         if args.baseline:
             tree = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="http-base-")))
-            archive = subprocess.run(
-                ["git", "archive", args.baseline], cwd=ROOT, check=True, capture_output=True
-            ).stdout
-            subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+            extract(args.baseline, tree)
             specs.append((args.baseline, "app:create_app()", tree))
         if args.app_layer:
             specs.append(("app-layer", APP_LAYER, None))
@@ -262,15 +259,17 @@ def main() -> None:
             )
     for name in servers:
         print(f"{name}: median {statistics.median(cpu[name]) * 1e3:.3f} ms CPU per request")
-    ratios = [r / m for r, m in zip(cpu["referee"], cpu["minimal"], strict=True)]
+
+    def per_round(a: str, b: str) -> list[float]:  # server a's CPU over server b's, each round
+        return [x / y for x, y in zip(cpu[a], cpu[b], strict=True)]
+
+    ratios = per_round("referee", "minimal")
     if args.baseline:
         rev = args.baseline
-        old = [b / m for b, m in zip(cpu[rev], cpu["minimal"], strict=True)]
-        print(f"{rev}/minimal: {spread(old)}")
-        gain = [b / r for b, r in zip(cpu[rev], cpu["referee"], strict=True)]
-        print(f"{rev}/referee (CPU saved per request): {spread(gain)}")
+        print(f"{rev}/minimal: {spread(per_round(rev, 'minimal'))}")
+        print(f"{rev}/referee (CPU saved per request): {spread(per_round(rev, 'referee'))}")
     if args.app_layer:
-        floor = [a / m for a, m in zip(cpu["app-layer"], cpu["minimal"], strict=True)]
+        floor = per_round("app-layer", "minimal")
         print(f"app-layer/minimal (the referee without the engine's work): {spread(floor)}")
     print(f"referee/minimal: {spread(ratios)}")
     print(f"cpu_ratio={statistics.median(ratios):.3f}")

@@ -35,7 +35,6 @@ import json
 import random
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -44,18 +43,15 @@ from typing import Any
 
 from ai.bots import Budget, GreedyBot, IsmctsBot
 from ai.tournament import play_game, wilson
+from benchmarks.local import extract
 
-ROOT = Path(__file__).resolve().parents[1]
 _IMPORTS = re.compile(r"\b(from|import) (engine|ai)\b")
 _RESOURCE = re.compile(r"(['\"])engine\.")
 
 
 def load_old_bots(rev: str, into: Path) -> Any:
     """REV's ai.bots module, imported as old_ai.bots with its own engine (old_engine)."""
-    archive = subprocess.run(
-        ["git", "archive", rev, "engine", "ai"], cwd=ROOT, check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    extract(rev, into, "engine", "ai")
     for old, new in (("engine", "old_engine"), ("ai", "old_ai")):
         (into / old).rename(into / new)
     for path in into.rglob("*.py"):

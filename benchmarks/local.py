@@ -23,6 +23,15 @@ import redis
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def extract(rev: str, into: Path, *paths: str) -> None:
+    """Commit `rev` of this repository (only `paths` of it, if given) written into `into`,
+    for a side-by-side benchmark against it (`git archive`)."""
+    archive = subprocess.run(
+        ["git", "archive", rev, *paths], cwd=ROOT, check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
