@@ -136,6 +136,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(rules_bp)
     app.register_blueprint(record_bp)
 
+    @app.after_request
+    def _nosniff(response: Response) -> Response:
+        """Every answer is read as the media type it says it is (an SVG or a problem is never
+        sniffed into HTML by a browser)."""
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+
     @app.get("/healthz")
     def healthz() -> Response:
         """Liveness: the process answers."""

@@ -40,6 +40,7 @@ log = logging.getLogger("app.errors")
 
 TITLES = {
     400: "Bad request",
+    403: "Forbidden",
     404: "Not found",
     405: "Method not allowed",
     406: "Not acceptable",

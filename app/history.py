@@ -1,5 +1,6 @@
-"""A state's history: how its game came about, so that POST /v1/record can write the game
-down from its last state alone (app/record.py).
+"""A state's provenance: how its game came about, so that POST /v1/record can write the game
+down from its last state alone (app/record.py), and so that a sealed state says whether it was
+dealt by the rules or composed from a position (docs/trust.md).
 
 Every state the service answers for a game it set up carries a top-level `history`:
 `{"setup": ..., "decisions": [...]}`, the set-up as /v1/games read it (its defaults written
@@ -8,23 +9,30 @@ request as for any state) and every decision applied since, in order, each as th
 notation reads as (without `seat`, in one spelling: a record's replay gives the same history;
 one that notation cannot spell, an odd card id of a custom catalog, as it was sent).
 
+A state built from a position (/v1/position) carries `"composed": true` instead, and so does
+every state played on from it: nothing replays to a position, and under a seal the flag tells
+a referee (and /v1/resolve, /v1/replay: app/seal.py `require_dealt`) that the cards were
+placed by a client, not dealt from a set-up.
+
 It lives here, at the HTTP layer, not in the engines (they, and the bots, stay as they were):
 - `strip`, called once by routes.read_body on every state a request carries (after its seal
-  is checked, app/seal.py), takes the history off before anything reads the state, and keeps
-  it for the request (flask.g). Its shape and length are checked here (422
-  `invalid_history`, `history_too_long`), at a cost independent of its size; its content is
-  only trusted once replayed (/v1/record replays it: a forged one is 422 `history_mismatch`).
-- `begin` (/v1/games, /v1/replay from a set-up) and `extend` (/v1/resolve, /v1/replay from a
-  state) say what the answered state's history is; `attach`, called once by
-  seal.issue_state, puts it on that state before it is sealed, so a seal covers the history
-  and an encrypted state hides it.
+  is checked, app/seal.py), takes both fields off before anything reads the state, and keeps
+  them for the request (flask.g). A history's shape and length are checked at once (422
+  `invalid_history`, `history_too_long`), at a cost independent of its size. Its content is
+  read as strictly as the state (`verify`: the set-up by its game's set-up reader, each
+  decision by its game's decision table and notation), unless the state's seal proves the
+  service wrote it; it is only trusted once replayed (/v1/record replays it: a forged one is
+  422 `history_mismatch`).
+- `begin` (/v1/games, /v1/replay from a set-up), `extend` (/v1/resolve, /v1/replay from a
+  state) and `compose` (/v1/position) say what the answered state's provenance is; `attach`,
+  called once by seal.issue_state, puts it on that state before it is sealed, so a seal
+  covers it and an encrypted state hides it.
 - What a seat sees never has it: /v1/view, /v1/suggest, /v1/render, /v1/legal-moves and
   the rest read the state without it (the set-up's seed would reveal every hidden card).
 
-A state without a history goes on without one: one built by /v1/position (a position is not
-a set-up: nothing replays to it), one from a client that dropped it, and one whose history
-would grow beyond MAX_DECISIONS decisions (a record holds at most that many, as a replay
-does; no game of the built-in catalogs comes near it).
+A state without a history goes on without one: one built by /v1/position, one from a client
+that dropped it, and one whose history would grow beyond MAX_DECISIONS decisions (a record
+holds at most that many, as a replay does; no game of the built-in catalogs comes near it).
 """
 
 from __future__ import annotations
@@ -34,14 +42,30 @@ from contextlib import suppress
 from typing import Any
 
 from flask import current_app, g
+from marshmallow import ValidationError
 
-from app.errors import ApiError
-from engine.errors import IllegalDecision
-from engine.games import GameModule
+from app import schemas
+from app.errors import ApiError, from_engine, from_validation, prefixed
+from engine.errors import (
+    EngineError,
+    IllegalDecision,
+    Problem,
+    ProblemList,
+    pointer_token,
+    short_repr,
+    summary,
+    unknown_keys,
+)
+from engine.games import DEFAULT_GAME, GameModule
 
 HISTORY = "history"
+COMPOSED = "composed"  # true on a state built from a position, and on its successors
 FIELDS = frozenset({"setup", "decisions"})
 POINTER = "/state/history"
+# what a decision's field may hold when notation cannot spell the decision (an odd card id of
+# a custom catalog): a card id, a number, a cell or a place (at most 3 numbers), nothing else
+_MAX_TEXT = 200
+_MAX_NUMBERS = 3
 
 
 def _invalid(detail: str, where: str = "") -> ApiError:
@@ -76,19 +100,196 @@ def checked(history: Any) -> dict[str, Any]:
     return history
 
 
-def strip(state: dict[str, Any]) -> dict[str, Any]:
-    """The state without its history, which is kept for the request (`sent`)."""
-    if HISTORY not in state:
-        g.history_in = None
+def strip(
+    state: dict[str, Any], eng: GameModule | None, authentic: bool, catalog: Any = None
+) -> dict[str, Any]:
+    """The state without its history and its `composed` flag, which are kept for the request
+    (`sent`, `composed_sent`). `eng` is the state's game (None for a game the registry does not
+    know: the state's reader refuses it); `authentic`: its seal proved the service wrote it, so
+    its history's content is not read again; `catalog`: the request's custom catalog."""
+    g.history_in = None
+    g.composed_in = False
+    if HISTORY not in state and COMPOSED not in state:
         return state
-    g.history_in = checked(state[HISTORY])
-    return {k: v for k, v in state.items() if k != HISTORY}  # the sent document is left as is
+    if COMPOSED in state:
+        if state[COMPOSED] is not True:
+            raise ApiError(
+                422,
+                "invalid_state",
+                "A state's `composed` is true when present: the service sets it on a state "
+                "built from a position, and on every state played on from one.",
+                "/state/" + COMPOSED,
+            )
+        if HISTORY in state:
+            raise _invalid(
+                "A state composed from a position has no history: nothing replays to it."
+            )
+        g.composed_in = True
+    else:
+        g.history_in = checked(state[HISTORY])
+        if eng is not None and not authentic:
+            verify(eng, g.history_in, state.get("catalog"), catalog)
+    # the sent document is left as is
+    return {k: v for k, v in state.items() if k != HISTORY and k != COMPOSED}
 
 
 def sent() -> dict[str, Any] | None:
     """The history of the request's state (checked in shape only), None without one."""
     found: dict[str, Any] | None = g.get("history_in")
     return found
+
+
+def composed_sent() -> bool:
+    """The request's state was composed from a position (or played on from one)."""
+    return bool(g.get("composed_in", False))
+
+
+# -- the history's content, read as strictly as the state -----------------------------------
+
+
+def mismatch(why: str, pointer: str, index: int | None = None) -> ApiError:
+    return ApiError(
+        422,
+        "history_mismatch",
+        f"{why} The history or the state was changed after the service issued it; no "
+        "record can be made of it.",
+        pointer,
+        index=index,
+    )
+
+
+def read_setup(setup: dict[str, Any]) -> dict[str, Any]:
+    """The history's set-up read as /v1/games reads one (its game named, defaults written);
+    422 `invalid_history` otherwise."""
+    try:
+        return schemas.load_setup(setup)
+    except ValidationError as e:
+        bad = from_validation(e, POINTER + "/setup")  # its first problem, and all
+        why = bad.detail  # "<pointer>: <message>", translated as a message (app/i18n.py)
+        raise ApiError(
+            422,
+            "invalid_history",
+            f"The history's set-up is not a set-up: {why}",
+            bad.pointer,
+            problems=bad.problems,
+            problems_total=bad.problems_total,
+        ) from None
+
+
+def same_game(eng: GameModule, setup: dict[str, Any]) -> None:
+    """The history's set-up is a set-up of the state's game (422 `history_mismatch`)."""
+    if setup.get("game", DEFAULT_GAME) != eng.GAME_ID:
+        game, expected = short_repr(setup.get("game")), eng.GAME_ID
+        raise mismatch(
+            f"The history's set-up is a game of {game}, not of {expected}.",
+            POINTER + "/setup/game",
+        )
+
+
+def verify(
+    eng: GameModule, history: dict[str, Any], state_catalog: Any, catalog: Any = None
+) -> None:
+    """A history's content, read as strictly as the state, each problem's pointer under
+    /state/history: its set-up as /v1/games reads one (its game's reader: 422 with that
+    reader's code and clause, A-1 or F-1), then each decision by its game's decision table and
+    notation (422 `invalid_history` listing every unknown type or field, or a decision not
+    written as the service writes it). The cost is bounded by the history's size: the set-up
+    reader counts unknown fields rather than listing them."""
+    same_game(eng, read_setup(history["setup"]))
+    _verify_setup(eng, history["setup"], state_catalog, catalog)
+    problems = ProblemList()
+    for i, d in enumerate(history["decisions"]):
+        _verify_decision(eng, d, f"{POINTER}/decisions/{i}", problems)
+    if problems:
+        why = summary(problems)  # translated as a message (app/i18n.py)
+        raise ApiError(
+            422,
+            "invalid_history",
+            f"The history is not one the service writes: {why}",
+            problems[0].pointer,
+            problems=prefixed(list(problems), ""),
+            problems_total=problems.total,
+        )
+
+
+def _verify_setup(eng: GameModule, setup: dict[str, Any], state_catalog: Any, catalog: Any) -> None:
+    at = POINTER + "/setup"
+    ref = setup.get("catalog")
+    probe = setup
+    if isinstance(ref, dict):  # a custom catalog, written as the state's reference to it
+        if ref != state_catalog:
+            expected, found = short_repr(state_catalog), short_repr(ref)
+            raise ApiError(
+                422,
+                "invalid_history",
+                f"A history's custom catalog is the state's own reference to it "
+                f"({expected}), not {found}.",
+                at + "/catalog",
+                eng.CATALOG_CLAUSE,
+            )
+        if catalog is None:
+            return  # the state's reader asks for the catalog document itself
+        probe = {**setup, "catalog": catalog}
+    try:
+        eng.new_game_internal(probe)
+    except EngineError as e:
+        raise from_engine(e, setup=at) from None
+
+
+def _verify_decision(eng: GameModule, d: Any, at: str, problems: ProblemList) -> None:
+    if not isinstance(d, dict):
+        problems.append(Problem("malformed_decision", "A history's decisions are objects.", at))
+        return
+    kind = d.get("type")
+    fields = eng.DECISION_FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        detail = f"Unknown decision type {short_repr(kind)}."
+        problems.append(Problem("unknown_decision_type", detail, at + "/type"))
+        return
+    before = problems.total
+    unknown_keys(problems, d, ("type", *fields), at, "unknown_field", "decision ")
+    if problems.total > before:
+        return
+    try:
+        text = eng.decision_notation(d)
+        again = eng.decision_from_notation(text) if text is not None else None
+    except (EngineError, TypeError, ValueError, AttributeError):
+        text, again = None, None
+    if text is not None:
+        notation = short_repr(text)
+        if again != d:
+            problems.append(
+                Problem(
+                    "malformed_decision",
+                    f"A history's decision is written as its notation ({notation}) reads, "
+                    "as the service wrote it.",
+                    at,
+                )
+            )
+        return
+    for k, v in d.items():  # notation cannot spell it: each field holds a plain value
+        if not _plain(v):
+            field, value = short_repr(k), short_repr(v)
+            problems.append(
+                Problem(
+                    "malformed_decision",
+                    f"A decision's {field} is a card id, a number or a list of numbers, "
+                    f"not {value}.",
+                    f"{at}/{pointer_token(k)}",
+                )
+            )
+
+
+def _plain(v: Any) -> bool:
+    if isinstance(v, str):
+        return len(v) <= _MAX_TEXT
+    if v is None or (isinstance(v, int) and not isinstance(v, bool)):
+        return True
+    return (
+        isinstance(v, list)
+        and len(v) <= _MAX_NUMBERS
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+    )
 
 
 def canonical(eng: GameModule, decisions: Sequence[Any]) -> list[Any]:
@@ -111,11 +312,20 @@ def begin(
     if isinstance(setup.get("catalog"), dict):
         setup = {**setup, "catalog": catalog}
     g.history_out = {"setup": setup, "decisions": canonical(eng, applied)}
+    g.composed_out = False
+
+
+def compose() -> None:
+    """The answered state was built from a position (/v1/position): it is composed."""
+    g.history_out = None
+    g.composed_out = True
 
 
 def extend(eng: GameModule, applied: Sequence[Any]) -> None:
     """The answered state's history is the request state's with `applied` appended (none
-    when the request's state had none, or beyond MAX_DECISIONS)."""
+    when the request's state had none, or beyond MAX_DECISIONS); a composed state's
+    successor is composed too."""
+    g.composed_out = composed_sent()
     before = sent()
     if before is None or len(before["decisions"]) + len(applied) > _limit():
         return
@@ -125,8 +335,11 @@ def extend(eng: GameModule, applied: Sequence[Any]) -> None:
 
 
 def attach(state: dict[str, Any]) -> dict[str, Any]:
-    """The state to answer with its history, if this request gave it one (seal.issue_state)."""
+    """The state to answer with its provenance, if this request gave it one (seal.issue_state):
+    its history, or `composed`."""
     history = g.pop("history_out", None)
     if history is not None:
         state[HISTORY] = history  # the engine's fresh state, owned by this request
+    if g.pop("composed_out", False):
+        state[COMPOSED] = True
     return state

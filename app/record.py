@@ -25,12 +25,12 @@ from flask import Blueprint, Response, current_app, g
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from app import history, notation, schemas
-from app.errors import ApiError, from_validation
+from app.errors import ApiError
 from app.jsonio import json_response
 from app.routes import engine_errors, game_of, read_body, record_header, run_replay
-from app.seal import issue_state
+from app.seal import issue_state, require_readable
 from engine.errors import short_repr
-from engine.games import GAMES, GameModule, engine, engine_for
+from engine.games import GAMES, GameModule, engine
 
 bp = Blueprint("record", __name__, url_prefix="/v1")
 
@@ -72,6 +72,8 @@ def _written(eng: GameModule, decisions: list[Any]) -> list[Any]:
 def record() -> Response:
     """Write a game down as a record: from a state's history, or by replaying a request."""
     body = read_body(RECORD)
+    if "state" in body:  # an encrypted running game's record names its seed or hidden cards
+        require_readable(body["state"])
     if "decisions" not in body:
         return json_response(_from_history(body))
     eng, out, decisions = run_replay(body)
@@ -87,7 +89,7 @@ def record() -> Response:
         {"setup": body["setup"]} if "setup" in body else {"state": g.state_as_sent}
     )
     answer: dict[str, Any] = {
-        "record": record_header(eng, state, len(decisions)),
+        "record": record_header(eng, state, len(decisions), history.composed_sent()),
         **start,
         "decisions": _written(eng, decisions),
     }
@@ -116,37 +118,9 @@ def _history_setup(eng: GameModule, hist: dict[str, Any], body: dict[str, Any]) 
                 eng.CATALOG_CLAUSE,
             )
         setup = {**setup, "catalog": body["catalog"]}
-    try:
-        setup = schemas.load_setup(setup)
-    except ValidationError as e:
-        bad = from_validation(e, history.POINTER + "/setup")  # its first problem, and all
-        why = bad.detail  # "<pointer>: <message>", translated as a message (app/i18n.py)
-        raise ApiError(
-            422,
-            "invalid_history",
-            f"The history's set-up is not a set-up: {why}",
-            bad.pointer,
-            problems=bad.problems,
-            problems_total=bad.problems_total,
-        ) from None
-    if engine_for(setup) is not eng:  # a game of the registry: the schema checked it
-        game, expected = short_repr(setup.get("game")), eng.GAME_ID
-        raise _mismatch(
-            f"The history's set-up is a game of {game}, not of {expected}.",
-            history.POINTER + "/setup/game",
-        )
+    setup = history.read_setup(setup)
+    history.same_game(eng, setup)
     return setup
-
-
-def _mismatch(why: str, pointer: str, index: int | None = None) -> ApiError:
-    return ApiError(
-        422,
-        "history_mismatch",
-        f"{why} The history or the state was changed after the service issued it; no "
-        "record can be made of it.",
-        pointer,
-        index=index,
-    )
 
 
 def _first_difference(a: dict[str, Any], b: dict[str, Any]) -> str:
@@ -156,6 +130,16 @@ def _first_difference(a: dict[str, Any], b: dict[str, Any]) -> str:
 def _from_history(body: dict[str, Any]) -> dict[str, Any]:
     """The record of the game that led to the request's state, by replaying its history."""
     hist = history.sent()
+    if history.composed_sent():
+        raise ApiError(
+            422,
+            "no_history",
+            "This state was composed from a position (POST /v1/position), not dealt from a "
+            "set-up: no history leads to it, so there is no game to write down. A record of "
+            "play from it is made from the state and the decisions played since (`state` and "
+            "`decisions`); its header says it starts from a composed state.",
+            "/state",
+        )
     if hist is None:
         raise ApiError(
             422,
@@ -184,7 +168,7 @@ def _from_history(body: dict[str, Any]) -> dict[str, Any]:
     if not out["ok"]:
         err = out["error"]
         index, why = err["index"], err["detail"]  # `why`: translated as a message (app/i18n.py)
-        raise _mismatch(
+        raise history.mismatch(
             f"Decision {index} of the history is illegal there: {why}",
             f"{history.POINTER}/decisions/{err['index']}",
             err["index"],
@@ -195,12 +179,12 @@ def _from_history(body: dict[str, Any]) -> dict[str, Any]:
             sent = eng.replay(sent, [], body.get("catalog"))["state"]
         if state != sent:
             where = short_repr(_first_difference(state, sent))
-            raise _mismatch(
+            raise history.mismatch(
                 f"Replaying the history does not give this state (its {where} differs).",
                 history.POINTER,
             )
     return {
-        "record": record_header(eng, state, len(decisions)),
+        "record": record_header(eng, state, len(decisions), history.composed_sent()),
         "setup": setup,
         "decisions": _written(eng, decisions),
     }
@@ -248,7 +232,9 @@ def position() -> Response:
         with engine_errors(state="/position"):
             eng = _positions_of(text.split(" ", 1)[0], "/position")
             state = eng.state_from_position(text)
+        history.compose()  # not dealt: a seal says so, and a secret refuses to play on it
         return json_response({"position": eng.position_of(state), "state": issue_state(state)})
+    require_readable(body["state"])  # an encrypted running game's hidden cards stay hidden
     eng = _positions_of(game_of(body).GAME_ID, "/state/game")
     with engine_errors():
         text = eng.position_of(body["state"], body.get("catalog"))

@@ -17,7 +17,7 @@ from app import history, notation, schemas
 from app.errors import ApiError, bounded, from_engine, prefixed
 from app.jsonio import json_response, loads
 from app.limits import body_bytes
-from app.seal import issue_state, open_state
+from app.seal import issue_state, open_state, require_dealt
 from engine.errors import MAX_PROBLEMS, EngineError, InvalidState, problem_count, short_repr
 from engine.games import DEFAULT_GAME, GAMES, GameModule, engine, engine_for, engine_for_state
 
@@ -49,7 +49,13 @@ def read_body(schema: Schema) -> dict[str, Any]:
     )
     if "state" in data:  # its seal checked, when the service seals states (app/seal.py)
         g.state_as_sent = data["state"]  # a game record carries it unchanged (app/record.py)
-        data["state"] = history.strip(open_state(data["state"]))  # history kept aside
+        state, authentic = open_state(data["state"])
+        try:
+            eng: GameModule | None = engine_for_state(state)
+        except InvalidState:  # an unknown game: the state's reader says so
+            eng = None
+        # history and `composed` kept aside, the history read unless the seal vouches for it
+        data["state"] = history.strip(state, eng, authentic, data.get("catalog"))
     return data
 
 
@@ -86,6 +92,7 @@ def legal_moves() -> Response:
 def resolve() -> Response:
     """Apply decisions, all or nothing."""
     body = read_body(schemas.RESOLVE)  # 1 to MAX_DECISIONS decisions
+    require_dealt(history.composed_sent())
     eng = game_of(body)
     decisions, unreadable = notation.expand(eng, body["decisions"])  # strings in notation
     with engine_errors():
@@ -156,6 +163,8 @@ def score() -> Response:
 def replay() -> Response:
     """Settle a dispute: a start (state or set-up) and a decision log."""
     body = read_body(schemas.REPLAY)  # 0 to MAX_DECISIONS decisions
+    if "state" in body:
+        require_dealt(history.composed_sent())
     eng, out, decisions = run_replay(body)
     applied = decisions[: out["applied"]]
     if "setup" in body:
@@ -194,9 +203,12 @@ def run_replay(body: dict[str, Any]) -> tuple[GameModule, dict[str, Any], list[A
 RECORD_FORMAT = "referee-record/1"
 
 
-def record_header(eng: GameModule, state: dict[str, Any], decisions: int) -> dict[str, Any]:
-    """The header of a game record (POST /v1/record) whose replay ends in `state`."""
-    return {
+def record_header(
+    eng: GameModule, state: dict[str, Any], decisions: int, composed: bool = False
+) -> dict[str, Any]:
+    """The header of a game record (POST /v1/record) whose replay ends in `state`; `composed`
+    when it starts from a state composed from a position (app/history.py), not dealt."""
+    header: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "game": eng.GAME_ID,
         "rules_version": eng.RULES_VERSION,
@@ -207,13 +219,16 @@ def record_header(eng: GameModule, state: dict[str, Any], decisions: int) -> dic
             "scores": state["scores"],
         },
     }
+    if composed:
+        header["composed"] = True
+    return header
 
 
 def check_record(eng: GameModule, header: dict[str, Any], out: dict[str, Any]) -> None:
     """A game record's header against its replay: the format, the game, the rules version,
-    the catalog (by hash) and, when every decision was legal, the result must be the ones
-    replayed (422 `record_mismatch`)."""
-    expected = record_header(eng, out["state"], out["applied"])
+    the catalog (by hash), whether it starts from a composed state and, when every decision
+    was legal, the result must be the ones replayed (422 `record_mismatch`)."""
+    expected = record_header(eng, out["state"], out["applied"], history.composed_sent())
     if not out["ok"]:
         del expected["result"]  # the answer says where the log breaks
     for key, want in expected.items():

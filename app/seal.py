@@ -16,6 +16,13 @@ Options, each needing the secret:
   Redis keeps the highest `seq` issued per game id, and a state can be advanced only once:
   advancing an older state (a rollback, a fork) is a 409 `stale_state`. Reading an older state
   stays allowed: it shows nothing its holder did not already have.
+- `STATE_PLAY_COMPOSED`: a seal means "dealt and played by the rules", so a state composed
+  from a position (app/history.py, `composed`) cannot be advanced (403 `composed_state`,
+  `require_dealt`) unless this is set, for a deployment that serves puzzles or analysis.
+
+With encryption, what a state hides stays hidden on every endpoint: a running game's position
+and record (which name every hidden card and the seed) are refused (403
+`encrypted_running_game`, `require_readable`) until the game is over.
 
 Without a secret nothing here runs: states are passed through untouched, and a `seal` (or
 `lineage`, `sealed`) field is what it was before, an unknown field the engine refuses.
@@ -69,6 +76,29 @@ return -1
 
 def tampered(detail: str) -> ApiError:
     return ApiError(422, "state_tampered", detail, "/state/seal")
+
+
+def composed() -> ApiError:
+    return ApiError(
+        403,
+        "composed_state",
+        "This state was composed from a position (POST /v1/position), not dealt from a set-up "
+        "and played by the rules, and this service plays on dealt games only. Start the game "
+        "with POST /v1/games, or set STATE_PLAY_COMPOSED=1 on the service to play on positions "
+        "(puzzles, analysis).",
+        "/state",
+    )
+
+
+def hidden_while_running() -> ApiError:
+    return ApiError(
+        403,
+        "encrypted_running_game",
+        "This game is encrypted and not over: its position and its record name every hidden "
+        "card and the seed, which encryption keeps from whoever holds the state. Ask again "
+        "once the game is over, or ask POST /v1/view for a seat's view.",
+        "/state",
+    )
 
 
 @dataclass(frozen=True)
@@ -160,6 +190,7 @@ class Sealer:
         *,
         encrypt: bool = False,
         guard: RollbackGuard | None = None,
+        play_composed: bool = False,
     ) -> None:
         keys = [*old_secrets, secret]  # itsdangerous signs with the last, verifies with any
         self._signer = Signer(
@@ -169,6 +200,7 @@ class Sealer:
         self._fernet = MultiFernet([Fernet(_fernet_key(k)) for k in reversed(keys)])
         self.encrypt = encrypt
         self.guard = guard
+        self.play_composed = play_composed
 
     def seal(self, document: dict[str, Any]) -> dict[str, Any]:
         """`document` (which has no seal) with its seal, made with the current secret."""
@@ -252,11 +284,13 @@ def from_config(config: Any) -> Sealer | None:
     old = _as_list(config.get("STATE_SECRETS_OLD"))
     encrypt = bool(config.get("STATE_ENCRYPT"))
     anti_rollback = bool(config.get("STATE_ANTI_ROLLBACK"))
+    play_composed = bool(config.get("STATE_PLAY_COMPOSED"))
     if secret is None:
         for name, on in (
             ("STATE_SECRETS_OLD", bool(old)),
             ("STATE_ENCRYPT", encrypt),
             ("STATE_ANTI_ROLLBACK", anti_rollback),
+            ("STATE_PLAY_COMPOSED", play_composed),
         ):
             if on:
                 raise ValueError(f"{name} needs STATE_SECRET")
@@ -270,7 +304,7 @@ def from_config(config: Any) -> Sealer | None:
         if not url:
             raise ValueError("STATE_ANTI_ROLLBACK needs REDIS_URL")
         guard = RollbackGuard(str(url), int(config.get("STATE_ROLLBACK_TTL_S", 30 * 86400)))
-    return Sealer(str(secret), old, encrypt=encrypt, guard=guard)
+    return Sealer(str(secret), old, encrypt=encrypt, guard=guard, play_composed=play_composed)
 
 
 def init_app(app: Flask) -> Sealer | None:
@@ -293,15 +327,33 @@ def _sealer() -> Sealer | None:
     return cast(Sealer | None, current_app.extensions.get(EXTENSION))
 
 
-def open_state(document: dict[str, Any]) -> dict[str, Any]:
-    """A state from a request body, checked: the engine's state to use. Unchanged when the
-    service has no secret. Remembers the state's lineage for `issue_state`."""
+def open_state(document: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """A state from a request body, checked: (the engine's state to use, whether its seal
+    proved the service wrote it). Unchanged when the service has no secret. Remembers the
+    state's lineage for `issue_state`, and whether it came encrypted (`require_readable`)."""
     sealer = _sealer()
+    g.state_encrypted = False
     if sealer is None:
-        return document
+        return document, False
+    g.state_encrypted = SEALED in document
     state, lineage = sealer.open(document)
     g.state_lineage = lineage
-    return state
+    return state, True
+
+
+def require_dealt(composed_state: bool) -> None:
+    """/v1/resolve and /v1/replay from a state: with a secret, a composed state (history.py)
+    is not played on unless STATE_PLAY_COMPOSED allows it (403 `composed_state`)."""
+    sealer = _sealer()
+    if composed_state and sealer is not None and not sealer.play_composed:
+        raise composed()
+
+
+def require_readable(state: dict[str, Any]) -> None:
+    """/v1/position and /v1/record of a state: an encrypted state's hidden cards and seed are
+    not written out while its game runs (403 `encrypted_running_game`)."""
+    if g.get("state_encrypted", False) and state.get("game_over") is not True:
+        raise hidden_while_running()
 
 
 def issue_state(state: dict[str, Any]) -> dict[str, Any]:
@@ -314,6 +366,8 @@ def issue_state(state: dict[str, Any]) -> dict[str, Any]:
     sealer = _sealer()
     if sealer is None:
         return state
+    if history.COMPOSED in state and history.composed_sent():
+        require_dealt(True)  # the routes refuse first; this guards any other successor
     lineage = None
     if sealer.guard is not None:
         parent: Lineage | None = g.get("state_lineage")

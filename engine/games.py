@@ -50,6 +50,8 @@ class GameModule(Protocol):
     RULES_VERSION: str
     CATALOG_CLAUSE: str  # the clause that defines the catalog format (A-10, F-10)
     SEATS_CLAUSE: str  # the clause that numbers the seats (A-1.1, F-1.1)
+    SETUP_KEYS: tuple[str, ...]  # the fields a set-up may have (A-1, F-1)
+    DECISION_FIELDS: Mapping[str, tuple[str, ...]]  # decision type -> its fields beside `type`
 
     # JSON face ----------------------------------------------------------------------------
     def new_game(self, setup: dict[str, Any]) -> dict[str, Any]: ...

@@ -180,7 +180,7 @@ def test_a_fora_de_prumo_position_over_http() -> None:
     built = check_response(
         "POST", "/v1/position", CLIENT.post("/v1/position", json={"position": text})
     )
-    assert built["state"] == state and built["position"] == text
+    assert built["state"] == {**state, "composed": True} and built["position"] == text
 
 
 @pytest.mark.parametrize(

@@ -126,11 +126,11 @@ def test_an_illegal_log_is_not_recorded() -> None:
     assert r.status_code == 422 and body["code"] == "invalid_notation" and body["index"] == 2
 
 
-@pytest.mark.parametrize("encrypt", [False, True], ids=["sealed", "encrypted"])
-def test_a_record_from_a_sealed_state_carries_it_as_sent(encrypt: bool) -> None:
-    client = make_app(STATE_SECRET="s" * 32, STATE_ENCRYPT=encrypt).test_client()
+def test_a_record_from_a_sealed_state_carries_it_as_sent() -> None:
+    # an encrypted running game's record is refused: tests/test_trust.py
+    client = make_app(STATE_SECRET="s" * 32).test_client()
     state = client.post("/v1/games", json={"seats": 2, "seed": 8}).get_json()["state"]
-    assert ("seats" not in state) if encrypt else ("seal" in state)  # encrypted, or sealed
+    assert "seal" in state
     rng = random.Random(4)
     options = client.post("/v1/legal-moves", json={"state": state}).get_json()["options"]
     first = rng.choice(options)
@@ -142,9 +142,9 @@ def test_a_record_from_a_sealed_state_carries_it_as_sent(encrypt: bool) -> None:
     assert rec["state"] == state  # byte for byte the document sent, seal and all
     replayed = client.post("/v1/replay", json=rec).get_json()
     assert replayed["ok"] is True and replayed["applied"] == 2
-    forged = {**rec, "state": {**state, "rng": "0" * 16}} if not encrypt else None
-    if forged is not None:  # a changed start is refused by its seal, record or not
-        assert client.post("/v1/replay", json=forged).get_json()["code"] == "state_tampered"
+    forged = {**rec, "state": {**state, "rng": "0" * 16}}
+    # a changed start is refused by its seal, record or not
+    assert client.post("/v1/replay", json=forged).get_json()["code"] == "state_tampered"
 
 
 # -- a record from a state alone: its history (app/history.py) -------------------------------
@@ -297,12 +297,16 @@ def test_a_state_without_history_is_refused_with_a_way_to_get_one() -> None:
     start = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
     position = CLIENT.post("/v1/position", json={"state": start}).get_json()["position"]
     built = CLIENT.post("/v1/position", json={"position": position}).get_json()["state"]
-    assert "history" not in built  # a position is not a set-up: nothing replays to it
-    for state in (built, without_history(start)):
-        r = CLIENT.post("/v1/record", json={"state": state})
-        body = check_response("POST", "/v1/record", r)
-        assert r.status_code == 422 and body["code"] == "no_history"
-        assert "/v1/games" in body["detail"] and "`setup` and `decisions`" in body["detail"]
+    assert "history" not in built and built["composed"] is True  # nothing replays to it
+    r = CLIENT.post("/v1/record", json={"state": without_history(start)})
+    body = check_response("POST", "/v1/record", r)
+    assert r.status_code == 422 and body["code"] == "no_history"
+    assert "/v1/games" in body["detail"] and "`setup` and `decisions`" in body["detail"]
+    r = CLIENT.post("/v1/record", json={"state": built})  # says why: it was composed
+    body = check_response("POST", "/v1/record", r)
+    assert r.status_code == 422 and body["code"] == "no_history"
+    assert "composed from a position" in body["detail"]
+    assert "`state` and `decisions`" in body["detail"]
     # and a state without one goes on without one
     after = CLIENT.post(
         "/v1/resolve", json={"state": built, "decisions": [built["pending"]["options"][0]]}
@@ -338,7 +342,12 @@ def test_a_malformed_or_overlong_history_is_refused_by_every_reader(
         # a set-up's value is its game's to refuse (422 naming the clause), as in /v1/games
         (lambda h: h["setup"].update(seats=9), "invalid_seat_count", "/setup/seats"),
         (lambda h: h["setup"].update(game=9), "invalid_history", "/setup/game"),
-        (lambda h: h["decisions"].append({"type": "play", "x": "y" * 10**5}), "", "/decisions/1"),
+        # a field its type does not have: malformed, before anything replays it (issue 22)
+        (
+            lambda h: h["decisions"].append({"type": "play", "x": "y" * 10**5}),
+            "invalid_history",
+            "/decisions/1/x",
+        ),
     ],
     ids=["a_string", "a_bad_setup", "a_setup_of_no_game", "an_oversized_decision"],
 )
@@ -405,15 +414,21 @@ def test_a_sealed_state_is_recorded_from_its_history(encrypt: bool) -> None:
     state = client.post("/v1/games", json=setup).get_json()["state"]
     assert ("history" not in state) if encrypt else ("history" in state)  # hidden when encrypted
     rng = random.Random(5)
-    for _ in range(12):
+    played, over = 0, False
+    while not over and (encrypt or played < 12):
         options = client.post("/v1/legal-moves", json={"state": state}).get_json()["options"]
         out = client.post("/v1/resolve", json={"state": state, "decisions": [rng.choice(options)]})
-        state = out.get_json()["state"]
+        state, over, played = out.get_json()["state"], out.get_json()["game_over"], played + 1
+        if encrypt and played == 12:  # running: its record would name the seed (issue 22)
+            r = client.post("/v1/record", json={"state": state})
+            refused = check_response("POST", "/v1/record", r)
+            assert r.status_code == 403 and refused["code"] == "encrypted_running_game"
     r = client.post("/v1/record", json={"state": state})
     rec = check_response("POST", "/v1/record", r)
-    assert r.status_code == 200 and rec["record"]["result"]["decisions"] == 12, rec
+    assert r.status_code == 200 and rec["record"]["result"]["decisions"] == played, rec
+    assert rec["setup"] == {**setup, "catalog": "reference"}  # the seed and all
     replayed = client.post("/v1/replay", json=rec).get_json()
-    assert replayed["ok"] is True and replayed["applied"] == 12
+    assert replayed["ok"] is True and replayed["applied"] == played
     view = client.post("/v1/view", json={"state": replayed["state"], "seat": 0}).get_json()
     mine = client.post("/v1/view", json={"state": state, "seat": 0}).get_json()
     assert view == mine  # the same position

@@ -469,9 +469,7 @@ def _header(board: Board) -> str:
             prompt=board.word(pending.get("prompt", ""), "prompt"),
             clause=pending.get("clause", ""),
         )
-    label = "Architectura" + (
-        "" if board.viewer is None else " · " + board.t("view of seat {seat}", seat=board.viewer)
-    )
+    label = board.heading("Architectura")
     return text(LEFT, 16, label, class_="b", font_size=18, fill="#3b2f1e") + text(
         LEFT, 38, clip(line, 130), font_size=13, fill="#333"
     )

@@ -47,6 +47,16 @@ class Board:
     viewer: int | None  # the seat whose view this is; None = the whole state
     scores: dict[str, Any]  # the engine's standings now (final once the game is over)
     lang: str = "en"  # the answer's language (app/i18n.py LANGUAGES)
+    composed: bool = False  # the state was composed from a position, not dealt (docs/trust.md)
+
+    def heading(self, game_name: str) -> str:
+        """The picture's first line: the game, whose view it is, and a composed position."""
+        parts = [game_name]
+        if self.viewer is not None:
+            parts.append(self.t("view of seat {seat}", seat=self.viewer))
+        if self.composed:
+            parts.append(self.t("composed position, not dealt"))
+        return " · ".join(parts)
 
     def t(self, msgid: str, **values: object) -> str:
         """A fixed label of the picture in its language (msgctxt "render"; English when the

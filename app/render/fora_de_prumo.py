@@ -620,9 +620,7 @@ def _panel(board: Board, seat: int, x: float, y: float, w: float) -> tuple[str, 
 def _top(board: Board, width: float) -> tuple[list[str], float]:
     doc = board.doc
     parts: list[str] = []
-    label = "Fora de Prumo" + (
-        "" if board.viewer is None else " · " + board.t("view of seat {seat}", seat=board.viewer)
-    )
+    label = board.heading("Fora de Prumo")
     parts.append(text(PAD, 16, label, class_="b", font_size=18, fill="#3b2f1e"))
     if doc.get("game_over"):
         winners = ", ".join(board.t("seat {seat}", seat=w) for w in board.scores.get("winners", []))

@@ -15,6 +15,7 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from app import history
 from app.errors import ApiError, from_engine
 from app.i18n import negotiate
 from app.render import MAX_SVG_BYTES, RENDERERS
@@ -27,6 +28,10 @@ from engine.games import GameModule, engine_for_state
 bp = Blueprint("render", __name__, url_prefix="/v1")
 
 SVG = "image/svg+xml"
+# An SVG opened on its own is a document that could run script: it may use only its own inline
+# <style> (and the patterns it defines), nothing else, and is sandboxed (no script, no forms,
+# an opaque origin) whatever it contains.
+SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 
 
 class RenderSchema(Schema):
@@ -107,7 +112,10 @@ def render() -> Response:
     with engine_errors():
         scores = eng.final_scores(g)
     lang = negotiate()
-    svg = RENDERERS[eng.GAME_ID](Board(doc=doc, game=g, viewer=viewer, scores=scores, lang=lang))
+    composed = "state" in body and history.composed_sent()
+    svg = RENDERERS[eng.GAME_ID](
+        Board(doc=doc, game=g, viewer=viewer, scores=scores, lang=lang, composed=composed)
+    )
     data = svg.encode("utf-8")
     if len(data) > MAX_SVG_BYTES:
         raise ApiError(
@@ -117,6 +125,7 @@ def render() -> Response:
             "",
         )
     answer = Response(data, mimetype=SVG)
+    answer.headers["Content-Security-Policy"] = SVG_CSP
     answer.headers["Content-Language"] = lang
     answer.vary.add("Accept-Language")
     return answer

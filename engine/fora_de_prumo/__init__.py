@@ -34,7 +34,8 @@ from engine.fora_de_prumo.model import GAME_ID, RULES_VERSION, Action, Game
 from engine.fora_de_prumo.notation import from_notation as decision_from_notation
 from engine.fora_de_prumo.notation import to_notation as decision_notation
 from engine.fora_de_prumo.position import position_of, state_from_position
-from engine.fora_de_prumo.serialize import action_to_json, game_to_json
+from engine.fora_de_prumo.serialize import DECISION_FIELDS, action_to_json, game_to_json
+from engine.fora_de_prumo.setup import SETUP_KEYS
 from engine.fora_de_prumo.view import (
     WorldSampler,
     events_for_seat,
@@ -53,9 +54,11 @@ def is_terminal(g: Game) -> bool:
 
 __all__ = [
     "CATALOG_CLAUSE",
+    "DECISION_FIELDS",
     "GAME_ID",
     "RULES_VERSION",
     "SEATS_CLAUSE",
+    "SETUP_KEYS",
     "Action",
     "Catalog",
     "Game",
