@@ -69,6 +69,7 @@ def config_from_env() -> dict[str, Any]:
         "STATE_ENCRYPT": _env_flag("STATE_ENCRYPT"),
         "STATE_ANTI_ROLLBACK": _env_flag("STATE_ANTI_ROLLBACK"),
         "STATE_ROLLBACK_TTL_S": _env_int("STATE_ROLLBACK_TTL_S", 30 * 86400),
+        "STATE_PLAY_COMPOSED": _env_flag("STATE_PLAY_COMPOSED"),
     }
 
 
