@@ -213,6 +213,29 @@ def test_regression_a_plan_from_a_state_stops_at_chance() -> None:
             assert out["turn_complete"] is False
 
 
+def test_regression_an_encrypted_state_keeps_its_deck_from_the_plan() -> None:
+    """The finding's threat: with STATE_ENCRYPT a client holds a state it cannot read, and a
+    plan past a mulligan named the card the hidden deck dealt. Through the HTTP API, the plan
+    from the encrypted state ends at the mulligan, as the plan from its seat's view does."""
+    client = make_app(REDIS_URL=None, STATE_SECRET="s" * 40, STATE_ENCRYPT=True).test_client()
+    r = client.post("/v1/games", json={"seats": 2, "seed": 0})
+    state = check_response("POST", "/v1/games", r)["state"]
+    assert "sealed" in state and "seats" not in state  # nothing of the deal readable
+    body = {"seat": 0, "bot": "random", "seed": 0, "plan": "turn"}
+    r = client.post("/v1/suggest", json={"state": state, **body})
+    planned = check_response("POST", "/v1/suggest", r)
+    assert [s["decision"] for s in planned["turn"]] == [{"seat": 0, "type": "mulligan"}]
+    assert planned["turn_complete"] is False
+    view = check_response(
+        "POST", "/v1/view", client.post("/v1/view", json={"state": state, "seat": 0})
+    )
+    seen = check_response(
+        "POST", "/v1/suggest", client.post("/v1/suggest", json={"view": view, **body})
+    )
+    assert (seen["turn"][0]["decision"], seen["turn_complete"]) == (planned["decision"], False)
+    assert len(seen["turn"]) == 1
+
+
 def test_the_chance_events_alone_end_a_plan(monkeypatch: pytest.MonkeyPatch) -> None:
     """The game's CHANCE_EVENTS end a plan with no sampled world to compare (the worlds are
     a second guard, for a reveal a game does not declare); and they are what ends it: with
