@@ -20,6 +20,12 @@ first result stored for a key is the one later hits return until it expires.
 
 Every request has one wall-clock deadline (`max_ms`, SUGGEST_MAX_MS over HTTP): the search,
 and with plan="turn" every step of the plan, stops there.
+
+A plan (plan="turn") is made from the seat's view alone, for a state as for a view: its later
+steps are planned on a full state rebuilt from the view (`WorldSampler.base`), checked against
+worlds sampled from that view with fixed seeds, and it ends at the first chance event (the
+game's `CHANCE_EVENTS`: a draw, a mulligan's new hand, a refill, a look at the deck). So a
+state and its seat's view get the same plan, step for step.
 """
 
 from __future__ import annotations
@@ -42,8 +48,9 @@ log = logging.getLogger("ai.service")
 KEY_VERSION = "v1"
 DEFAULT_LEVEL = "medium"  # neither a level nor a budget
 MAX_SEED = 2**63 - 1
-# plan="turn" from a view: the worlds that must agree on the seat's next view for the plan
-# to go on (a step that reveals a card the view does not show ends the plan there)
+# plan="turn": the worlds, sampled from the seat's view with the seeds 0..7, that must agree
+# on the seat's next view for the plan to go on (a step that reveals a card the view does not
+# show ends the plan there, even where the game names no chance event for it)
 PLAN_CHECK_WORLDS = 8
 
 
@@ -252,8 +259,12 @@ def suggest(
     the seat's view of the position the earlier ones lead to, for as long as the same turn
     asks the same seat (a play, then its effect choices); `turn` lists them all, ready for
     one /v1/resolve batch. A step whose answer depends on another seat (a Laboratory play,
-    a Guesthouse escape) ends the plan there; so does, from a view, a step that would reveal
-    a card the view does not show.
+    a Guesthouse escape) ends the plan there. So does chance, from a state as from a view:
+    a decision that deals, draws, refills, shuffles or reveals a card (an event of the
+    game's CHANCE_EVENTS, e.g. a mulligan) is the plan's last step, and when the turn still
+    asks the seat after it the plan is incomplete (`turn_complete: false`: ask again from
+    the position it leads to). The plan reads only the seat's view: from a state it is made
+    on the state rebuilt from the state's view, as from that view, so both get the same plan.
 
     `max_ms` (default ai.bots.SAFETY_MS) bounds the whole call: the search and every step
     of a plan stop at that deadline (`truncated`, `turn_complete: false`).
@@ -293,13 +304,11 @@ def suggest(
         "cached": cached,
     }
     if plan == "turn":
-        worlds = (
-            [sampler.sample(random.Random(i)) for i in range(PLAN_CHECK_WORLDS)]
-            if sampler is not None
-            else []
-        )
+        if sampler is None:  # from a state: plan from its seat's view, as from that view
+            sampler = eng.WorldSampler(eng.game_view(g, seat), cat)
+        worlds = [sampler.sample(random.Random(i)) for i in range(PLAN_CHECK_WORLDS)]
         out["turn"], out["turn_complete"] = _rest_of_turn(
-            eng, g, seat, stored, cached, settings, budget, cache, cat, deadline, worlds
+            eng, sampler.base, seat, stored, cached, settings, budget, cache, cat, deadline, worlds
         )
     out["stats"] = {**out["stats"], "elapsed_ms": round((time.perf_counter() - t0) * 1000, 3)}
     return out
@@ -321,12 +330,21 @@ def _planning(eng: GameModule, g: Game, seat: int, turn_number: int) -> bool:
 def _advance(
     eng: GameModule, g: Game, worlds: list[Game], seat: int, turn_number: int, decision: Any
 ) -> bool:
-    """Apply `decision` to `g` and to each world sampled from the view. False when the plan
-    would go on but the seat would then see something the view cannot tell (the worlds'
-    views of the seat differ, or the decision is not even legal in one of them)."""
-    eng.apply_internal(g, decision)
-    if not worlds or not _planning(eng, g, seat, turn_number):
-        return True
+    """Apply `decision` to `g` and to each world sampled from the seat's view. False when the
+    plan would go on but the seat would then decide on something its view did not tell: the
+    decision produced a chance event (one of `eng.CHANCE_EVENTS`: a draw, a mulligan's new
+    hand, a look at the deck...), or the worlds' views of the seat differ, or the decision is
+    not even legal in one of them."""
+    kept, g.log = g.log, []
+    try:
+        eng.apply_internal(g, decision)
+        events: list[dict[str, Any]] = g.log
+    finally:
+        g.log = kept
+    if not _planning(eng, g, seat, turn_number):
+        return True  # the seat's part of the turn is over (its last draw included)
+    if any(ev.get("type") in eng.CHANCE_EVENTS for ev in events):
+        return False
     seen = digest(eng.game_view(g, seat))
     for w in worlds:
         try:
@@ -352,8 +370,9 @@ def _rest_of_turn(
     worlds: list[Game],
 ) -> tuple[list[dict[str, Any]], bool]:
     """The first decision and the seat's next ones in the same turn (see `suggest`), and
-    whether the plan reaches the end of the seat's part of the turn. `worlds` (from a view
-    only) are full states consistent with the view, moved along with the plan."""
+    whether the plan reaches the end of the seat's part of the turn. `g` is the state rebuilt
+    from the seat's view (never the real state, whose hidden cards the plan must not read);
+    `worlds` are full states sampled from that view, moved along with the plan."""
     turn_number = g.turn
     steps = [_step(first, first_cached)]
     g = g.copy()

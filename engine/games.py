@@ -52,6 +52,12 @@ class GameModule(Protocol):
     SEATS_CLAUSE: str  # the clause that numbers the seats (A-1.1, F-1.1)
     SETUP_KEYS: tuple[str, ...]  # the fields a set-up may have (A-1, F-1)
     DECISION_FIELDS: Mapping[str, tuple[str, ...]]  # decision type -> its fields beside `type`
+    # The types of the events after which the game goes on from cards the deciding seat had not
+    # seen: every event that deals, draws, refills, shuffles or reveals a card (Architectura:
+    # the mulligan A-3.1b, the Obelisk exchange A-3.1a, the draw; Fora de Prumo: the
+    # coordenadora's look F-6.1 / F-R19, the refill F-3.6). A plan (ai.service, plan="turn")
+    # ends at the first decision that produces one: what follows is chance to the seat.
+    CHANCE_EVENTS: frozenset[str]
 
     # JSON face ----------------------------------------------------------------------------
     def new_game(self, setup: dict[str, Any]) -> dict[str, Any]: ...

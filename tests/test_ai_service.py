@@ -300,27 +300,31 @@ def test_plan_turn_stops_when_the_deadline_passes_between_steps(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The deadline is the plan's, not each step's: once it has passed, no further step is
-    searched and the plan so far is returned, flagged incomplete."""
+    searched and the plan so far is returned, flagged incomplete. The position is one whose
+    whole plan has two steps (a play, then the decline of its effect's choice)."""
     import ai.service as service
 
+    state = _advanced_positions()[1]
+    seat = state["pending"]["seat"]
+    full = suggest(state, seat, iterations=40, seed=2, plan="turn")
+    assert [s["decision"]["type"] for s in full["turn"]] == ["play", "decline"]
+    assert full["turn_complete"] is True
+
     search = service._search
+    searches = []
 
     def slow_search(*args: Any) -> Any:
         out = search(*args)
+        searches.append(out)
         time.sleep(0.35)  # the first step ends after the 300 ms deadline
         return out
 
-    for state in _advanced_positions():
-        seat = state["pending"]["seat"]
-        full = suggest(state, seat, iterations=40, seed=2, plan="turn")
-        if len(full["turn"]) > 1:
-            monkeypatch.setattr(service, "_search", slow_search)
-            cut = suggest(state, seat, iterations=40, seed=2, plan="turn", max_ms=300)
-            assert cut["turn_complete"] is False
-            assert cut["turn"] == full["turn"][:1]
-            assert "truncated" not in cut["stats"]  # the first search itself was whole
-            return
-    raise AssertionError("no position with a multi-step turn")
+    monkeypatch.setattr(service, "_search", slow_search)
+    cut = suggest(state, seat, iterations=40, seed=2, plan="turn", max_ms=300)
+    assert len(searches) == 1  # the second step was never searched
+    assert cut["turn_complete"] is False
+    assert cut["turn"] == full["turn"][:1]
+    assert "truncated" not in cut["stats"]  # the first search itself was whole
 
 
 def test_a_suggest_beyond_the_concurrency_cap_is_refused_at_once() -> None:

@@ -28,6 +28,7 @@ from engine.architectura.api import (
     validate,
 )
 from engine.architectura.catalog import Catalog, builtin_catalogs, load_catalog
+from engine.architectura.flow import CHANCE_EVENTS
 from engine.architectura.flow import deciding_seat as current_player
 from engine.architectura.flow import options as legal_actions
 from engine.architectura.flow import step as apply_action
@@ -68,6 +69,7 @@ def is_terminal(g: Game) -> bool:
 
 __all__ = [
     "CATALOG_CLAUSE",
+    "CHANCE_EVENTS",
     "DECISION_FIELDS",
     "GAME_ID",
     "RULES_VERSION",

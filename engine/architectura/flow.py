@@ -43,6 +43,19 @@ MULLIGAN: Action = ("mulligan",)
 TURN_TASKS: tuple[Task, ...] = tuple({"k": "turn", "seat": s} for s in range(4))
 END_TURN_TASKS: tuple[Task, ...] = tuple({"k": "end_turn", "seat": s} for s in range(4))
 
+# The events after which the game goes on from cards the deciding seat had not seen
+# (engine.games.GameModule.CHANCE_EVENTS): every event that deals, draws, shuffles or reveals
+# a card. Set-up deals and shuffles happen before any decision, with no event. Every
+# other event moves cards the seat already sees (the city, graveyards, its own hand) or hides
+# one (a Laboratory play, A-9, which another seat decides).
+CHANCE_EVENTS: frozenset[str] = frozenset(
+    {
+        "mulligan",  # A-3.1b: the hand to the bottom of the deck in random order, as many drawn
+        "obelisk_taken",  # A-3.1a / A-9 Obelisk: the deck shuffled after the exchange
+        "drew",  # drawn from the deck up to the hand limit (the end of every turn)
+    }
+)
+
 
 # -- A-3 the turn ------------------------------------------------------------------------
 

@@ -26,8 +26,8 @@ from engine.fora_de_prumo.api import (
     validate,
 )
 from engine.fora_de_prumo.catalog import Catalog, builtin_catalogs, load_catalog
+from engine.fora_de_prumo.flow import CHANCE_EVENTS, final_scores
 from engine.fora_de_prumo.flow import deciding_seat as current_player
-from engine.fora_de_prumo.flow import final_scores
 from engine.fora_de_prumo.flow import options as legal_actions
 from engine.fora_de_prumo.flow import step as apply_action
 from engine.fora_de_prumo.model import GAME_ID, RULES_VERSION, Action, Game
@@ -54,6 +54,7 @@ def is_terminal(g: Game) -> bool:
 
 __all__ = [
     "CATALOG_CLAUSE",
+    "CHANCE_EVENTS",
     "DECISION_FIELDS",
     "GAME_ID",
     "RULES_VERSION",

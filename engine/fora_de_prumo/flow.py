@@ -20,6 +20,18 @@ from engine.fora_de_prumo.scoring import standings
 SITE_TYPES = frozenset({"person", "concept", "project", "material"})  # F-3.5
 CLONE_TARGET_TYPES = frozenset({"concept", "project", "material"})  # F-6.6
 
+# The events after which the game goes on from cards the deciding seat had not seen
+# (engine.games.GameModule.CHANCE_EVENTS): every event that deals, draws, refills or reveals a
+# card. The deal (F-1.5, F-R3) happens at set-up, before any decision, with no event. A deck
+# purchase ("bought" from the deck, F-R19) takes a card the look has already shown; every other
+# event moves cards the seat already sees (the market, the works, its own hand).
+CHANCE_EVENTS: frozenset[str] = frozenset(
+    {
+        "looked",  # F-6.1 / F-R19: the top two (or one) deck cards shown to the seat
+        "refilled",  # F-3.6: the deck's top card turned up into the market (a turn's end)
+    }
+)
+
 
 # -- queries -----------------------------------------------------------------------------
 
