@@ -19,6 +19,10 @@ the same thing whatever its command line says:
   `--job-monitoring-interval 1`). An abandoned job is re-queued while it has retries left,
   then failed (RQ's StartedJobRegistry clean-up, run by `recover_abandoned`).
 
+A queue may be bounded (`Bound`, given to `enqueue`): at most so many jobs queued or running
+in all, and at most so many per client; past either, `enqueue` raises `QueueFull` and queues
+nothing (`reserve` says how that is counted, and what can still overshoot).
+
 `python -m ai.queue overhead --jobs 200` measures the queue's own cost per job (docs/scale.md).
 """
 
@@ -33,8 +37,9 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 import redis
 from rq import Queue, Retry
@@ -57,6 +62,37 @@ DEFAULT_GRACE_S = 60  # RQ's own margin past a heartbeat
 
 class QueueUnavailable(Exception):
     """Redis cannot be reached, or no worker listens on the queue."""
+
+
+class QueueFull(Exception):
+    """A bounded queue refused a job: its client already has `limit` jobs queued or running
+    (`scope` "client"), or the queue has `limit` in all (`scope` "total")."""
+
+    def __init__(self, scope: Literal["client", "total"], limit: int) -> None:
+        super().__init__(f"{scope} limit of {limit} jobs reached")
+        self.scope = scope
+        self.limit = limit
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The limits one `enqueue` is held to.
+
+    - `client`: who asks (the HTTP service gives the address its rate limiter counts by);
+    - `per_client`: jobs of that client queued or running at most;
+    - `total`: jobs queued or running on the queue at most, whoever asked;
+    - `client_ttl_s`: how long the client's list of jobs outlives its latest job (at least
+      as long as one of its jobs can stay queued or running, retries included);
+    - `ended_prefix`: a key prefix whose `prefix + job id` existing counts the job as ended
+      for its client (the service's cancellation marker: a cancelled running job frees its
+      client's place at once, and its place in the total once its worker has stopped it).
+    """
+
+    client: str
+    per_client: int
+    total: int
+    client_ttl_s: int
+    ended_prefix: str = ""
 
 
 def connect(url: str, timeout_s: float = 2.0) -> redis.Redis:
@@ -85,6 +121,106 @@ def live_workers(conn: redis.Redis, name: str) -> int:
         for k in keys:
             p.exists(k)
         return sum(1 for alive in p.execute() if alive)
+
+
+def depth(conn: redis.Redis, name: str) -> tuple[int, int]:
+    """(queued, running) on queue `name`: its list's length, and the jobs in its
+    StartedJobRegistry whose worker still beats (an abandoned one, not yet re-queued or
+    failed by `recover_abandoned`, runs nowhere and is not counted)."""
+    with conn.pipeline(transaction=False) as p:
+        p.llen(queue_key(name))
+        p.zcount(started_key(name), time.time(), "+inf")
+        queued, running = p.execute()
+    return int(queued), int(running)
+
+
+def queue_key(name: str) -> str:
+    """RQ's list of the jobs waiting on queue `name`."""
+    return f"{Queue.redis_queue_namespace_prefix}{name}"
+
+
+def started_key(name: str) -> str:
+    """RQ's StartedJobRegistry of queue `name` (job:execution -> heartbeat deadline)."""
+    return str(StartedJobRegistry.key_template.format(name))
+
+
+def client_key(name: str, client: str) -> str:
+    """The sorted set of a client's jobs on queue `name` (job id -> when it was reserved)."""
+    return f"arch:queue:{name}:client:{client}"
+
+
+def reserved_key(name: str) -> str:
+    """The sorted set of jobs reserved on queue `name` and not yet queued (id -> when)."""
+    return f"arch:queue:{name}:reserved"
+
+
+RESERVATION_S = 30  # a reservation whose job was never queued (its process died) lapses
+# Reserve a place for job ARGV[1], or say why not. Per client: the client's set, pruned of
+# jobs that ended (status finished, failed, stopped, canceled; the `ended_prefix` marker) or
+# are gone (expired or deleted, unless still reserved), holds fewer than ARGV[2]. In all:
+# queued (the list) + running (started, heartbeat alive) + reserved-not-yet-queued is below
+# ARGV[3]. Reads the job hashes by name (keys not in KEYS: fine on one Redis, which is all
+# RQ supports). Cost: one HGET and one EXISTS per job of this client, at most ARGV[2] (the
+# set never grows past the limit), plus O(log n) for the rest, whatever the queue's length.
+_RESERVE = """
+local now = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[8]))
+local mine = 0
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local st = redis.call('HGET', ARGV[6] .. id, 'status')
+  local ended = st == 'finished' or st == 'failed' or st == 'stopped' or st == 'canceled'
+  if not st then ended = not redis.call('ZSCORE', KEYS[4], id) end
+  if not ended and ARGV[7] ~= '' then ended = redis.call('EXISTS', ARGV[7] .. id) == 1 end
+  if ended then redis.call('ZREM', KEYS[1], id) else mine = mine + 1 end
+end
+if mine >= tonumber(ARGV[2]) then return {1, mine} end
+local total = redis.call('LLEN', KEYS[2]) + redis.call('ZCOUNT', KEYS[3], now, '+inf')
+  + redis.call('ZCARD', KEYS[4])
+if total >= tonumber(ARGV[3]) then return {2, total} end
+redis.call('ZADD', KEYS[4], now, ARGV[1])
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[5]))
+return {0, mine + 1}
+"""
+
+
+def reserve(conn: redis.Redis, name: str, job_id: str, bound: Bound) -> None:
+    """Hold a place on queue `name` for `job_id`, within `bound`, or raise QueueFull (the
+    client's limit is checked first: past it, the answer is about what the client can fix).
+
+    One Lua script, so concurrent requests cannot both take the last place: per client,
+    nothing overshoots. In all, a few things are counted loosely:
+    a job a worker has taken off the list but not yet registered as started (milliseconds)
+    is not counted, so the total can overshoot by at most one job per worker dequeuing at
+    that instant; a queued job that expired (JOB_QUEUED_TTL_S) still counts until a worker
+    pops its id; an abandoned job (its worker stopped beating) is not counted until its
+    clean-up re-queues it. (A job being queued is never counted twice: the transaction that
+    queues it drops its reservation.)"""
+    script = conn.register_script(_RESERVE)
+    keys = [client_key(name, bound.client), queue_key(name), started_key(name), reserved_key(name)]
+    args: list[str | int] = [
+        job_id,
+        bound.per_client,
+        bound.total,
+        repr(time.time()),
+        max(1, bound.client_ttl_s),
+        Job.redis_job_namespace_prefix,
+        bound.ended_prefix,
+        RESERVATION_S,
+    ]
+    outcome, _ = script(keys=keys, args=args)
+    if outcome == 1:
+        raise QueueFull("client", bound.per_client)
+    if outcome == 2:
+        raise QueueFull("total", bound.total)
+
+
+def release(conn: redis.Redis, name: str, job_id: str, client: str) -> None:
+    """Give back a reservation whose job was not queued."""
+    with conn.pipeline() as p:
+        p.zrem(reserved_key(name), job_id)
+        p.zrem(client_key(name, client), job_id)
+        p.execute()
 
 
 def cancel(conn: redis.Redis, job: Job) -> None:
@@ -119,24 +255,42 @@ def enqueue(
     meta: dict[str, Any] | None = None,
     on_success: Any = None,
     on_failure: Any = None,
+    bound: Bound | None = None,
 ) -> Job:
     """Put one job on queue `name`. Raises QueueUnavailable when Redis cannot be reached or
-    (`need_worker`) no worker listens: a job nobody will run is refused, not queued."""
+    (`need_worker`) no worker listens: a job nobody will run is refused, not queued. With a
+    `bound`, raises QueueFull past its limits, before anything is queued (`reserve`)."""
     try:
         if need_worker and live_workers(conn, name) == 0:
             raise QueueUnavailable(f"no worker is listening on queue {name!r}")
-        return queue(conn, name).enqueue(
-            func,
-            args=args,
-            job_timeout=job_timeout_s,
-            ttl=queued_ttl_s,
-            result_ttl=result_ttl_s,
-            failure_ttl=result_ttl_s,
-            retry=Retry(max=retries) if retries else None,
-            meta={**(meta or {}), "retries": retries},
-            on_success=on_success,
-            on_failure=on_failure,
-        )
+        job_id = str(uuid.uuid4())  # RQ's own kind of id, chosen here to be reserved first
+        if bound is not None:
+            reserve(conn, name, job_id, bound)
+        try:
+            # one transaction queues the job and drops its reservation: never counted twice
+            with conn.pipeline() as pipe:
+                job = queue(conn, name).enqueue(
+                    func,
+                    args=args,
+                    job_id=job_id,
+                    job_timeout=job_timeout_s,
+                    ttl=queued_ttl_s,
+                    result_ttl=result_ttl_s,
+                    failure_ttl=result_ttl_s,
+                    retry=Retry(max=retries) if retries else None,
+                    meta={**(meta or {}), "retries": retries},
+                    on_success=on_success,
+                    on_failure=on_failure,
+                    pipeline=pipe,
+                )
+                pipe.zrem(reserved_key(name), job_id)
+                pipe.execute()
+        except redis.RedisError:
+            if bound is not None:
+                with suppress(redis.RedisError):
+                    release(conn, name, job_id, bound.client)
+            raise
+        return job
     except redis.RedisError as e:
         raise QueueUnavailable(f"Redis unavailable ({type(e).__name__})") from e
 

@@ -9,7 +9,21 @@ the same 400/422 at once and never a failed job. Then:
 
 - without REDIS_URL, with Redis unreachable, or with no worker listening on the queue, the
   answer is 503 `jobs_unavailable` with `Retry-After` (a job nobody would run is not queued);
+- when this client already has JOB_QUEUE_PER_CLIENT jobs queued or running (the client as
+  the rate limiter counts it: its address after TRUSTED_PROXY_HOPS), 429
+  `job_quota_exceeded` with `Retry-After`;
+- when the queue holds JOB_QUEUE_MAX jobs queued or running in all, 503 `jobs_queue_full`
+  with `Retry-After`;
 - otherwise 202 with `Location: /v1/jobs/{id}` and the job's document.
+
+The two limits bound the wait a job can meet (at most JOB_QUEUE_MAX jobs ahead of it) and
+stop one client from filling the queue (it holds at most JOB_QUEUE_PER_CLIENT places). They
+are counted on Redis, atomically, for every process of the service alike (ai/queue.py
+`reserve`). Trade-offs: a client is an address, so clients behind one NAT share a quota, and
+one client with many addresses gets many (the total still bounds them all); `Retry-After` is
+a fixed QUEUE_RETRY_AFTER_S, since when a place frees depends on jobs' budgets the service
+does not predict (a client at its quota knows better: its own jobs' Locations, or DELETE one).
+`/readyz`'s `jobs` check reports workers, jobs queued and running, and the limit.
 
 GET /v1/jobs/{id}: status (queued, started, finished, failed, cancelled), attempts, progress
 (ISMCTS iterations so far, written by the worker at most every 0.25 s) and, when finished,
@@ -44,6 +58,7 @@ from ai.service import suggest_request
 from app import _env_int
 from app.errors import ApiError
 from app.jsonio import json_response
+from app.limits import client_id
 from app.routes import engine_errors
 
 bp = Blueprint("jobs", __name__)
@@ -52,7 +67,10 @@ EXTENSION = "job_queue"
 FUNC = "ai.jobs.run_suggest"
 ID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")  # RQ: uuid4
 RETRY_AFTER_S = 5
+QUEUE_RETRY_AFTER_S = 30  # past a job limit: a place frees when a job ends (seconds to minutes)
 CANCELLED_KEY = "arch:jobs:cancelled:"
+DEFAULT_QUEUE_MAX = 100  # jobs queued or running in all
+DEFAULT_QUEUE_PER_CLIENT = 4  # jobs queued or running per client
 # a job's own deadline: its search and plan stop there; RQ kills it a minute later at worst
 DEFAULT_JOB_MAX_MS = 900_000
 
@@ -66,6 +84,10 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("JOB_QUEUED_TTL_S", _env_int("JOB_QUEUED_TTL_S", 3600))
     app.config.setdefault("JOB_RESULT_TTL_S", _env_int("JOB_RESULT_TTL_S", 3600))
     app.config.setdefault("JOB_RETRIES", _env_int("JOB_RETRIES", 1))
+    app.config.setdefault("JOB_QUEUE_MAX", _env_int("JOB_QUEUE_MAX", DEFAULT_QUEUE_MAX))
+    app.config.setdefault(
+        "JOB_QUEUE_PER_CLIENT", _env_int("JOB_QUEUE_PER_CLIENT", DEFAULT_QUEUE_PER_CLIENT)
+    )
     url = app.config.get("REDIS_URL")
     app.extensions[EXTENSION] = jobq.connect(url, timeout_s=1.0) if url else None
 
@@ -73,12 +95,21 @@ def init_app(app: Flask) -> None:
         return  # background searches are off by configuration: nothing to report
 
     def jobs_check() -> tuple[str, bool, str]:
+        """Workers listening, and the queue's depth against JOB_QUEUE_MAX: not ok without a
+        worker, nor when full (a job posted now would be refused either way)."""
         conn = app.extensions[EXTENSION]
+        limit = int(app.config["JOB_QUEUE_MAX"])
         try:
             n = jobq.live_workers(conn, jobq.SUGGEST_QUEUE)
+            queued, running = jobq.depth(conn, jobq.SUGGEST_QUEUE)
         except redis.RedisError as e:
             return "jobs", False, f"redis unavailable ({type(e).__name__})"
-        return "jobs", n > 0, f"{n} worker(s) on queue {jobq.SUGGEST_QUEUE!r}"
+        full = queued + running >= limit
+        detail = (
+            f"{n} worker(s) on queue {jobq.SUGGEST_QUEUE!r}; {queued} queued, {running} running "
+            f"of at most {limit}" + (" (full)" if full else "")
+        )
+        return "jobs", n > 0 and not full, detail
 
     app.extensions.setdefault("readiness_checks", []).append(jobs_check)
 
@@ -113,6 +144,29 @@ def _unavailable(why: str) -> ApiError:
     )
 
 
+def _full(e: jobq.QueueFull) -> ApiError:
+    """The answer past a job limit: 429 for this client's own, 503 for the service's."""
+    retry = {"Retry-After": str(QUEUE_RETRY_AFTER_S)}
+    if e.scope == "client":
+        return ApiError(
+            429,
+            "job_quota_exceeded",
+            f"This client already has {e.limit} background searches queued or running, the "
+            "most one client may have (JOB_QUEUE_PER_CLIENT). Try again when one of them has "
+            f"ended or been cancelled (DELETE on its Location), or in {QUEUE_RETRY_AFTER_S} s.",
+            headers=retry,
+        )
+    return ApiError(
+        503,
+        "jobs_queue_full",
+        f"The queue of background searches is full: {e.limit} are queued or running, the "
+        f"most the service takes (JOB_QUEUE_MAX). Try again in {QUEUE_RETRY_AFTER_S} s; a "
+        f'synchronous /v1/suggest (without "async", budget up to {MAX_ITERATIONS} iterations '
+        f"and {MAX_TIME_MS} ms) still works.",
+        headers=retry,
+    )
+
+
 def _conn() -> redis.Redis:
     conn: redis.Redis | None = current_app.extensions.get(EXTENSION)
     if conn is None:
@@ -121,7 +175,9 @@ def _conn() -> redis.Redis:
 
 
 def start_suggest(body: dict[str, Any]) -> Response:
-    """Check the request as a synchronous call would, then queue it (202) or refuse (503)."""
+    """Check the request as a synchronous call would, then queue it (202) or refuse it
+    (503 without Redis or workers or when the queue is full, 429 past this client's quota),
+    queueing nothing."""
     with engine_errors(state="/view" if "view" in body else "/state"):
         # the synchronous path's own checks (state or view, seat, decider, catalog,
         # settings, plan) without its search: a random choice costs one list of options
@@ -130,19 +186,33 @@ def start_suggest(body: dict[str, Any]) -> Response:
     cfg = current_app.config
     request = {k: v for k, v in body.items() if k != "run_async"}
     request["max_ms"] = int(cfg["JOB_MAX_MS"])
+    timeout_s = int(cfg["JOB_MAX_MS"]) // 1000 + 60
+    queued_ttl_s = int(cfg["JOB_QUEUED_TTL_S"])
+    retries = int(cfg["JOB_RETRIES"])
+    bound = jobq.Bound(
+        client=client_id(),
+        per_client=int(cfg["JOB_QUEUE_PER_CLIENT"]),
+        total=int(cfg["JOB_QUEUE_MAX"]),
+        # as long as a job of this client can be waiting or running, every attempt included
+        client_ttl_s=(retries + 1) * (queued_ttl_s + timeout_s),
+        ended_prefix=CANCELLED_KEY,
+    )
     try:
         job = jobq.enqueue(
             conn,
             jobq.SUGGEST_QUEUE,
             FUNC,
             [request],
-            job_timeout_s=int(cfg["JOB_MAX_MS"]) // 1000 + 60,
-            queued_ttl_s=int(cfg["JOB_QUEUED_TTL_S"]),
+            job_timeout_s=timeout_s,
+            queued_ttl_s=queued_ttl_s,
             result_ttl_s=int(cfg["JOB_RESULT_TTL_S"]),
-            retries=int(cfg["JOB_RETRIES"]),
+            retries=retries,
+            bound=bound,
         )
     except jobq.QueueUnavailable as e:
         raise _unavailable(str(e)) from None
+    except jobq.QueueFull as e:
+        raise _full(e) from None
     location = url_for("jobs.get_job", job_id=job.id)
     response = json_response(_document(conn, job), 202)
     response.headers["Location"] = location

@@ -14,7 +14,8 @@
   counting store fails, requests pass (counted in memory meanwhile): the limit protects the
   service, it must not take it down. Behind proxies, TRUSTED_PROXY_HOPS (the number of
   proxies in front, each adding to X-Forwarded-For) makes the client address the one the
-  first proxy saw; compose.yaml's nginx is one hop.
+  first proxy saw; compose.yaml's nginx is one hop. The same client (`client_id`) is what
+  JOB_QUEUE_PER_CLIENT counts background jobs by (app/jobs.py).
 """
 
 from __future__ import annotations
@@ -49,6 +50,13 @@ def body_bytes() -> bytes:
     if len(raw) > limit:
         raise RequestEntityTooLarge()
     return raw
+
+
+def client_id() -> str:
+    """Who the client is, for every per-client limit (requests, background jobs): its
+    address after TRUSTED_PROXY_HOPS (werkzeug's ProxyFix), as flask-limiter's
+    get_remote_address reads it."""
+    return request.remote_addr or "127.0.0.1"
 
 
 def origins(raw: str | None) -> list[str] | None:
@@ -92,10 +100,9 @@ def install_rate_limit(app: Flask) -> None:
             f"RATE_LIMIT must be a rate like 100/minute or 10/second;500/hour, not {rate!r}"
         ) from None
     from flask_limiter.errors import RateLimitExceeded
-    from flask_limiter.util import get_remote_address
 
     limiter = Limiter(
-        get_remote_address,
+        client_id,
         app=app,
         application_limits=[rate],  # one allowance per client for the whole API
         storage_uri=app.config.get("REDIS_URL") or "memory://",

@@ -77,7 +77,10 @@ def test_a_job_gives_the_synchronous_answer(client: Any, redis_server: RedisServ
     redis_server_flush(redis_server)  # the job must search, not read the cache
     with workers(redis_server):
         ready = client.get("/readyz").get_json()
-        assert ready["checks"]["jobs"] == {"ok": True, "detail": "1 worker(s) on queue 'suggest'"}
+        assert ready["checks"]["jobs"] == {
+            "ok": True,
+            "detail": "1 worker(s) on queue 'suggest'; 0 queued, 0 running of at most 100",
+        }
         location = start(client, {**b, "async": True})
         doc = wait_for(client, location, lambda d: d["status"] == "finished", "the job")
     got = doc["result"]
