@@ -51,10 +51,8 @@ from engine.errors import (
     IllegalDecision,
     Problem,
     ProblemList,
-    pointer_token,
     short_repr,
     summary,
-    unknown_keys,
 )
 from engine.games import DEFAULT_GAME, GameModule
 
@@ -62,10 +60,6 @@ HISTORY = "history"
 COMPOSED = "composed"  # true on a state built from a position, and on its successors
 FIELDS = frozenset({"setup", "decisions"})
 POINTER = "/state/history"
-# what a decision's field may hold when notation cannot spell the decision (an odd card id of
-# a custom catalog): a card id, a number, a cell or a place (at most 3 numbers), nothing else
-_MAX_TEXT = 200
-_MAX_NUMBERS = 3
 
 
 def _invalid(detail: str, where: str = "") -> ApiError:
@@ -196,10 +190,12 @@ def verify(
     written as the service writes it). The cost is bounded by the history's size: the set-up
     reader counts unknown fields rather than listing them."""
     same_game(eng, read_setup(history["setup"]))
-    _verify_setup(eng, history["setup"], state_catalog, catalog)
+    game = _verify_setup(eng, history["setup"], state_catalog, catalog)
+    if game is None:
+        return  # a custom catalog not sent: the state's reader asks for it
     problems = ProblemList()
     for i, d in enumerate(history["decisions"]):
-        _verify_decision(eng, d, f"{POINTER}/decisions/{i}", problems)
+        _verify_decision(eng, game, d, f"{POINTER}/decisions/{i}", problems)
     if problems:
         why = summary(problems)  # translated as a message (app/i18n.py)
         raise ApiError(
@@ -212,7 +208,9 @@ def verify(
         )
 
 
-def _verify_setup(eng: GameModule, setup: dict[str, Any], state_catalog: Any, catalog: Any) -> None:
+def _verify_setup(eng: GameModule, setup: dict[str, Any], state_catalog: Any, catalog: Any) -> Any:
+    """The game the history's set-up deals (its game's reader refuses a bad set-up: 422 with
+    that reader's code and clause); None when it names a custom catalog not sent."""
     at = POINTER + "/setup"
     ref = setup.get("catalog")
     probe = setup
@@ -228,68 +226,35 @@ def _verify_setup(eng: GameModule, setup: dict[str, Any], state_catalog: Any, ca
                 eng.CATALOG_CLAUSE,
             )
         if catalog is None:
-            return  # the state's reader asks for the catalog document itself
+            return None  # the state's reader asks for the catalog document itself
         probe = {**setup, "catalog": catalog}
     try:
-        eng.new_game_internal(probe)
+        return eng.new_game_internal(probe)
     except EngineError as e:
         raise from_engine(e, setup=at) from None
 
 
-def _verify_decision(eng: GameModule, d: Any, at: str, problems: ProblemList) -> None:
-    if not isinstance(d, dict):
-        problems.append(Problem("malformed_decision", "A history's decisions are objects.", at))
-        return
-    kind = d.get("type")
-    fields = eng.DECISION_FIELDS.get(kind) if isinstance(kind, str) else None
-    if fields is None:
-        detail = f"Unknown decision type {short_repr(kind)}."
-        problems.append(Problem("unknown_decision_type", detail, at + "/type"))
-        return
-    before = problems.total
-    unknown_keys(problems, d, ("type", *fields), at, "unknown_field", "decision ")
-    if problems.total > before:
-        return
+def _verify_decision(eng: GameModule, game: Any, d: Any, at: str, problems: ProblemList) -> None:
+    """One decision of the history: read by its game's decision reader against the game its
+    set-up deals (a type, fields and values it has: A-3, F-3), and written as its notation
+    reads it, as the service writes it (one that notation cannot spell, an odd card id of a
+    custom catalog, stays as the reader took it)."""
     try:
-        text = eng.decision_notation(d)
-        again = eng.decision_from_notation(text) if text is not None else None
-    except (EngineError, TypeError, ValueError, AttributeError):
-        text, again = None, None
-    if text is not None:
-        notation = short_repr(text)
-        if again != d:
-            problems.append(
-                Problem(
-                    "malformed_decision",
-                    f"A history's decision is written as its notation ({notation}) reads, "
-                    "as the service wrote it.",
-                    at,
-                )
-            )
+        eng.parse_decision(game, d, at)
+    except IllegalDecision as e:
+        problems.append(Problem(e.code, e.detail, e.pointer, e.clause))
         return
-    for k, v in d.items():  # notation cannot spell it: each field holds a plain value
-        if not _plain(v):
-            field, value = short_repr(k), short_repr(v)
-            problems.append(
-                Problem(
-                    "malformed_decision",
-                    f"A decision's {field} is a card id, a number or a list of numbers, "
-                    f"not {value}.",
-                    f"{at}/{pointer_token(k)}",
-                )
+    text = eng.decision_notation(d)
+    if text is not None and eng.decision_from_notation(text) != d:
+        notation = short_repr(text)
+        problems.append(
+            Problem(
+                "malformed_decision",
+                f"A history's decision is written as its notation ({notation}) reads, "
+                "as the service wrote it.",
+                at,
             )
-
-
-def _plain(v: Any) -> bool:
-    if isinstance(v, str):
-        return len(v) <= _MAX_TEXT
-    if v is None or (isinstance(v, int) and not isinstance(v, bool)):
-        return True
-    return (
-        isinstance(v, list)
-        and len(v) <= _MAX_NUMBERS
-        and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
-    )
+        )
 
 
 def canonical(eng: GameModule, decisions: Sequence[Any]) -> list[Any]:

@@ -547,11 +547,9 @@ HISTORY_FORGERIES: dict[str, Callable[[dict[str, Any]], None]] = {
     "junk_in_a_decision": lambda h: h["decisions"][0].update(junk=1),
     "an_unknown_decision_type": lambda h: h["decisions"].append({"type": "teleport"}),
     "a_decision_not_an_object": lambda h: h["decisions"].append(7),
-    "a_decision_misspelt": lambda h: (
-        h["decisions"][0].update(type="play_face_down")
-        if "cell" in h["decisions"][0]
-        else h["decisions"][0].update(card=h["decisions"][0]["card"].lower() + "x")
-    ),
+    "a_card_that_is_a_number": lambda h: h["decisions"][0].update(card=42),
+    "a_card_of_no_catalog": lambda h: h["decisions"][0].update(card="no.such.card"),
+    "a_seat_in_a_decision": lambda h: h["decisions"][0].update(seat=0),
 }
 STATE_READERS = ("/v1/legal-moves", "/v1/validate", "/v1/score", "/v1/render", "/v1/resolve")
 
