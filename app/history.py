@@ -37,10 +37,14 @@ holds at most that many, as a replay does; no game of the built-in catalogs come
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from contextlib import suppress
 from typing import Any
 
+import orjson
 from flask import current_app, g
 from marshmallow import ValidationError
 
@@ -60,6 +64,8 @@ HISTORY = "history"
 COMPOSED = "composed"  # true on a state built from a position, and on its successors
 FIELDS = frozenset({"setup", "decisions"})
 POINTER = "/state/history"
+VERIFIED_PREFIXES = 4096  # history prefixes remembered as read, per process (about 0.5 MB)
+_SORTED = orjson.OPT_SORT_KEYS
 
 
 def _invalid(detail: str, where: str = "") -> ApiError:
@@ -180,22 +186,76 @@ def same_game(eng: GameModule, setup: dict[str, Any]) -> None:
         )
 
 
+class _Verified:
+    """Digests of history prefixes already read in full by this process (an LRU): an honest
+    client sends the same history with one more decision each time, so only the new decisions
+    are read again. A prefix's digest covers the game, the state's catalog reference, the
+    set-up and every decision up to it (BLAKE2b of their JSON: no practical collision), so a
+    history that differs anywhere is read in full."""
+
+    def __init__(self, most: int = VERIFIED_PREFIXES) -> None:
+        self.most = most
+        self._seen: OrderedDict[bytes, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def prefixes(
+        eng: GameModule, history: dict[str, Any], state_catalog: Any
+    ) -> list[bytes] | None:
+        """The digest after the set-up, then after each decision (None when a value has no
+        canonical JSON, an integer beyond 64 bits say: such a history is read in full)."""
+        try:
+            h = hashlib.blake2b(eng.GAME_ID.encode(), digest_size=16)
+            h.update(orjson.dumps([state_catalog, history["setup"]], option=_SORTED))
+            out = [h.digest()]
+            for d in history["decisions"]:
+                h.update(orjson.dumps(d, option=_SORTED))
+                out.append(h.digest())
+        except TypeError:
+            return None
+        return out
+
+    def longest(self, digests: list[bytes]) -> int:
+        """How many of `digests` (from the first) were read before: 0 for none."""
+        with self._lock:
+            for i in range(len(digests), 0, -1):
+                if digests[i - 1] in self._seen:
+                    self._seen.move_to_end(digests[i - 1])
+                    return i
+        return 0
+
+    def add(self, digest: bytes) -> None:
+        with self._lock:
+            self._seen[digest] = None
+            self._seen.move_to_end(digest)
+            while len(self._seen) > self.most:
+                self._seen.popitem(last=False)
+
+
+VERIFIED = _Verified()
+
+
 def verify(
     eng: GameModule, history: dict[str, Any], state_catalog: Any, catalog: Any = None
 ) -> None:
     """A history's content, read as strictly as the state, each problem's pointer under
     /state/history: its set-up as /v1/games reads one (its game's reader: 422 with that
-    reader's code and clause, A-1 or F-1), then each decision by its game's decision table and
-    notation (422 `invalid_history` listing every unknown type or field, or a decision not
-    written as the service writes it). The cost is bounded by the history's size: the set-up
-    reader counts unknown fields rather than listing them."""
+    reader's code and clause, A-1 or F-1), then each decision by its game's decision reader
+    and notation (422 `invalid_history` listing every problem). The cost is bounded by the
+    history's size (the set-up reader counts unknown fields rather than listing them), and
+    a prefix this process has read before is not read again (`_Verified`)."""
+    digests = _Verified.prefixes(eng, history, state_catalog)
+    known = VERIFIED.longest(digests) if digests is not None else 0
+    decisions = history["decisions"]
+    if digests is not None and known == len(digests):
+        return
     same_game(eng, read_setup(history["setup"]))
     game = _verify_setup(eng, history["setup"], state_catalog, catalog)
     if game is None:
         return  # a custom catalog not sent: the state's reader asks for it
     problems = ProblemList()
-    for i, d in enumerate(history["decisions"]):
-        _verify_decision(eng, game, d, f"{POINTER}/decisions/{i}", problems)
+    for i in range(max(known - 1, 0), len(decisions)):
+        _verify_decision(eng, game, decisions[i], f"{POINTER}/decisions/{i}", problems)
     if problems:
         why = summary(problems)  # translated as a message (app/i18n.py)
         raise ApiError(
@@ -206,6 +266,8 @@ def verify(
             problems=prefixed(list(problems), ""),
             problems_total=problems.total,
         )
+    if digests is not None:
+        VERIFIED.add(digests[-1])
 
 
 def _verify_setup(eng: GameModule, setup: dict[str, Any], state_catalog: Any, catalog: Any) -> Any:

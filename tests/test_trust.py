@@ -21,6 +21,7 @@ import pytest
 from http_support import ROOT, check_response, make_app, spec
 
 from ai.queue import local_workers
+from app import history
 from benchmarks.local import RedisServer
 from engine.games import GAMES, engine
 
@@ -602,3 +603,31 @@ def test_every_answer_says_nosniff_and_a_picture_is_sandboxed() -> None:
     assert "default-src 'none'" in csp and "sandbox" in csp and "script" not in csp
     play = client.get("/play").headers["Content-Security-Policy"]
     assert "script-src 'self'" in play and "default-src 'self'" in play
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_history_is_read_once_per_new_decision(
+    monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    """Counted, not timed: an honest client's history is read in full once, then only the
+    decision each request adds; a forgery anywhere in it is read again, and refused."""
+    client = make_app().test_client()
+    eng = engine(game)
+    state = advance(client, start(client, game), 6)
+    reads: list[Any] = []
+    parse = eng.parse_decision
+    monkeypatch.setattr(eng, "parse_decision", lambda g, d, p="": reads.append(d) or parse(g, d, p))
+    monkeypatch.setattr(history, "VERIFIED", history._Verified())  # a process that read none
+    ok(post(client, "/v1/legal-moves", {"state": state}))
+    assert len(reads) == 6
+    reads.clear()
+    state = advance(client, state, 1)  # the request reads the 6 it knows, then answers 7
+    assert reads == []
+    ok(post(client, "/v1/legal-moves", {"state": state}))
+    assert reads == [state["history"]["decisions"][6]]  # only the new one
+    forged = copy.deepcopy(state)
+    forged["history"]["decisions"][1]["card"] = 42
+    reads.clear()
+    r = post(client, "/v1/legal-moves", {"state": forged})
+    assert r.status_code == 422 and r.get_json()["pointer"] == "/state/history/decisions/1/card"
+    assert len(reads) == 7  # read from its first decision on
