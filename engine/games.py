@@ -50,6 +50,7 @@ class GameModule(Protocol):
     RULES_VERSION: str
     CATALOG_CLAUSE: str  # the clause that defines the catalog format (A-10, F-10)
     SEATS_CLAUSE: str  # the clause that numbers the seats (A-1.1, F-1.1)
+    SETUP_KEYS: tuple[str, ...]  # the fields of a set-up (A-1, F-1); its engine refuses others
 
     # JSON face ----------------------------------------------------------------------------
     def new_game(self, setup: dict[str, Any]) -> dict[str, Any]: ...

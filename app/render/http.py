@@ -13,14 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.errors import ApiError, from_engine
 from app.i18n import negotiate
 from app.render import MAX_SVG_BYTES, RENDERERS
 from app.render.board import Board
 from app.routes import engine_errors, read_body
-from app.schemas import _strict_int
+from app.schemas import Envelope, _strict_int
 from engine.errors import EngineError
 from engine.games import GameModule, engine_for_state
 
@@ -29,7 +29,7 @@ bp = Blueprint("render", __name__, url_prefix="/v1")
 SVG = "image/svg+xml"
 
 
-class RenderSchema(Schema):
+class RenderSchema(Envelope):
     state = fields.Dict()
     view = fields.Dict()
     seat = _strict_int(validate=validate.Range(0, 3))

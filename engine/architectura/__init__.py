@@ -37,7 +37,7 @@ from engine.architectura.notation import to_notation as decision_notation
 from engine.architectura.position import position_of, state_from_position
 from engine.architectura.scoring import final_scores
 from engine.architectura.serialize import action_to_json, game_to_json
-from engine.architectura.setup import random_replacements
+from engine.architectura.setup import SETUP_KEYS, random_replacements
 from engine.architectura.view import (
     WorldSampler,
     events_for_seat,
@@ -70,6 +70,7 @@ __all__ = [
     "GAME_ID",
     "RULES_VERSION",
     "SEATS_CLAUSE",
+    "SETUP_KEYS",
     "Action",
     "Catalog",
     "Game",

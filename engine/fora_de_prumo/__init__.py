@@ -35,6 +35,7 @@ from engine.fora_de_prumo.notation import from_notation as decision_from_notatio
 from engine.fora_de_prumo.notation import to_notation as decision_notation
 from engine.fora_de_prumo.position import position_of, state_from_position
 from engine.fora_de_prumo.serialize import action_to_json, game_to_json
+from engine.fora_de_prumo.setup import SETUP_KEYS
 from engine.fora_de_prumo.view import (
     WorldSampler,
     events_for_seat,
@@ -56,6 +57,7 @@ __all__ = [
     "GAME_ID",
     "RULES_VERSION",
     "SEATS_CLAUSE",
+    "SETUP_KEYS",
     "Action",
     "Catalog",
     "Game",
