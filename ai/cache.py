@@ -231,17 +231,6 @@ class RedisCache:
             }
         return {"backend": "redis", "ok": True, "detail": "connected"}
 
-        """Pings Redis unless backing off after a recent failure."""
-        if self._usable():
-            try:
-                self._client.ping()
-            except Exception as e:
-                self._failed(e)
-            else:
-                self._succeeded()
-        ok = not self._down
-        return {"backend": "redis", "ok": ok, "detail": self._detail if not ok else "connected"}
-
 
 def _safe_url(url: str) -> str:
     """The URL without a password, for logs."""
