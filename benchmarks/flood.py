@@ -1,6 +1,6 @@
 """CPU per unknown-field flood on every POST endpoint, as a ratio to /v1/legal-moves (issue 22).
 
-    python -m benchmarks.flood [--rounds 15] [--requests 5] [--fields 150000] [--out FILE]
+    python -m benchmarks.flood [--rounds 15] [--requests 10] [--fields 150000] [--out FILE]
 
 Every POST operation of openapi.yaml is sent its first request example with `--fields`
 unknown top-level fields beside it (150,000: ≈1.7 MB, under the 2 MiB body limit), through
@@ -129,7 +129,7 @@ def run(rounds: int, requests: int, fields: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=15)
-    ap.add_argument("--requests", type=int, default=5, help="per endpoint per round")
+    ap.add_argument("--requests", type=int, default=10, help="per endpoint per round")
     ap.add_argument("--fields", type=int, default=150_000, help="unknown fields per body")
     ap.add_argument("--out", help="write every figure as JSON here")
     args = ap.parse_args(argv)
