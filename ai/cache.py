@@ -14,7 +14,13 @@ The cache is an optimisation, never a dependency. Two kinds of trouble are told 
   `noeviction`, a read-only replica): only writes back off; reads go on being served.
 Each outage is logged once, as one warning (a JSON line through the app's log handler, with
 `event`, `backend`, `operation`, `error`), and its end once. `status()` reports for /readyz.
-A value that is not a JSON object is a miss (the service also checks what it reads).
+
+Anything the cache cannot read is a miss, logged as a warning (`event: cache_entry_unreadable`)
+and overwritten by the fresh answer: a value larger than MAX_VALUE_BYTES (Redis is asked for
+no more than that), not UTF-8, not JSON, nested too deep for the parser, a JSON value that is
+not an object, a Redis key of another type than a string. Both backends read through one
+function, `decode`. The service checks what it reads (the shape of an entry, and that its
+decision is legal now: ai/service.py).
 """
 
 from __future__ import annotations
@@ -29,6 +35,60 @@ from typing import Any, Protocol
 log = logging.getLogger("ai.cache")
 
 KEY_PREFIX = "arch:suggest:"
+# what is read of one value at most: real entries are under 4 KiB (docs/bots.md)
+MAX_VALUE_BYTES = 256 * 1024
+
+
+class Unreadable(ValueError):
+    """A cached value that is not a JSON object within MAX_VALUE_BYTES; the reason."""
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def decode(raw: bytes | str) -> dict[str, Any]:
+    """A cached value as the object it holds; Unreadable for anything else (whatever json
+    raises, RecursionError for a value nested deeper than the parser goes, bytes that are
+    not UTF-8, more than MAX_VALUE_BYTES, NaN and Infinity, which JSON does not have)."""
+    if len(raw) > MAX_VALUE_BYTES:
+        raise Unreadable(f"larger than {MAX_VALUE_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        value = json.loads(text, parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise Unreadable("not UTF-8") from None
+    except RecursionError:
+        raise Unreadable("nested too deep") from None
+    except (ValueError, TypeError) as e:
+        raise Unreadable(f"not JSON ({type(e).__name__})") from None
+    if not isinstance(value, dict):
+        raise Unreadable(f"a JSON {type(value).__name__}, not an object")
+    return value
+
+
+def read_entry(backend: str, key: str, raw: bytes | str) -> dict[str, Any] | None:
+    """`decode(raw)`, or None (a miss) for a value it cannot read, with one warning."""
+    try:
+        return decode(raw)
+    except Unreadable as e:
+        unreadable(backend, key, str(e))
+        return None
+
+
+def unreadable(backend: str, key: str, reason: str) -> None:
+    log.warning(
+        "position cache: an entry cannot be read (%s); searching again and overwriting it",
+        reason,
+        extra={
+            "fields": {
+                "event": "cache_entry_unreadable",
+                "backend": backend,
+                "key": key,
+                "reason": reason,
+            }
+        },
+    )
 
 
 class PositionCache(Protocol):
@@ -59,8 +119,7 @@ class MemoryCache:
                 del self._data[key]
                 return None
             self._data.move_to_end(key)
-        value: dict[str, Any] = json.loads(text)
-        return value
+        return read_entry("memory", key, text)
 
     def put(self, key: str, value: dict[str, Any]) -> None:
         text = json.dumps(value, separators=(",", ":"))
@@ -178,18 +237,22 @@ class RedisCache:
         if not self._down.usable():
             return None
         try:
-            raw = self._client.get(KEY_PREFIX + key)
+            # at most MAX_VALUE_BYTES + 1 bytes, whatever the value's size ("" when absent)
+            raw = self._client.getrange(KEY_PREFIX + key, 0, MAX_VALUE_BYTES)
+        except self._reply_error as e:
+            if not str(e).startswith("WRONGTYPE"):  # another error reply: as below
+                self._down.failed("get", e)
+                return None
+            self._down.succeeded()  # Redis answered: the key holds a list, a hash, ...
+            unreadable("redis", key, "not a string value")
+            return None
         except Exception as e:  # any Redis or socket error: run without the cache
             self._down.failed("get", e)
             return None
         self._down.succeeded()
-        if raw is None:
+        if not raw:
             return None
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            return None
-        return value if isinstance(value, dict) else None
+        return read_entry("redis", key, raw)
 
     def put(self, key: str, value: dict[str, Any]) -> None:
         if not self._down.usable() or not self._writes.usable():
@@ -230,17 +293,6 @@ class RedisCache:
                 "detail": f"{self._writes.detail}; reads continue",
             }
         return {"backend": "redis", "ok": True, "detail": "connected"}
-
-        """Pings Redis unless backing off after a recent failure."""
-        if self._usable():
-            try:
-                self._client.ping()
-            except Exception as e:
-                self._failed(e)
-            else:
-                self._succeeded()
-        ok = not self._down
-        return {"backend": "redis", "ok": ok, "detail": self._detail if not ok else "connected"}
 
 
 def _safe_url(url: str) -> str:

@@ -31,6 +31,7 @@ state and its seat's view get the same plan, step for step.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
 from numbers import Real
@@ -104,17 +105,30 @@ _STATS_KEYS = {"iterations", "time_ms", "options"}
 _OPTION_KEYS = {"decision", "visits", "value"}
 
 
+MAX_COUNT = 2**53  # an answer's counts are written as JSON numbers (orjson: 64-bit at most)
+
+
 def _count(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_COUNT
 
 
 def _number(v: Any) -> bool:
-    return isinstance(v, Real) and not isinstance(v, bool)
+    if isinstance(v, bool) or not isinstance(v, Real):
+        return False
+    return -MAX_COUNT <= v <= MAX_COUNT if isinstance(v, int) else math.isfinite(v)
 
 
 def valid_entry(entry: Any, legal: set[str]) -> bool:
     """A cached answer is usable: the shape `_search` stores, and its decision (and every
-    decision in its statistics) is one of the seat's options now (`legal`: canonical JSON)."""
+    decision in its statistics) is one of the seat's options now (`legal`: canonical JSON).
+    Anything else is False, never an exception (a value nested too deep to write, say)."""
+    try:
+        return _valid_entry(entry, legal)
+    except (RecursionError, ValueError, TypeError, OverflowError):
+        return False
+
+
+def _valid_entry(entry: Any, legal: set[str]) -> bool:
     if not isinstance(entry, dict) or set(entry) != _ENTRY_KEYS:
         return False
     stats = entry["stats"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app import history, notation, schemas
 from app.errors import ApiError
@@ -193,7 +193,7 @@ def _from_history(body: dict[str, Any]) -> dict[str, Any]:
 # -- positions -----------------------------------------------------------------------------------
 
 
-class PositionSchema(Schema):
+class PositionSchema(schemas.Envelope):
     """POST /v1/position: a position to build a state from, or a state to write."""
 
     position = fields.String(validate=validate.Length(1, 4000))

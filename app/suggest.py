@@ -22,7 +22,7 @@ from typing import Any, cast
 
 from flask import Blueprint, Flask, Response, current_app
 from flask.blueprints import BlueprintSetupState
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from ai.bots import BOT_NAMES, JOB_MAX_ITERATIONS, JOB_MAX_TIME_MS, LEVELS, SAFETY_MS
 from ai.cache import PositionCache, make_cache
@@ -32,7 +32,7 @@ from app.errors import ApiError
 from app.jobs import start_suggest, wants_job
 from app.jsonio import json_response
 from app.routes import engine_errors, read_body
-from app.schemas import JsonBool, _strict_int
+from app.schemas import Envelope, JsonBool, _strict_int
 
 bp = Blueprint("suggest", __name__)
 
@@ -42,7 +42,7 @@ DEFAULT_CONCURRENCY = 1
 RETRY_AFTER_S = 1  # the default level answers in ~0.1 s; a slot frees up within seconds
 
 
-class BudgetSchema(Schema):
+class BudgetSchema(Envelope):
     # up to the synchronous limit (ai.bots.MAX_*) a call answers at once; above it, and up to
     # these, it runs as a background job (app/jobs.py)
     iterations = _strict_int(validate=validate.Range(1, JOB_MAX_ITERATIONS))
@@ -54,7 +54,7 @@ class BudgetSchema(Schema):
             raise ValidationError("A budget needs iterations, time_ms or both.")
 
 
-class SuggestSchema(Schema):
+class SuggestSchema(Envelope):
     state = fields.Dict()
     view = fields.Dict()  # the answer of /v1/view for `seat`, in place of the state
     seat = _strict_int(required=True, validate=validate.Range(0, 3))

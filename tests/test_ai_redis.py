@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 import redis
-from ai_support import midgame
+from ai_support import POISONS, midgame, poisons
 
-from ai.cache import KEY_PREFIX, RedisCache, make_cache
+from ai.cache import KEY_PREFIX, RedisCache, decode, make_cache
 from ai.service import suggest
 from benchmarks.local import RedisServer, free_port, gunicorn
 
@@ -203,6 +203,48 @@ def test_a_poisoned_entry_is_a_miss_and_is_overwritten(
         assert any(
             getattr(r, "fields", {}).get("event") == "cache_entry_rejected" for r in caplog.records
         )
+    raw.close()
+
+
+@pytest.mark.parametrize("kind", [*POISONS, "list"])
+def test_anything_unreadable_in_redis_is_a_miss_and_is_overwritten(
+    redis_server: RedisServer, kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Was: a value nested 100,000 arrays deep made the position's /v1/suggest a lasting 500
+    (RecursionError escaped the cache, and the entry was never overwritten). Each kind of bad
+    value planted under the position's key: 200, `cached: false`, no log worse than a
+    warning, and the key holds the fresh answer (the next call is a hit)."""
+    from app import create_app
+
+    client = create_app({"REDIS_URL": redis_server.url}).test_client()
+    state = midgame(18)
+    seat = state["pending"]["seat"]
+    body = {"state": state, "seat": seat, "budget": {"iterations": 30}, "seed": 3}
+    good = client.post("/v1/suggest", json=body).get_json()
+    assert good["cached"] is False
+    key = _only_key(redis_server.url)
+    raw = redis.Redis.from_url(redis_server.url)
+    stored = raw.get(key)
+    if kind == "list":  # a key of another type than a string
+        raw.delete(key)
+        raw.rpush(key, b"[]")
+    else:
+        raw.set(key, poisons(state, seat, good)[kind], ex=60)
+    caplog.set_level(logging.DEBUG)
+    again = client.post("/v1/suggest", json=body)
+    assert again.status_code == 200, again.data[:300]
+    assert again.get_json()["cached"] is False
+    assert again.get_json()["decision"] == good["decision"]
+    worst = max(r.levelno for r in caplog.records)
+    assert worst <= logging.WARNING, [r.getMessage() for r in caplog.records]
+    events = {getattr(r, "fields", {}).get("event") for r in caplog.records}
+    assert events & {"cache_entry_unreadable", "cache_entry_rejected"}, events
+    assert "cache_outage" not in events  # an entry's trouble is not Redis's
+    now, first = decode(raw.get(key) or b""), decode(stored or b"")
+    # the fresh answer (an iteration budget: the same search as the first)
+    assert now["decision"] == first["decision"]
+    assert now["stats"]["options"] == first["stats"]["options"]
+    assert client.post("/v1/suggest", json=body).get_json()["cached"] is True
     raw.close()
 
 

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from typing import Any
 
 import pytest
-from ai_support import hide_differently, midgame
+from ai_support import POISONS, hide_differently, midgame, poisons
 from http_support import check_response
 
 import engine.architectura as arch
 from ai.bots import LEVELS
-from ai.cache import MemoryCache, make_cache
+from ai.cache import MemoryCache, decode, make_cache
 from ai.service import suggest
 from app import create_app
 from engine.errors import IllegalDecision, InvalidState, SetupError
@@ -350,3 +351,70 @@ def test_a_suggest_beyond_the_concurrency_cap_is_refused_at_once() -> None:
     gate.release()
     # every slot is free again (the served request gave its slot back)
     assert [gate.acquire(blocking=False) for _ in range(3)] == [True, True, False]
+
+
+def _plant(cache: MemoryCache, key: str, value: bytes) -> None:
+    """A bad value in the in-process cache, as if stored (its text; bytes that are not UTF-8
+    kept as lone surrogates)."""
+    expires, _ = cache._data[key]
+    cache._data[key] = (expires, value.decode("utf-8", "surrogateescape"))
+
+
+def _only_level_warning(caplog: pytest.LogCaptureFixture) -> set[Any]:
+    worst = max(r.levelno for r in caplog.records)
+    assert worst <= logging.WARNING, [r.getMessage() for r in caplog.records]
+    return {getattr(r, "fields", {}).get("event") for r in caplog.records}
+
+
+@pytest.mark.parametrize("kind", POISONS)
+def test_anything_unreadable_in_the_memory_cache_is_a_miss_and_is_overwritten(
+    kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """As with Redis (tests/test_ai_redis.py): each kind of bad value under the position's
+    key is a miss (200, `cached: false`, a warning at most) and is overwritten (a hit next)."""
+    app = create_app({"REDIS_URL": None, "TESTING": True})
+    client = app.test_client()
+    cache = app.extensions["position_cache"]
+    assert isinstance(cache, MemoryCache)
+    state = midgame(18)
+    seat = state["pending"]["seat"]
+    body = {"state": state, "seat": seat, "budget": {"iterations": 30}, "seed": 3}
+    good = client.post("/v1/suggest", json=body).get_json()
+    (key,) = list(cache._data)
+    first = cache.get(key)
+    _plant(cache, key, poisons(state, seat, good)[kind])
+    caplog.set_level(logging.DEBUG)
+    again = client.post("/v1/suggest", json=body)
+    assert again.status_code == 200, again.data[:300]
+    assert again.get_json()["cached"] is False
+    events = _only_level_warning(caplog)
+    assert events & {"cache_entry_unreadable", "cache_entry_rejected"}, events
+    now = cache.get(key)
+    assert now is not None and first is not None
+    assert (now["decision"], now["stats"]["options"]) == (
+        first["decision"],
+        first["stats"]["options"],
+    )
+    assert client.post("/v1/suggest", json=body).get_json()["cached"] is True
+
+
+def test_a_bad_entry_of_a_later_step_of_a_turn_is_overwritten() -> None:
+    """plan="turn" with its first step from the cache: a later step's bad entry is a miss,
+    searched again and overwritten, and the next plan comes wholly from the cache."""
+    for state in _advanced_positions():
+        seat = state["pending"]["seat"]
+        cache = MemoryCache()
+        full = suggest(state, seat, iterations=40, seed=2, plan="turn", cache=cache)
+        if len(full["turn"]) < 2:
+            continue
+        keys = list(cache._data)  # in the order the steps were stored
+        assert len(keys) == len(full["turn"])
+        _plant(cache, keys[1], b"[" * 100_000 + b"]" * 100_000)
+        again = suggest(state, seat, iterations=40, seed=2, plan="turn", cache=cache)
+        assert [s["cached"] for s in again["turn"]][:2] == [True, False]
+        assert [s["decision"] for s in again["turn"]] == [s["decision"] for s in full["turn"]]
+        assert decode(cache._data[keys[1]][1])["decision"] == full["turn"][1]["decision"]
+        third = suggest(state, seat, iterations=40, seed=2, plan="turn", cache=cache)
+        assert all(s["cached"] for s in third["turn"])
+        return
+    raise AssertionError("no position with a multi-step turn")

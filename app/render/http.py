@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app import history
 from app.errors import ApiError, from_engine
@@ -21,7 +21,7 @@ from app.i18n import negotiate
 from app.render import MAX_SVG_BYTES, RENDERERS
 from app.render.board import Board
 from app.routes import engine_errors, read_body
-from app.schemas import _strict_int
+from app.schemas import Envelope, _strict_int
 from engine.errors import EngineError
 from engine.games import GameModule, engine_for_state
 
@@ -34,7 +34,7 @@ SVG = "image/svg+xml"
 SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 
 
-class RenderSchema(Schema):
+class RenderSchema(Envelope):
     state = fields.Dict()
     view = fields.Dict()
     seat = _strict_int(validate=validate.Range(0, 3))
