@@ -52,6 +52,7 @@ PASSED_ON: dict[tuple[str, str, str], str] = {
     ("engine/protocol.py", "apply_logged", "e.detail"): "ENGINE",
     ("app/notation.py", "expand", "e.detail"): "ENGINE",
     ("app/record.py", "record", "err['detail']"): "ENGINE",
+    ("app/history.py", "_verify_decision", "e.detail"): "ENGINE",
     ("app/errors.py", "from_engine", "e.detail"): "ENGINE",
     ("app/errors.py", "_bad_json", "e.detail"): "a BadJSON's detail, read where it was written",
 }
