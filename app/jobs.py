@@ -55,11 +55,11 @@ from rq.job import Job
 from ai import queue as jobq
 from ai.bots import MAX_ITERATIONS, MAX_TIME_MS
 from ai.service import suggest_request
-from app import _env_int
 from app.errors import ApiError
 from app.jsonio import json_response
 from app.limits import client_id
 from app.routes import engine_errors
+from app.settings import env_int
 
 bp = Blueprint("jobs", __name__)
 
@@ -80,13 +80,13 @@ def init_app(app: Flask) -> None:
     check (not critical: without workers the service still answers everything else)."""
     if EXTENSION in app.extensions:
         return
-    app.config.setdefault("JOB_MAX_MS", _env_int("JOB_MAX_MS", DEFAULT_JOB_MAX_MS))
-    app.config.setdefault("JOB_QUEUED_TTL_S", _env_int("JOB_QUEUED_TTL_S", 3600))
-    app.config.setdefault("JOB_RESULT_TTL_S", _env_int("JOB_RESULT_TTL_S", 3600))
-    app.config.setdefault("JOB_RETRIES", _env_int("JOB_RETRIES", 1))
-    app.config.setdefault("JOB_QUEUE_MAX", _env_int("JOB_QUEUE_MAX", DEFAULT_QUEUE_MAX))
+    app.config.setdefault("JOB_MAX_MS", env_int("JOB_MAX_MS", DEFAULT_JOB_MAX_MS))
+    app.config.setdefault("JOB_QUEUED_TTL_S", env_int("JOB_QUEUED_TTL_S", 3600))
+    app.config.setdefault("JOB_RESULT_TTL_S", env_int("JOB_RESULT_TTL_S", 3600))
+    app.config.setdefault("JOB_RETRIES", env_int("JOB_RETRIES", 1))
+    app.config.setdefault("JOB_QUEUE_MAX", env_int("JOB_QUEUE_MAX", DEFAULT_QUEUE_MAX))
     app.config.setdefault(
-        "JOB_QUEUE_PER_CLIENT", _env_int("JOB_QUEUE_PER_CLIENT", DEFAULT_QUEUE_PER_CLIENT)
+        "JOB_QUEUE_PER_CLIENT", env_int("JOB_QUEUE_PER_CLIENT", DEFAULT_QUEUE_PER_CLIENT)
     )
     url = app.config.get("REDIS_URL")
     app.extensions[EXTENSION] = jobq.connect(url, timeout_s=1.0) if url else None

@@ -64,7 +64,7 @@ def test_cors_for_configured_origins_only() -> None:
 
 
 def test_cors_origins_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    from app import config_from_env
+    from app.settings import config_from_env
 
     monkeypatch.setenv("CORS_ORIGINS", " https://a.example ,https://b.example,")
     assert config_from_env()["CORS_ORIGINS"] == ["https://a.example", "https://b.example"]

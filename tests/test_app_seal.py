@@ -19,8 +19,8 @@ import pytest
 import redis
 from http_support import check_response, make_app
 
-from app import config_from_env
 from app.seal import ROLLBACK_PREFIX
+from app.settings import config_from_env
 from benchmarks.local import RedisServer, gunicorn
 from engine.games import GAMES, engine
 
