@@ -55,10 +55,10 @@ from rq.job import Job
 from ai import queue as jobq
 from ai.bots import MAX_ITERATIONS, MAX_TIME_MS
 from ai.service import suggest_request
+from app.endpoint import engine_errors
 from app.errors import ApiError
 from app.jsonio import json_response
 from app.limits import client_id
-from app.routes import engine_errors
 from app.settings import env_int
 
 bp = Blueprint("jobs", __name__)

@@ -27,10 +27,10 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from ai.bots import BOT_NAMES, JOB_MAX_ITERATIONS, JOB_MAX_TIME_MS, LEVELS, SAFETY_MS
 from ai.cache import PositionCache, make_cache
 from ai.service import MAX_SEED, PLANS, suggest_request
+from app.endpoint import engine_errors, read_body
 from app.errors import ApiError
 from app.jobs import start_suggest, wants_job
 from app.jsonio import json_response
-from app.routes import engine_errors, read_body
 from app.schemas import Envelope, JsonBool, _strict_int
 from app.settings import env_int
 
