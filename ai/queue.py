@@ -585,8 +585,8 @@ def measure_scaling(
     times; games per second of each run with the 1-minute load average before and after.
     `own_session=False` keeps the workers in this process's session, hence in the same
     scheduler autogroup as the local pool (the fair comparison on a shared machine)."""
+    from ai.redis_server import RedisServer
     from ai.tournament import run_match
-    from benchmarks.local import RedisServer
 
     rows: list[dict[str, Any]] = []
     with RedisServer() as server:
@@ -635,7 +635,7 @@ def main(argv: list[str] | None = None) -> int:
         measure_scaling(args.a, args.b, args.games, args.rounds, not args.same_session)
         return 0
     if args.cmd == "overhead":
-        from benchmarks.local import RedisServer
+        from ai.redis_server import RedisServer
 
         with RedisServer() as server, local_workers(server.url, 1, queues=[GAMES_QUEUE]):
             conn = connect(server.url)

@@ -17,8 +17,9 @@ import redis
 from ai_support import POISONS, midgame, poisons
 
 from ai.cache import KEY_PREFIX, RedisCache, decode, make_cache
+from ai.redis_server import RedisServer, free_port
 from ai.service import suggest
-from benchmarks.local import RedisServer, free_port, gunicorn
+from benchmarks.local import gunicorn
 
 
 def count_redis_commands(cache: RedisCache) -> list[str]:

@@ -15,8 +15,9 @@ from http_support import check_response, make_app
 from prometheus_client.parser import text_string_to_metric_families
 
 import engine.architectura as arch
+from ai.redis_server import RedisServer, free_port
 from app.metrics import _children
-from benchmarks.local import RedisServer, free_port, gunicorn
+from benchmarks.local import gunicorn
 
 SETUP = {"seats": 2, "seed": 1}
 ORIGIN = "https://table.example"

@@ -19,9 +19,10 @@ import pytest
 import redis
 from http_support import check_response, make_app
 
+from ai.redis_server import RedisServer
 from app.seal import ROLLBACK_PREFIX
 from app.settings import config_from_env
-from benchmarks.local import RedisServer, gunicorn
+from benchmarks.local import gunicorn
 from engine.games import GAMES, engine
 
 SECRET = "test-secret-0123456789abcdefghijklmnopqrstuvwxyz"

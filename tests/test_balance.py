@@ -10,8 +10,8 @@ import pytest
 
 from ai.balance import main, play_job, run_balance, summarise
 from ai.queue import GAMES_QUEUE, local_workers
+from ai.redis_server import RedisServer
 from ai.tournament import wilson
-from benchmarks.local import RedisServer
 from engine.games import engine
 
 

@@ -19,7 +19,7 @@ from ai_support import midgame
 from http_support import make_app
 
 from ai.queue import local_workers
-from benchmarks.local import RedisServer, free_port
+from ai.redis_server import RedisServer, free_port
 
 HUGE = {"iterations": 1_000_000}  # above the synchronous limit: a job that runs until stopped
 WAIT_S = 60

@@ -23,7 +23,7 @@ from rq.suspension import resume, suspend
 from test_jobs import HUGE, WAIT_S, body, wait_for, workers
 
 import ai.queue as jobq
-from benchmarks.local import RedisServer
+from ai.redis_server import RedisServer
 
 A, B, C = "10.0.0.1", "10.0.0.2", "10.0.0.3"
 SMALL = body(budget={"iterations": 20}, **{"async": True})

@@ -21,8 +21,8 @@ import pytest
 from http_support import ROOT, check_response, make_app, spec
 
 from ai.queue import local_workers
+from ai.redis_server import RedisServer
 from app import history
-from benchmarks.local import RedisServer
 from engine.games import GAMES, engine
 
 SECRET = "t" * 32
