@@ -1,5 +1,5 @@
 """Background searches: POST /v1/suggest answered 202, GET and DELETE /v1/jobs/{id}
-(ai/queue.py, ai/jobs.py, docs/scale.md).
+(ai/taskqueue.py, ai/jobs.py, docs/scale.md).
 
 A suggestion runs as a job on the RQ queue `suggest` (over REDIS_URL) when the request says
 `"async": true` or its budget is above what a synchronous call may have (MAX_ITERATIONS
@@ -18,7 +18,7 @@ the same 400/422 at once and never a failed job. Then:
 
 The two limits bound the wait a job can meet (at most JOB_QUEUE_MAX jobs ahead of it) and
 stop one client from filling the queue (it holds at most JOB_QUEUE_PER_CLIENT places). They
-are counted on Redis, atomically, for every process of the service alike (ai/queue.py
+are counted on Redis, atomically, for every process of the service alike (ai/taskqueue.py
 `reserve`). Trade-offs: a client is an address, so clients behind one NAT share a quota, and
 one client with many addresses gets many (the total still bounds them all); `Retry-After` is
 a fixed QUEUE_RETRY_AFTER_S, since when a place frees depends on jobs' budgets the service
@@ -52,7 +52,7 @@ from flask.blueprints import BlueprintSetupState
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
-from ai import queue as jobq
+from ai import taskqueue as jobq
 from ai.bots import MAX_ITERATIONS, MAX_TIME_MS
 from ai.service import suggest_request
 from app.endpoint import engine_errors

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from ai.balance import main, play_job, run_balance, summarise
-from ai.queue import GAMES_QUEUE, local_workers
+from ai.queue import local_workers
 from ai.redis_server import RedisServer
+from ai.taskqueue import GAMES_QUEUE
 from ai.tournament import wilson
 from engine.games import engine
 

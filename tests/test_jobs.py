@@ -1,4 +1,4 @@
-"""Background searches (app/jobs.py, ai/jobs.py, ai/queue.py) against a redis-server and
+"""Background searches (app/jobs.py, ai/jobs.py, ai/taskqueue.py, ai/queue.py) against a redis-server and
 `rq worker` processes the tests start themselves: a job's answer is the synchronous one,
 progress is reported, cancelling stops the search, a worker killed mid-job leaves the job
 re-queued or failed with a clear status, and without Redis (or workers) the answer is 503.
@@ -136,7 +136,7 @@ def test_progress_and_cancelling_a_running_and_a_queued_job(
 
 def _horse(client: Any, location: str, attempt: int) -> int:
     """The pid of the work horse running the job's `attempt` (from its meta)."""
-    from ai.queue import connect, fetch
+    from ai.taskqueue import connect, fetch
 
     wait_for(
         client,
@@ -237,7 +237,7 @@ def test_requests_are_checked_before_anything_is_queued(client: Any) -> None:
 
 
 def test_failure_reasons_become_stable_codes() -> None:
-    from ai.queue import FAILURE_DETAILS, failure_code
+    from ai.taskqueue import FAILURE_DETAILS, failure_code
 
     assert failure_code("Work-horse terminated unexpectedly; waitpid returned 9") == "worker_lost"
     assert failure_code("Moved to FailedJobRegistry, due to AbandonedJobError, at ...") == (

@@ -1,4 +1,4 @@
-"""The bounded job queue (app/jobs.py, ai/queue.py `Bound`, `reserve`): past its own
+"""The bounded job queue (app/jobs.py, ai/taskqueue.py `Bound`, `reserve`): past its own
 JOB_QUEUE_PER_CLIENT a client gets 429 `job_quota_exceeded`, past JOB_QUEUE_MAX everybody gets
 503 `jobs_queue_full`, both with `Retry-After` and without queueing anything; another client
 is still served; jobs that end (finished, cancelled, expired) free their places; concurrent
@@ -22,7 +22,7 @@ from http_support import check_response, make_app
 from rq.suspension import resume, suspend
 from test_jobs import HUGE, WAIT_S, body, wait_for, workers
 
-import ai.queue as jobq
+import ai.taskqueue as jobq
 from ai.redis_server import RedisServer
 
 A, B, C = "10.0.0.1", "10.0.0.2", "10.0.0.3"

@@ -16,8 +16,9 @@ import pytest
 import redis
 from rq import Worker
 
-from ai.queue import GAMES_QUEUE, local_workers
+from ai.queue import local_workers
 from ai.redis_server import RedisServer, free_port
+from ai.taskqueue import GAMES_QUEUE
 from ai.tournament import main, run_match
 
 
