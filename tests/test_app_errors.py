@@ -18,11 +18,6 @@ import engine.architectura as arch
 
 
 @pytest.fixture(scope="module")
-def client() -> Any:
-    return make_app().test_client()
-
-
-@pytest.fixture(scope="module")
 def state() -> dict[str, Any]:
     return arch.new_game({"seats": 2, "seed": 7})
 
@@ -150,8 +145,7 @@ def test_body_over_the_limit(path: str) -> None:
     assert "1000 bytes" in p["detail"]
 
 
-def test_default_limit_is_two_mib(state: dict[str, Any]) -> None:
-    client = make_app().test_client()
+def test_default_limit_is_two_mib(client: Any, state: dict[str, Any]) -> None:
     pad = "x" * (2 * 1024 * 1024)
     r = client.post("/v1/legal-moves", json={"state": state, "pad": pad})
     problem(r, "/v1/legal-moves", 413, "body_too_large")
@@ -595,8 +589,7 @@ def access_lines() -> Iterator[Capture]:
         access.setLevel(old)
 
 
-def test_unexpected_error_is_a_logged_500_without_details() -> None:
-    app = make_app()
+def test_unexpected_error_is_a_logged_500_without_details(app: Any) -> None:
 
     @app.get("/boom")
     def boom() -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +36,7 @@ def _preflight(client: Any, origin: str) -> Any:
     )
 
 
-def test_no_cors_headers_unless_configured() -> None:
-    client = make_app().test_client()
+def test_no_cors_headers_unless_configured(client: Any) -> None:
     r = client.post("/v1/games", json=SETUP, headers={"Origin": ORIGIN})
     assert r.status_code == 200
     assert not [h for h, _ in r.headers.items() if h.lower().startswith("access-control-")]
@@ -99,8 +97,7 @@ def requests_total(m: dict[Any, float], endpoint: str, status: str, method: str 
     return m.get(key, 0.0)
 
 
-def test_requests_are_counted_by_route_and_status() -> None:
-    client = make_app().test_client()
+def test_requests_are_counted_by_route_and_status(client: Any) -> None:
     before = metrics(client)
     for _ in range(3):
         client.post("/v1/games", json=SETUP)
@@ -127,10 +124,9 @@ def test_requests_are_counted_by_route_and_status() -> None:
     assert after[("referee_http_request_duration_seconds_bucket", inf)] >= 3
 
 
-def test_made_up_methods_share_one_label() -> None:
+def test_made_up_methods_share_one_label(client: Any) -> None:
     """A client inventing methods (FOO1, FOO2, …) must not grow the label sets without bound:
     any method no route knows is counted as OTHER."""
-    client = make_app().test_client()
     before = metrics(client)
     for i in range(5):
         assert client.open("/v1/games", method=f"FOO{i}").status_code == 405
@@ -140,11 +136,10 @@ def test_made_up_methods_share_one_label() -> None:
     assert other - requests_total(before, "<unmatched>", "405", "OTHER") == 5
 
 
-def test_made_up_methods_are_not_remembered_one_by_one() -> None:
+def test_made_up_methods_are_not_remembered_one_by_one(client: Any) -> None:
     """The label children are remembered per label set, not per method sent: long made-up
     methods (a request line may hold kilobytes) neither fill the cache nor push out the
     children of real requests."""
-    client = make_app().test_client()
     client.open("/v1/games", method="FOO-warm")
     before = _children.cache_info().currsize
     for i in range(50):
@@ -152,8 +147,7 @@ def test_made_up_methods_are_not_remembered_one_by_one() -> None:
     assert _children.cache_info().currsize == before
 
 
-def test_suggest_iterations_and_cache_hits() -> None:
-    client = make_app().test_client()
+def test_suggest_iterations_and_cache_hits(client: Any) -> None:
     state = arch.new_game({"seats": 2, "seed": 11})
     body = {"state": state, "seat": 0, "budget": {"iterations": 40}, "seed": 3}
     before = metrics(client)
@@ -172,8 +166,8 @@ def test_suggest_iterations_and_cache_hits() -> None:
     assert delta("referee_suggest_iterations_sum") == r1.get_json()["stats"]["iterations"]
 
 
-def test_position_cache_state() -> None:
-    m = metrics(make_app().test_client())
+def test_position_cache_state(client: Any) -> None:
+    m = metrics(client)
     assert m[("referee_position_cache_up", (("backend", "memory"),))] == 1
     dead = f"redis://127.0.0.1:{free_port()}/0"
     m = metrics(make_app(REDIS_URL=dead).test_client())
@@ -235,8 +229,7 @@ def _post(client: Any, addr: str = "10.0.0.1", **headers: str) -> Any:
     return client.post("/v1/games", json=SETUP, environ_base={"REMOTE_ADDR": addr}, headers=headers)
 
 
-def test_no_rate_limit_unless_configured() -> None:
-    client = make_app().test_client()
+def test_no_rate_limit_unless_configured(client: Any) -> None:
     assert all(_post(client).status_code == 200 for _ in range(30))
 
 
@@ -268,12 +261,6 @@ def test_rate_limit_behind_a_proxy() -> None:
 def test_bad_rate_limit_is_refused_at_start() -> None:
     with pytest.raises(ValueError, match="RATE_LIMIT"):
         make_app(RATE_LIMIT="lots")
-
-
-@pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
-    with RedisServer() as server:
-        yield server
 
 
 def test_rate_limit_shared_through_redis(redis_server: RedisServer) -> None:

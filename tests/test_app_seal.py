@@ -524,12 +524,6 @@ def test_encryption_with_rotated_secrets(encrypted: Any) -> None:
 # -- anti-rollback --------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def redis_server() -> Iterator[RedisServer]:
-    with RedisServer() as server:
-        yield server
-
-
 def guarded_app(url: str, **extra: Any) -> Any:
     return make_app(
         STATE_SECRET=SECRET,

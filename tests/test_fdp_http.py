@@ -20,11 +20,6 @@ State = dict[str, Any]
 GAME = "fora-de-prumo"
 
 
-@pytest.fixture(scope="module")
-def client() -> Any:
-    return make_app().test_client()
-
-
 def call(client: Any, path: str, body: Any) -> tuple[int, Any]:
     """POST `body`; the answer must be what openapi.yaml documents for the operation."""
     r = client.post(path, json=body)

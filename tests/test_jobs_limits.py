@@ -31,12 +31,6 @@ BIG = body(budget=HUGE)  # runs until cancelled
 RETRY_AFTER = "30"  # app.jobs.QUEUE_RETRY_AFTER_S
 
 
-@pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
-    with RedisServer() as server:
-        yield server
-
-
 @contextmanager
 def held_worker(server: RedisServer) -> Iterator[redis.Redis]:
     """One worker on `suggest`, suspended: jobs are accepted and stay queued until
@@ -109,10 +103,10 @@ def refused(r: Any, status: int, code: str) -> str:
 
 
 def test_a_client_past_its_quota_gets_429_and_another_client_is_still_served(
-    redis_server: RedisServer,
+    fresh_redis_server: RedisServer,
 ) -> None:
-    c = app_client(redis_server, JOB_QUEUE_PER_CLIENT=2, JOB_QUEUE_MAX=10)
-    with held_worker(redis_server) as conn:
+    c = app_client(fresh_redis_server, JOB_QUEUE_PER_CLIENT=2, JOB_QUEUE_MAX=10)
+    with held_worker(fresh_redis_server) as conn:
         first = start(c, A)
         start(c, A, BIG)  # a large budget is a job too, and counts alike
         detail = refused(post(c, A, SMALL), 429, "job_quota_exceeded")
@@ -142,12 +136,14 @@ def test_a_client_past_its_quota_gets_429_and_another_client_is_still_served(
         assert queued(conn)[0] == 3  # the cancelled job left the list
 
 
-def test_behind_a_proxy_the_client_is_the_forwarded_address(redis_server: RedisServer) -> None:
+def test_behind_a_proxy_the_client_is_the_forwarded_address(
+    fresh_redis_server: RedisServer,
+) -> None:
     """The quota counts clients as the rate limiter does: X-Forwarded-For through
     TRUSTED_PROXY_HOPS, not the proxy's own address."""
-    c = app_client(redis_server, JOB_QUEUE_PER_CLIENT=1, TRUSTED_PROXY_HOPS=1)
+    c = app_client(fresh_redis_server, JOB_QUEUE_PER_CLIENT=1, TRUSTED_PROXY_HOPS=1)
     proxy = "172.16.0.9"
-    with held_worker(redis_server) as conn:
+    with held_worker(fresh_redis_server) as conn:
         start_via = {"X-Forwarded-For": "203.0.113.1"}
         assert post(c, proxy, SMALL, **start_via).status_code == 202
         refused(post(c, proxy, SMALL, **start_via), 429, "job_quota_exceeded")
@@ -155,9 +151,11 @@ def test_behind_a_proxy_the_client_is_the_forwarded_address(redis_server: RedisS
         assert queued(conn) == (2, 2)
 
 
-def test_past_the_total_the_queue_answers_503_until_jobs_end(redis_server: RedisServer) -> None:
-    c = app_client(redis_server, JOB_QUEUE_PER_CLIENT=2, JOB_QUEUE_MAX=3)
-    with held_worker(redis_server) as conn:
+def test_past_the_total_the_queue_answers_503_until_jobs_end(
+    fresh_redis_server: RedisServer,
+) -> None:
+    c = app_client(fresh_redis_server, JOB_QUEUE_PER_CLIENT=2, JOB_QUEUE_MAX=3)
+    with held_worker(fresh_redis_server) as conn:
         big = start(c, A, BIG)
         small_a = start(c, A)
         small_b = start(c, B)
@@ -190,13 +188,13 @@ def test_past_the_total_the_queue_answers_503_until_jobs_end(redis_server: Redis
             start(c, addr)
 
 
-def test_concurrent_requests_cannot_overshoot_either_limit(redis_server: RedisServer) -> None:
-    app = make_app(REDIS_URL=redis_server.url, JOB_QUEUE_PER_CLIENT=3, JOB_QUEUE_MAX=5)
+def test_concurrent_requests_cannot_overshoot_either_limit(fresh_redis_server: RedisServer) -> None:
+    app = make_app(REDIS_URL=fresh_redis_server.url, JOB_QUEUE_PER_CLIENT=3, JOB_QUEUE_MAX=5)
 
     def status(addr: str) -> int:
         return int(post(app.test_client(), addr, SMALL).status_code)
 
-    with held_worker(redis_server) as conn, ThreadPoolExecutor(8) as pool:
+    with held_worker(fresh_redis_server) as conn, ThreadPoolExecutor(8) as pool:
         one_client = sorted(pool.map(status, [A] * 12))
         assert one_client == [202] * 3 + [429] * 9
         many_clients = sorted(pool.map(status, [f"10.1.0.{i}" for i in range(12)]))
@@ -205,11 +203,11 @@ def test_concurrent_requests_cannot_overshoot_either_limit(redis_server: RedisSe
 
 
 def test_lapsed_reservations_and_expired_jobs_free_their_places(
-    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+    fresh_redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """ai.queue on its own: a reservation whose job was never queued (its process died)
     lapses after RESERVATION_S; a job whose hash expired holds no place for its client."""
-    conn = jobq.connect(redis_server.url)
+    conn = jobq.connect(fresh_redis_server.url)
     bound = jobq.Bound(client="x", per_client=2, total=10, client_ttl_s=60)
     jobq.reserve(conn, "suggest", "dead-process", bound)
     job = jobq.enqueue(

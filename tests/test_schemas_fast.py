@@ -68,10 +68,10 @@ def test_fast_load_answers_as_marshmallow(name: str) -> None:
         assert taken > 50  # the bodies reach the accepting side too
 
 
-def test_well_formed_resolve_skips_marshmallow(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_well_formed_resolve_skips_marshmallow(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     state = {"game": "architectura", "seats": []}
     body = {"state": state, "decisions": [{"type": "pass"}, "p 1"], "events_for": 1}
-    with make_app().test_request_context():
+    with app.test_request_context():
 
         def refuse(*a: Any, **k: Any) -> Any:
             raise AssertionError("marshmallow was asked")
