@@ -14,14 +14,10 @@ from http_support import (
     make_app,
     mid_game,
     play_random,
+    post,
 )
 
 import engine.architectura as arch
-
-
-def post(client: Any, path: str, body: Any, **kw: Any) -> Any:
-    return client.post(path, json=body, **kw)
-
 
 # -- /v1/games ------------------------------------------------------------------------------
 

@@ -202,19 +202,13 @@ def test_concurrent_requests_cannot_overshoot_either_limit(fresh_redis_server: R
         assert queued(conn) == (5, 5)
 
 
-def test_lapsed_reservations_and_expired_jobs_free_their_places(
-    fresh_redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """ai.queue on its own: a reservation whose job was never queued (its process died)
-    lapses after RESERVATION_S; a job whose hash expired holds no place for its client."""
-    conn = jobq.connect(fresh_redis_server.url)
-    bound = jobq.Bound(client="x", per_client=2, total=10, client_ttl_s=60)
-    jobq.reserve(conn, "suggest", "dead-process", bound)
-    job = jobq.enqueue(
+def unattended_noop(conn: redis.Redis, arg: int, bound: jobq.Bound) -> Any:
+    """A no-op job queued on `suggest` within `bound`, no worker needed (none will run it)."""
+    return jobq.enqueue(
         conn,
         "suggest",
         "ai.jobs.noop",
-        [1],
+        [arg],
         job_timeout_s=60,
         queued_ttl_s=60,
         result_ttl_s=60,
@@ -222,6 +216,17 @@ def test_lapsed_reservations_and_expired_jobs_free_their_places(
         need_worker=False,
         bound=bound,
     )
+
+
+def test_lapsed_reservations_and_expired_jobs_free_their_places(
+    fresh_redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ai.taskqueue on its own: a reservation whose job was never queued (its process died)
+    lapses after RESERVATION_S; a job whose hash expired holds no place for its client."""
+    conn = jobq.connect(fresh_redis_server.url)
+    bound = jobq.Bound(client="x", per_client=2, total=10, client_ttl_s=60)
+    jobq.reserve(conn, "suggest", "dead-process", bound)
+    job = unattended_noop(conn, 1, bound)
     assert jobq.depth(conn, "suggest") == (1, 0)
     assert conn.zrange(jobq.reserved_key("suggest"), 0, -1) == [b"dead-process"]
     with pytest.raises(jobq.QueueFull) as e:
@@ -249,18 +254,7 @@ def test_lapsed_reservations_and_expired_jobs_free_their_places(
 
     # the service's cancellation marker frees the client's place before the job has stopped
     marked = jobq.Bound(client="z", per_client=1, total=10, client_ttl_s=60, ended_prefix="m:")
-    running = jobq.enqueue(
-        conn,
-        "suggest",
-        "ai.jobs.noop",
-        [2],
-        job_timeout_s=60,
-        queued_ttl_s=60,
-        result_ttl_s=60,
-        retries=0,
-        need_worker=False,
-        bound=marked,
-    )
+    running = unattended_noop(conn, 2, marked)
     with pytest.raises(jobq.QueueFull):
         jobq.reserve(conn, "suggest", "f", marked)
     conn.set(f"m:{running.id}", 1)
