@@ -13,9 +13,10 @@ import pytest
 from ai.redis_server import RedisServer
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def make_app() -> Callable[..., Any]:
-    """The factory of configured apps: `make_app(RATE_LIMIT="3/minute")`."""
+    """The factory of configured apps: `make_app(RATE_LIMIT="3/minute")` (a fixture of any
+    scope may use it)."""
     return http_support.make_app
 
 

@@ -7,15 +7,7 @@ import copy
 from typing import Any
 
 import pytest
-from http_support import (
-    advanced_setup,
-    check_response,
-    finished_game,
-    make_app,
-    mid_game,
-    play_random,
-    post,
-)
+from http_support import advanced_setup, check_response, finished_game, mid_game, play_random, post
 
 import engine.architectura as arch
 
@@ -169,7 +161,7 @@ def test_resolve_to_game_over_gives_scores(client: Any) -> None:
     }
 
 
-def test_responses_are_byte_identical(client: Any) -> None:
+def test_responses_are_byte_identical(make_app: Any, client: Any) -> None:
     state = mid_game(4, 9, 30)
     option = arch.legal_decisions(state)["options"][-1]
     bodies = {

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from http_support import check_response, make_app
+from http_support import check_response
 from prometheus_client.parser import text_string_to_metric_families
 
 import engine.architectura as arch
@@ -43,7 +43,7 @@ def test_no_cors_headers_unless_configured(client: Any) -> None:
     assert "Access-Control-Allow-Origin" not in _preflight(client, ORIGIN).headers
 
 
-def test_cors_for_configured_origins_only() -> None:
+def test_cors_for_configured_origins_only(make_app: Any) -> None:
     client = make_app(CORS_ORIGINS=f"{ORIGIN}, https://other.example").test_client()
     r = client.post("/v1/games", json=SETUP, headers={"Origin": ORIGIN})
     assert r.headers["Access-Control-Allow-Origin"] == ORIGIN
@@ -166,7 +166,7 @@ def test_suggest_iterations_and_cache_hits(client: Any) -> None:
     assert delta("referee_suggest_iterations_sum") == r1.get_json()["stats"]["iterations"]
 
 
-def test_position_cache_state(client: Any) -> None:
+def test_position_cache_state(make_app: Any, client: Any) -> None:
     m = metrics(client)
     assert m[("referee_position_cache_up", (("backend", "memory"),))] == 1
     dead = f"redis://127.0.0.1:{free_port()}/0"
@@ -233,7 +233,7 @@ def test_no_rate_limit_unless_configured(client: Any) -> None:
     assert all(_post(client).status_code == 200 for _ in range(30))
 
 
-def test_rate_limit_per_client_with_retry_after() -> None:
+def test_rate_limit_per_client_with_retry_after(make_app: Any) -> None:
     client = make_app(RATE_LIMIT="3/minute").test_client()
     assert [_post(client).status_code for _ in range(3)] == [200, 200, 200]
     r = _post(client)
@@ -249,7 +249,7 @@ def test_rate_limit_per_client_with_retry_after() -> None:
     assert check_response("GET", "/v1/catalogs", r)["code"] == "rate_limited"
 
 
-def test_rate_limit_behind_a_proxy() -> None:
+def test_rate_limit_behind_a_proxy(make_app: Any) -> None:
     """With TRUSTED_PROXY_HOPS=1 the client is the address the proxy saw, not the proxy."""
     client = make_app(RATE_LIMIT="2/minute", TRUSTED_PROXY_HOPS=1).test_client()
     for _ in range(2):
@@ -258,12 +258,12 @@ def test_rate_limit_behind_a_proxy() -> None:
     assert _post(client, "172.18.0.5", **{"X-Forwarded-For": "203.0.113.8"}).status_code == 200
 
 
-def test_bad_rate_limit_is_refused_at_start() -> None:
+def test_bad_rate_limit_is_refused_at_start(make_app: Any) -> None:
     with pytest.raises(ValueError, match="RATE_LIMIT"):
         make_app(RATE_LIMIT="lots")
 
 
-def test_rate_limit_shared_through_redis(redis_server: RedisServer) -> None:
+def test_rate_limit_shared_through_redis(make_app: Any, redis_server: RedisServer) -> None:
     """Two app instances (two workers, or two replicas) count one client together."""
     a = make_app(RATE_LIMIT="3/minute", REDIS_URL=redis_server.url).test_client()
     b = make_app(RATE_LIMIT="3/minute", REDIS_URL=redis_server.url).test_client()
@@ -275,7 +275,7 @@ def test_rate_limit_shared_through_redis(redis_server: RedisServer) -> None:
     assert [_post(x).status_code for x in (c, d, c, d, c, d)] == [200] * 6
 
 
-def test_rate_limit_store_down_lets_requests_through() -> None:
+def test_rate_limit_store_down_lets_requests_through(make_app: Any) -> None:
     dead = f"redis://127.0.0.1:{free_port()}/0"
     client = make_app(RATE_LIMIT="100/minute", REDIS_URL=dead).test_client()
     assert [_post(client).status_code for _ in range(3)] == [200] * 3

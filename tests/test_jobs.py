@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 from ai_support import midgame
-from http_support import make_app
 
 from ai.queue import local_workers
 from ai.redis_server import RedisServer, free_port
@@ -26,7 +25,7 @@ WAIT_S = 60
 
 
 @pytest.fixture
-def client(fresh_redis_server: RedisServer) -> Any:
+def client(make_app: Any, fresh_redis_server: RedisServer) -> Any:
     app = make_app(REDIS_URL=fresh_redis_server.url, JOB_MAX_MS=60_000)
     return app.test_client()
 
@@ -184,6 +183,7 @@ def test_a_whole_worker_killed_mid_job_is_requeued_for_another(
 
 
 def test_without_redis_or_workers_a_job_is_refused_with_503(
+    make_app: Any,
     fresh_redis_server: RedisServer,
 ) -> None:
     b = body(budget={"iterations": 50}, **{"async": True})
@@ -247,7 +247,9 @@ def test_failure_reasons_become_stable_codes() -> None:
     assert set(FAILURE_DETAILS) == {"worker_lost", "job_timeout", "job_error"}  # openapi's enum
 
 
-def test_a_finished_job_expires_after_its_ttl(fresh_redis_server: RedisServer) -> None:
+def test_a_finished_job_expires_after_its_ttl(
+    make_app: Any, fresh_redis_server: RedisServer
+) -> None:
     c = make_app(REDIS_URL=fresh_redis_server.url, JOB_RESULT_TTL_S=1).test_client()
     with workers(fresh_redis_server):
         location = start(c, body(budget={"iterations": 20}, **{"async": True}))

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from http_support import ROOT, json_paths, make_app
+from http_support import ROOT, json_paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -69,7 +69,7 @@ def fdp_state(seats: int = 3, seed: int = 3, decisions: int = 70) -> dict[str, A
 
 
 @pytest.fixture(scope="module")
-def client() -> Any:
+def client(make_app: Any) -> Any:
     return make_app().test_client()
 
 

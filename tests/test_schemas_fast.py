@@ -7,7 +7,6 @@ import random
 from typing import Any
 
 import pytest
-from http_support import make_app
 from marshmallow import Schema, ValidationError
 
 from app import schemas
@@ -55,7 +54,7 @@ def random_body(rnd: random.Random, schema: Schema) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("name", list(SCHEMAS))
-def test_fast_load_answers_as_marshmallow(name: str) -> None:
+def test_fast_load_answers_as_marshmallow(make_app: Any, name: str) -> None:
     schema = SCHEMAS[name]
     rnd = random.Random(name)
     with make_app(MAX_DECISIONS=100).test_request_context():
