@@ -15,7 +15,7 @@ the same thing whatever its command line says:
 - the heartbeat grace after which a job whose worker vanished counts as abandoned is
   `RQ_HEARTBEAT_GRACE_S` (RQ's 60 s by default; the tests lower it with
   `--job-monitoring-interval 1`). An abandoned job is re-queued while it has retries left,
-  then failed (RQ's StartedJobRegistry clean-up, run by `recover_abandoned`).
+  then failed (RQ's StartedJobRegistry clean-up, run by `ai.taskqueue.recover_abandoned`).
 
 `python -m ai.queue overhead --jobs 200` measures the queue's own cost per job (docs/scale.md).
 """
