@@ -10,7 +10,7 @@ import scenario as S
 from scenario import build, play
 
 import engine.architectura as arch
-from engine.errors import EngineError, InvalidState
+from engine.errors import CatalogError, EngineError, InvalidState
 
 
 def _without(state: S.State, seat: int, card: str) -> None:
@@ -156,8 +156,8 @@ def test_A_10_count_all_on_a_non_destroy_operation_does_not_destroy() -> None:
     targeted op, but flow.run_effect_step sends every count-0 op to destroy_every_lower,
     which turns each target into a destroy task. A custom Park with
     `{"op": "rotate", "count": "all"}` therefore DESTROYS the adjacent card.
-    Expected: the catalog is refused (count "all" only for destroy), or the op rotates.
-    Actual: the card is destroyed. Fix: reject count "all" on ops other than destroy in
+    Expected: the catalog is refused, count "all" being only for destroy (catalog_value at
+    the op's count). Actual (as reviewed): the card is destroyed. Fix: reject count "all" on ops other than destroy in
     catalog._op (or implement "all" generically)."""
     raw = copy.deepcopy(S.reference_raw())
     raw["id"] = "review"
@@ -172,19 +172,12 @@ def test_A_10_count_all_on_a_non_destroy_operation_does_not_destroy() -> None:
                     "target": {"where": "adjacent", "face": "up"},
                 }
             ]
-    try:
+    with pytest.raises(CatalogError) as e:
         arch.load_catalog(raw)
-    except EngineError:
-        return  # refused: fixed
-    s = build(
-        2,
-        hands={0: ["blue.park"], 1: ["green.well"]},
-        city={(1, 1): "green.palace"},
-        catalog=raw,
-    )
-    s2, events = play(s, "blue.park", (2, 1), catalog=raw)
-    assert not S.of_type(events, "destroyed")
-    assert S.face_up(s2, (1, 1)) is True
+    assert e.value.code == "invalid_catalog"
+    assert ("catalog_value", "/cards/2/on_play/0/count") in [
+        (p.code, p.pointer) for p in e.value.problems
+    ]
 
 
 def test_A_R7_restored_graveyard_in_the_city_is_an_ordinary_unprotected_card() -> None:
