@@ -15,7 +15,7 @@ that played it won, and the first seat's advantage, each with a 95% Wilson inter
   win share against 1/seats.
 
 Games run on local processes or, with `--queue redis://...`, as RQ jobs on any number of
-workers (ai/queue.py); a game is a function of its arguments, so both give the same report.
+workers (ai/taskqueue.py); a game is a function of its arguments, so both give the same report.
 Writes a Markdown table (stdout, `--table FILE`), a PNG plot (`--plot`) and JSON (`--json`).
 """
 
@@ -31,7 +31,7 @@ from typing import Any
 from tqdm import tqdm
 
 from ai.bots import parse_bot_spec
-from ai.queue import QueueUnavailable, run_games
+from ai.taskqueue import QueueUnavailable, run_games
 from ai.tournament import play_game, require_plotting, run_local, wilson, worker_bot
 from engine.games import DEFAULT_GAME, GAMES, engine
 

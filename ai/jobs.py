@@ -1,4 +1,4 @@
-"""The functions RQ workers run (ai/queue.py enqueues them by name; docs/scale.md).
+"""The functions RQ workers run (ai/taskqueue.py enqueues them by name; docs/scale.md).
 
 Arguments and results are JSON documents (the queue's serializer is JSON). Each function is
 the local code path itself, called with the same arguments: a job's answer is the answer
@@ -23,6 +23,7 @@ from typing import Any
 from rq import get_current_job
 
 import ai.bots
+from ai import balance, tournament
 from ai.cache import PositionCache, make_cache
 from ai.service import suggest_request
 
@@ -82,15 +83,11 @@ def run_suggest(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def play_match_game(args: list[Any]) -> dict[str, Any]:
-    from ai.tournament import play_job
-
-    return play_job(args).to_json()
+    return tournament.play_job(args).to_json()
 
 
 def play_balance_game(args: list[Any]) -> dict[str, Any]:
-    from ai.balance import play_job
-
-    return play_job(args)
+    return balance.play_job(args)
 
 
 def noop(i: int) -> int:

@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 from tqdm import tqdm
 
 from ai.bots import Bot, parse_bot_spec
-from ai.queue import QueueUnavailable, run_games
+from ai.taskqueue import QueueUnavailable, run_games
 from engine.games import DEFAULT_GAME, GAMES, engine
 
 

@@ -17,60 +17,13 @@ from app import i18n, seal
 from app.body_timeout import install_body_timeout
 from app.errors import register_error_handlers
 from app.jsonio import json_response
-from app.limits import install_cors, install_rate_limit, origins
+from app.limits import install_cors, install_rate_limit
 from app.logging import configure_logging, install_request_logging
 from app.metrics import install_metrics
+from app.settings import config_from_env
 from engine.games import all_engines
 
 ReadinessCheck = Callable[[], tuple[str, bool, str]]
-
-DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024
-DEFAULT_MAX_DECISIONS = 2000
-
-
-def _env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(f"environment variable {name} must be an integer, not {raw!r}") from None
-    if value <= 0:
-        raise ValueError(f"environment variable {name} must be positive, not {value}")
-    return value
-
-
-def _env_flag(name: str) -> bool:
-    raw = os.environ.get(name, "").strip().lower()
-    if raw in ("", "0", "false", "no", "off"):
-        return False
-    if raw in ("1", "true", "yes", "on"):
-        return True
-    raise ValueError(f"environment variable {name} must be 1 or 0, not {raw!r}")
-
-
-def config_from_env() -> dict[str, Any]:
-    """The settings read from the environment (documented in docs/http.md, docs/trust.md)."""
-    return {
-        "MAX_CONTENT_LENGTH": _env_int("MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES),
-        "MAX_DECISIONS": _env_int("MAX_DECISIONS", DEFAULT_MAX_DECISIONS),
-        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
-        "REDIS_URL": os.environ.get("REDIS_URL") or None,
-        "CACHE_TTL_S": _env_int("CACHE_TTL_S", 3600),
-        "CACHE_MAX_ENTRIES": _env_int("CACHE_MAX_ENTRIES", 10_000),
-        # app/limits.py: browser origins allowed (comma-separated), requests per client
-        "CORS_ORIGINS": origins(os.environ.get("CORS_ORIGINS")),
-        "RATE_LIMIT": os.environ.get("RATE_LIMIT") or None,
-        "TRUSTED_PROXY_HOPS": int(os.environ.get("TRUSTED_PROXY_HOPS") or 0),
-        # sealed states (app/seal.py): a secret, old secrets still accepted (comma-separated)
-        "STATE_SECRET": os.environ.get("STATE_SECRET") or None,
-        "STATE_SECRETS_OLD": os.environ.get("STATE_SECRETS_OLD", ""),
-        "STATE_ENCRYPT": _env_flag("STATE_ENCRYPT"),
-        "STATE_ANTI_ROLLBACK": _env_flag("STATE_ANTI_ROLLBACK"),
-        "STATE_ROLLBACK_TTL_S": _env_int("STATE_ROLLBACK_TTL_S", 30 * 86400),
-        "STATE_PLAY_COMPOSED": _env_flag("STATE_PLAY_COMPOSED"),
-    }
 
 
 def critical(check: ReadinessCheck) -> ReadinessCheck:

@@ -17,15 +17,14 @@ from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import ClientDisconnected
 
 from app.errors import ApiError
+from app.settings import env_int
 
 DEFAULT_BODY_READ_TIMEOUT_S = 10
 
 
 def install_body_timeout(app: Flask) -> None:
-    from app import _env_int  # app/__init__.py imports this module
-
     app.config.setdefault(
-        "BODY_READ_TIMEOUT_S", _env_int("BODY_READ_TIMEOUT_S", DEFAULT_BODY_READ_TIMEOUT_S)
+        "BODY_READ_TIMEOUT_S", env_int("BODY_READ_TIMEOUT_S", DEFAULT_BODY_READ_TIMEOUT_S)
     )
 
     @app.before_request

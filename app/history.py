@@ -15,7 +15,7 @@ a referee (and /v1/resolve, /v1/replay: app/seal.py `require_dealt`) that the ca
 placed by a client, not dealt from a set-up.
 
 It lives here, at the HTTP layer, not in the engines (they, and the bots, stay as they were):
-- `strip`, called once by routes.read_body on every state a request carries (after its seal
+- `strip`, called once by endpoint.read_body on every state a request carries (after its seal
   is checked, app/seal.py), takes both fields off before anything reads the state, and keeps
   them for the request (flask.g). A history's shape and length are checked at once (422
   `invalid_history`, `history_too_long`), at a cost independent of its size. Its content is

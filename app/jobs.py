@@ -1,5 +1,5 @@
 """Background searches: POST /v1/suggest answered 202, GET and DELETE /v1/jobs/{id}
-(ai/queue.py, ai/jobs.py, docs/scale.md).
+(ai/taskqueue.py, ai/jobs.py, docs/scale.md).
 
 A suggestion runs as a job on the RQ queue `suggest` (over REDIS_URL) when the request says
 `"async": true` or its budget is above what a synchronous call may have (MAX_ITERATIONS
@@ -18,7 +18,7 @@ the same 400/422 at once and never a failed job. Then:
 
 The two limits bound the wait a job can meet (at most JOB_QUEUE_MAX jobs ahead of it) and
 stop one client from filling the queue (it holds at most JOB_QUEUE_PER_CLIENT places). They
-are counted on Redis, atomically, for every process of the service alike (ai/queue.py
+are counted on Redis, atomically, for every process of the service alike (ai/taskqueue.py
 `reserve`). Trade-offs: a client is an address, so clients behind one NAT share a quota, and
 one client with many addresses gets many (the total still bounds them all); `Retry-After` is
 a fixed QUEUE_RETRY_AFTER_S, since when a place frees depends on jobs' budgets the service
@@ -52,14 +52,14 @@ from flask.blueprints import BlueprintSetupState
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
-from ai import queue as jobq
+from ai import taskqueue as jobq
 from ai.bots import MAX_ITERATIONS, MAX_TIME_MS
 from ai.service import suggest_request
-from app import _env_int
+from app.endpoint import engine_errors
 from app.errors import ApiError
 from app.jsonio import json_response
 from app.limits import client_id
-from app.routes import engine_errors
+from app.settings import env_int
 
 bp = Blueprint("jobs", __name__)
 
@@ -80,13 +80,13 @@ def init_app(app: Flask) -> None:
     check (not critical: without workers the service still answers everything else)."""
     if EXTENSION in app.extensions:
         return
-    app.config.setdefault("JOB_MAX_MS", _env_int("JOB_MAX_MS", DEFAULT_JOB_MAX_MS))
-    app.config.setdefault("JOB_QUEUED_TTL_S", _env_int("JOB_QUEUED_TTL_S", 3600))
-    app.config.setdefault("JOB_RESULT_TTL_S", _env_int("JOB_RESULT_TTL_S", 3600))
-    app.config.setdefault("JOB_RETRIES", _env_int("JOB_RETRIES", 1))
-    app.config.setdefault("JOB_QUEUE_MAX", _env_int("JOB_QUEUE_MAX", DEFAULT_QUEUE_MAX))
+    app.config.setdefault("JOB_MAX_MS", env_int("JOB_MAX_MS", DEFAULT_JOB_MAX_MS))
+    app.config.setdefault("JOB_QUEUED_TTL_S", env_int("JOB_QUEUED_TTL_S", 3600))
+    app.config.setdefault("JOB_RESULT_TTL_S", env_int("JOB_RESULT_TTL_S", 3600))
+    app.config.setdefault("JOB_RETRIES", env_int("JOB_RETRIES", 1))
+    app.config.setdefault("JOB_QUEUE_MAX", env_int("JOB_QUEUE_MAX", DEFAULT_QUEUE_MAX))
     app.config.setdefault(
-        "JOB_QUEUE_PER_CLIENT", _env_int("JOB_QUEUE_PER_CLIENT", DEFAULT_QUEUE_PER_CLIENT)
+        "JOB_QUEUE_PER_CLIENT", env_int("JOB_QUEUE_PER_CLIENT", DEFAULT_QUEUE_PER_CLIENT)
     )
     url = app.config.get("REDIS_URL")
     app.extensions[EXTENSION] = jobq.connect(url, timeout_s=1.0) if url else None

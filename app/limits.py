@@ -30,6 +30,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wsgi import LimitedStream
 
 from app.errors import ApiError
+from app.settings import origins
 
 EXPOSED_HEADERS = ["X-Request-ID", "Retry-After"]
 LIMITED_PREFIX = "/v1/"
@@ -57,12 +58,6 @@ def client_id() -> str:
     address after TRUSTED_PROXY_HOPS (werkzeug's ProxyFix), as flask-limiter's
     get_remote_address reads it."""
     return request.remote_addr or "127.0.0.1"
-
-
-def origins(raw: str | None) -> list[str] | None:
-    """CORS_ORIGINS as a list (None: CORS off)."""
-    listed = [o.strip() for o in (raw or "").split(",") if o.strip()]
-    return listed or None
 
 
 def install_cors(app: Flask) -> None:

@@ -25,9 +25,10 @@ from flask import Blueprint, Response, current_app, g
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app import history, notation, schemas
+from app.endpoint import engine_errors, game_of, read_body
 from app.errors import ApiError
 from app.jsonio import json_response
-from app.routes import engine_errors, game_of, read_body, record_header, run_replay
+from app.replay import record_header, run_replay
 from app.seal import issue_state, require_readable
 from engine.errors import short_repr
 from engine.games import GAMES, GameModule, engine

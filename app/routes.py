@@ -6,66 +6,20 @@ errors become 422 problems whose pointers point into the request body.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
-from flask import Blueprint, Response, g, request
-from marshmallow import Schema
+from flask import Blueprint, Response, request
 
 from app import history, notation, schemas
-from app.errors import ApiError, bounded, from_engine, prefixed
-from app.jsonio import json_response, loads
-from app.limits import body_bytes
-from app.seal import issue_state, open_state, require_dealt
-from engine.errors import MAX_PROBLEMS, EngineError, InvalidState, problem_count, short_repr
+from app.endpoint import engine_errors, game_of, read_body
+from app.errors import ApiError, bounded, prefixed
+from app.jsonio import json_response
+from app.replay import run_replay
+from app.seal import issue_state, require_dealt
+from engine.errors import MAX_PROBLEMS, EngineError, InvalidState, problem_count
 from engine.games import DEFAULT_GAME, GAMES, GameModule, engine, engine_for, engine_for_state
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
-
-JSON_TYPES = ("application/json",)
-
-
-def game_of(body: dict[str, Any]) -> GameModule:
-    """The engine of the body's state, chosen by its `game` field."""
-    with engine_errors():
-        return engine_for_state(body["state"])
-
-
-def read_body(schema: Schema) -> dict[str, Any]:
-    """The request's JSON object, checked by `schema` (400 problems otherwise)."""
-    mt = request.mimetype
-    if mt not in JSON_TYPES and not (mt.startswith("application/") and mt.endswith("+json")):
-        raise ApiError(
-            415,
-            "unsupported_media_type",
-            f"Send the body as application/json (got {mt or 'no Content-Type'}).",
-        )
-    body = loads(body_bytes())  # 413 above MAX_CONTENT_LENGTH
-    if not isinstance(body, dict):
-        raise ApiError(400, "invalid_request", "The request body must be a JSON object.", "")
-    data: dict[str, Any] = (
-        schemas.load_setup(body) if schema is schemas.SETUP else schemas.load(schema, body)
-    )
-    if "state" in data:  # its seal checked, when the service seals states (app/seal.py)
-        g.state_as_sent = data["state"]  # a game record carries it unchanged (app/record.py)
-        state, authentic = open_state(data["state"])
-        try:
-            eng: GameModule | None = engine_for_state(state)
-        except InvalidState:  # an unknown game: the state's reader says so
-            eng = None
-        # history and `composed` kept aside, the history read unless the seal vouches for it
-        data["state"] = history.strip(state, eng, authentic, data.get("catalog"))
-    return data
-
-
-@contextmanager
-def engine_errors(**prefixes: str) -> Iterator[None]:
-    """Engine errors as 422 problems; `prefixes` say where state/catalog/setup sit."""
-    try:
-        yield
-    except EngineError as e:
-        raise from_engine(e, **prefixes) from None
 
 
 @bp.post("/games")
@@ -173,73 +127,6 @@ def replay() -> Response:
         history.extend(eng, applied)
     out["state"] = issue_state(out["state"])
     return json_response(out)
-
-
-def run_replay(body: dict[str, Any]) -> tuple[GameModule, dict[str, Any], list[Any]]:
-    """A replay request's outcome: (engine, answer with the state not yet issued, decisions
-    as objects). A decision in notation that does not read stops the replay there, as an
-    illegal one would; a game record's header (`record`) must match what is replayed."""
-    if "setup" in body:
-        start: Any = {"setup": body["setup"]}
-        prefixes = {"setup": "/setup", "catalog": "/setup/catalog"}
-        eng = engine_for(body["setup"])
-    else:
-        start = body["state"]
-        prefixes = {}
-        eng = game_of(body)
-    decisions, unreadable = notation.expand(eng, body["decisions"])
-    with engine_errors(**prefixes):
-        out = eng.replay(start, decisions, body.get("catalog"))
-    if unreadable is not None and out["ok"]:
-        out.update(ok=False, applied=unreadable.index, error=unreadable.to_json())
-    if "record" in body:
-        with engine_errors():
-            check_record(eng, body["record"], out)
-    if body.get("notation"):
-        notation.annotate(eng, out["events"], decisions)
-    return eng, out, decisions
-
-
-RECORD_FORMAT = "referee-record/1"
-
-
-def record_header(
-    eng: GameModule, state: dict[str, Any], decisions: int, composed: bool = False
-) -> dict[str, Any]:
-    """The header of a game record (POST /v1/record) whose replay ends in `state`; `composed`
-    when it starts from a state composed from a position (app/history.py), not dealt."""
-    header: dict[str, Any] = {
-        "format": RECORD_FORMAT,
-        "game": eng.GAME_ID,
-        "rules_version": eng.RULES_VERSION,
-        "catalog": state["catalog"],
-        "result": {
-            "game_over": state["game_over"],
-            "decisions": decisions,
-            "scores": state["scores"],
-        },
-    }
-    if composed:
-        header["composed"] = True
-    return header
-
-
-def check_record(eng: GameModule, header: dict[str, Any], out: dict[str, Any]) -> None:
-    """A game record's header against its replay: the format, the game, the rules version,
-    the catalog (by hash), whether it starts from a composed state and, when every decision
-    was legal, the result must be the ones replayed (422 `record_mismatch`)."""
-    expected = record_header(eng, out["state"], out["applied"], history.composed_sent())
-    if not out["ok"]:
-        del expected["result"]  # the answer says where the log breaks
-    for key, want in expected.items():
-        if header.get(key) != want:
-            raise EngineError(
-                "record_mismatch",
-                f"The record's {key} is {short_repr(header.get(key))}; replaying it gives "
-                f"{short_repr(want)}.",
-                None,
-                f"/record/{key}",
-            )
 
 
 def _catalog_game() -> GameModule:

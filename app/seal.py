@@ -3,7 +3,7 @@
 With `STATE_SECRET` set, every state the service answers carries a top-level `seal`: an
 HMAC-SHA256 (itsdangerous' `Signer`) over the canonical JSON (engine/canonical.py) of the
 rest of the state. Every endpoint that reads a state opens it here first (`open_state`, called
-by routes.read_body): a missing or wrong seal is a 422 `state_tampered`, before the engine
+by endpoint.read_body): a missing or wrong seal is a 422 `state_tampered`, before the engine
 reads anything. Nothing here knows a game: a state is an opaque JSON object.
 
 Options, each needing the secret:

@@ -27,12 +27,12 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from ai.bots import BOT_NAMES, JOB_MAX_ITERATIONS, JOB_MAX_TIME_MS, LEVELS, SAFETY_MS
 from ai.cache import PositionCache, make_cache
 from ai.service import MAX_SEED, PLANS, suggest_request
-from app import _env_int
+from app.endpoint import engine_errors, read_body
 from app.errors import ApiError
 from app.jobs import start_suggest, wants_job
 from app.jsonio import json_response
-from app.routes import engine_errors, read_body
 from app.schemas import Envelope, JsonBool, _strict_int
+from app.settings import env_int
 
 bp = Blueprint("suggest", __name__)
 
@@ -88,9 +88,9 @@ def init_app(app: Flask) -> PositionCache:
     if existing is not None:
         return existing
     app.config.setdefault(
-        "SUGGEST_CONCURRENCY", _env_int("SUGGEST_CONCURRENCY", DEFAULT_CONCURRENCY)
+        "SUGGEST_CONCURRENCY", env_int("SUGGEST_CONCURRENCY", DEFAULT_CONCURRENCY)
     )
-    app.config.setdefault("SUGGEST_MAX_MS", _env_int("SUGGEST_MAX_MS", SAFETY_MS))
+    app.config.setdefault("SUGGEST_MAX_MS", env_int("SUGGEST_MAX_MS", SAFETY_MS))
     app.extensions[GATE] = threading.BoundedSemaphore(int(app.config["SUGGEST_CONCURRENCY"]))
     ai_log = logging.getLogger("ai")
     for handler in logging.getLogger("app").handlers:

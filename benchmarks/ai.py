@@ -32,8 +32,8 @@ from typing import Any
 import engine.architectura as arch
 from ai.bots import Budget, IsmctsBot
 from ai.cache import PositionCache, make_cache
+from ai.redis_server import RedisServer
 from ai.service import suggest
-from benchmarks.local import RedisServer
 
 
 def midgame_state(seed: int = 7, turn: int = 9) -> dict[str, Any]:

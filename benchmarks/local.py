@@ -1,14 +1,12 @@
-"""Local servers for the benchmarks and the tests: gunicorn serving this repository and a
-throw-away redis-server, each on a free loopback port, started and stopped by the caller.
+"""Local servers for the benchmarks and the tests: gunicorn serving this repository on a free
+loopback port, started and stopped by the caller (a throw-away redis-server: ai/redis_server.py).
 
-Nothing here talks to anything but 127.0.0.1, and the machine's own Redis is never used.
+Nothing here talks to anything but 127.0.0.1.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -18,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-import redis
+from ai.redis_server import free_port, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,25 +28,6 @@ def extract(rev: str, into: Path, *paths: str) -> None:
         ["git", "archive", rev, *paths], cwd=ROOT, check=True, capture_output=True
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """Terminate, then kill if it does not stop within 15 s."""
-    if proc.poll() is not None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 @contextmanager
@@ -97,71 +76,3 @@ def gunicorn(
     """The referee under gunicorn (see `gunicorn_server`); yields the base URL."""
     with gunicorn_server(env=env, log=log, timeout_s=timeout_s) as (base, _):
         yield base
-
-
-class RedisServer:
-    """A throw-away redis-server: no persistence, bounded memory, LRU eviction."""
-
-    def __init__(self, port: int | None = None, maxmemory: str = "32mb") -> None:
-        self.port = port if port is not None else free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.maxmemory = maxmemory
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @staticmethod
-    def available() -> bool:
-        return shutil.which("redis-server") is not None
-
-    def start(self) -> None:
-        exe = shutil.which("redis-server") or "/usr/bin/redis-server"
-        self.proc = subprocess.Popen(
-            [
-                exe,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--maxmemory",
-                self.maxmemory,
-                "--maxmemory-policy",
-                "allkeys-lru",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=0.5)
-        deadline = time.monotonic() + 10
-        try:
-            while True:
-                try:
-                    if client.ping():
-                        return
-                except redis.RedisError:
-                    pass
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    self.kill()
-                    raise RuntimeError(f"redis-server did not start on port {self.port}")
-                time.sleep(0.05)
-        finally:
-            client.close()
-
-    def kill(self) -> None:
-        """Stop it at once (SIGKILL), as a crash would."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(5)
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            stop(self.proc)
-
-    def __enter__(self) -> RedisServer:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()

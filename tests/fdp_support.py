@@ -72,6 +72,14 @@ def lay(
     return d
 
 
+def deep_list(n: int) -> Any:
+    """A card id nested in `n` lists (a hostile document's depth)."""
+    v: Any = "SP01"
+    for _ in range(n):
+        v = [v]
+    return v
+
+
 SKIP = {"type": "skip"}
 PASS = {"type": "pass"}
 

@@ -86,6 +86,30 @@ def check_response(method: str, path_template: str, resp: Any) -> Any:
     return body
 
 
+def json_paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into a JSON document (keys and indexes), the document's own `()` first."""
+    out = [prefix]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.extend(json_paths(v, (*prefix, k)))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out.extend(json_paths(v, (*prefix, i)))
+    return out
+
+
+def post(client: Any, path: str, body: Any, **kw: Any) -> Any:
+    """`body` posted as JSON to `path` by a Flask test client."""
+    return client.post(path, json=body, **kw)
+
+
+def ok(resp: Any) -> dict[str, Any]:
+    """The JSON body of a 200 answer (anything else fails, showing the body)."""
+    assert resp.status_code == 200, resp.get_json()
+    body: dict[str, Any] = resp.get_json()
+    return body
+
+
 def make_app(**config: Any) -> Any:
     cfg = {"TESTING": True, "LOG_LEVEL": "WARNING"}
     cfg.update(config)

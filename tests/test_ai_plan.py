@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from ai_support import hide_differently
 from fdp_support import PASS, SKIP, arrange, fresh, lay, play
-from http_support import check_response, make_app
+from http_support import check_response
 
 from ai.service import suggest
 from engine.games import GAMES, GameModule, engine
@@ -123,7 +123,7 @@ def check_plan(eng: GameModule, state: dict[str, Any], out: dict[str, Any]) -> s
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
-def test_a_plan_from_a_state_is_the_plan_from_its_view(game_id: str) -> None:
+def test_a_plan_from_a_state_is_the_plan_from_its_view(make_app: Any, game_id: str) -> None:
     """Through the HTTP API: for many positions and settings, the plan from a state equals
     the plan from its seat's /v1/view answer, step for step (same decisions, iterations,
     cache use, length and turn_complete); neither plays past a chance event. Two apps, so
@@ -213,7 +213,7 @@ def test_regression_a_plan_from_a_state_stops_at_chance() -> None:
             assert out["turn_complete"] is False
 
 
-def test_regression_an_encrypted_state_keeps_its_deck_from_the_plan() -> None:
+def test_regression_an_encrypted_state_keeps_its_deck_from_the_plan(make_app: Any) -> None:
     """The finding's threat: with STATE_ENCRYPT a client holds a state it cannot read, and a
     plan past a mulligan named the card the hidden deck dealt. Through the HTTP API, the plan
     from the encrypted state ends at the mulligan, as the plan from its seat's view does."""

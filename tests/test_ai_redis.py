@@ -9,7 +9,6 @@ import logging
 import socket
 import time
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,8 +16,9 @@ import redis
 from ai_support import POISONS, midgame, poisons
 
 from ai.cache import KEY_PREFIX, RedisCache, decode, make_cache
+from ai.redis_server import RedisServer, free_port
 from ai.service import suggest
-from benchmarks.local import RedisServer, free_port, gunicorn
+from benchmarks.local import gunicorn
 
 
 def count_redis_commands(cache: RedisCache) -> list[str]:
@@ -35,35 +35,29 @@ def count_redis_commands(cache: RedisCache) -> list[str]:
     return calls
 
 
-@pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
-    with RedisServer() as server:
-        yield server
-
-
-def test_redis_round_trip_with_ttl(redis_server: RedisServer) -> None:
-    cache = make_cache(redis_server.url, ttl_s=120)
+def test_redis_round_trip_with_ttl(fresh_redis_server: RedisServer) -> None:
+    cache = make_cache(fresh_redis_server.url, ttl_s=120)
     assert isinstance(cache, RedisCache)
     assert cache.get("nothing") is None
     cache.put("k1", {"decision": {"type": "pass"}, "n": 3})
     assert cache.get("k1") == {"decision": {"type": "pass"}, "n": 3}
-    raw = redis.Redis.from_url(redis_server.url)
+    raw = redis.Redis.from_url(fresh_redis_server.url)
     assert 0 < raw.ttl(KEY_PREFIX + "k1") <= 120
     raw.close()
     assert cache.status() == {"backend": "redis", "ok": True, "detail": "connected"}
 
 
 def test_suggest_survives_redis_dying_mid_test(
-    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+    fresh_redis_server: RedisServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     state = midgame(14)
     seat = state["pending"]["seat"]
-    cache = RedisCache(redis_server.url, backoff_s=0.2)
+    cache = RedisCache(fresh_redis_server.url, backoff_s=0.2)
     first = suggest(state, seat, iterations=40, seed=1, cache=cache)
     hit = suggest(state, seat, iterations=40, seed=1, cache=cache)
     assert (first["cached"], hit["cached"]) == (False, True)
 
-    redis_server.kill()
+    fresh_redis_server.kill()
     caplog.set_level(logging.WARNING, logger="ai.cache")
     for _ in range(5):
         out = suggest(state, seat, iterations=40, seed=1, cache=cache)
@@ -77,7 +71,7 @@ def test_suggest_survives_redis_dying_mid_test(
     assert "without the cache" in warnings[0].getMessage()
 
     # Redis comes back (empty): after the back-off the cache is used again.
-    redis_server.start()
+    fresh_redis_server.start()
     time.sleep(1.0)  # longer than the longest back-off reached above
     assert cache.status()["ok"] is True
     assert suggest(state, seat, iterations=40, seed=1, cache=cache)["cached"] is False
@@ -114,8 +108,8 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
         return out
 
 
-def test_two_gunicorn_instances_share_one_redis(redis_server: RedisServer) -> None:
-    env = {"REDIS_URL": redis_server.url, "WEB_CONCURRENCY": "1", "LOG_LEVEL": "warning"}
+def test_two_gunicorn_instances_share_one_redis(fresh_redis_server: RedisServer) -> None:
+    env = {"REDIS_URL": fresh_redis_server.url, "WEB_CONCURRENCY": "1", "LOG_LEVEL": "warning"}
     with gunicorn(env) as first, gunicorn(env) as second:
         bases = [first, second]
         state = midgame(16)
@@ -174,21 +168,21 @@ def _opponents_card_entry(state: dict[str, Any], seat: int, good: dict[str, Any]
 
 @pytest.mark.parametrize("poison", ["[]", "{}", "opponents_card"])
 def test_a_poisoned_entry_is_a_miss_and_is_overwritten(
-    redis_server: RedisServer, poison: str, caplog: pytest.LogCaptureFixture
+    fresh_redis_server: RedisServer, poison: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     state = midgame(18)
     seat = state["pending"]["seat"]
     assert state["seats"][1 - seat]["hand"]
-    cache = RedisCache(redis_server.url)
+    cache = RedisCache(fresh_redis_server.url)
     good = suggest(state, seat, iterations=40, seed=3, cache=cache)
-    key = _only_key(redis_server.url)
-    stored = json.loads(redis.Redis.from_url(redis_server.url).get(key) or b"null")
+    key = _only_key(fresh_redis_server.url)
+    stored = json.loads(redis.Redis.from_url(fresh_redis_server.url).get(key) or b"null")
     value = (
         json.dumps(_opponents_card_entry(state, seat, good))
         if poison == "opponents_card"
         else poison
     )
-    raw = redis.Redis.from_url(redis_server.url)
+    raw = redis.Redis.from_url(fresh_redis_server.url)
     raw.set(key, value, ex=60)
     caplog.set_level(logging.WARNING, logger="ai")
     again = suggest(state, seat, iterations=40, seed=3, cache=cache)
@@ -208,7 +202,7 @@ def test_a_poisoned_entry_is_a_miss_and_is_overwritten(
 
 @pytest.mark.parametrize("kind", [*POISONS, "list"])
 def test_anything_unreadable_in_redis_is_a_miss_and_is_overwritten(
-    redis_server: RedisServer, kind: str, caplog: pytest.LogCaptureFixture
+    fresh_redis_server: RedisServer, kind: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Was: a value nested 100,000 arrays deep made the position's /v1/suggest a lasting 500
     (RecursionError escaped the cache, and the entry was never overwritten). Each kind of bad
@@ -216,14 +210,14 @@ def test_anything_unreadable_in_redis_is_a_miss_and_is_overwritten(
     warning, and the key holds the fresh answer (the next call is a hit)."""
     from app import create_app
 
-    client = create_app({"REDIS_URL": redis_server.url}).test_client()
+    client = create_app({"REDIS_URL": fresh_redis_server.url}).test_client()
     state = midgame(18)
     seat = state["pending"]["seat"]
     body = {"state": state, "seat": seat, "budget": {"iterations": 30}, "seed": 3}
     good = client.post("/v1/suggest", json=body).get_json()
     assert good["cached"] is False
-    key = _only_key(redis_server.url)
-    raw = redis.Redis.from_url(redis_server.url)
+    key = _only_key(fresh_redis_server.url)
+    raw = redis.Redis.from_url(fresh_redis_server.url)
     stored = raw.get(key)
     if kind == "list":  # a key of another type than a string
         raw.delete(key)
@@ -249,17 +243,17 @@ def test_anything_unreadable_in_redis_is_a_miss_and_is_overwritten(
 
 
 def test_a_redis_refusing_writes_still_serves_reads(
-    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+    fresh_redis_server: RedisServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     """maxmemory reached with noeviction: every SET is refused (OOM), reads go on; the outage
     is logged once, as one JSON line through the app's formatter."""
     from app.logging import JsonFormatter
 
     known, fresh = midgame(19), midgame(20)
-    cache = RedisCache(redis_server.url, backoff_s=0.2)
+    cache = RedisCache(fresh_redis_server.url, backoff_s=0.2)
     first = suggest(known, known["pending"]["seat"], iterations=30, seed=1, cache=cache)
     assert first["cached"] is False
-    raw = redis.Redis.from_url(redis_server.url)
+    raw = redis.Redis.from_url(fresh_redis_server.url)
     raw.config_set("maxmemory-policy", "noeviction")
     raw.config_set("maxmemory", 1)
     with pytest.raises(redis.exceptions.OutOfMemoryError):

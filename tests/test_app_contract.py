@@ -20,8 +20,7 @@ def test_document_is_valid_openapi_3_1() -> None:
     assert spec()["openapi"].startswith("3.1")
 
 
-def test_every_route_is_documented_and_every_path_routed() -> None:
-    app = make_app()
+def test_every_route_is_documented_and_every_path_routed(app: Any) -> None:
     routed = set()
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static":
@@ -97,10 +96,9 @@ def test_examples_match_their_schemas(
     assert not errors, f"{method} {path} {where} example {name}: {errors[:3]}"
 
 
-def test_request_examples_give_the_documented_responses() -> None:
+def test_request_examples_give_the_documented_responses(client: Any) -> None:
     """Post every request example; where a 200 example of the same name exists the live
     answer must equal it (the examples are real, and current)."""
-    client = make_app().test_client()
     examples = _examples()
     for path, method, where, name, value, _ in examples:
         if where != "request":

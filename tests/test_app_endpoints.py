@@ -7,26 +7,9 @@ import copy
 from typing import Any
 
 import pytest
-from http_support import (
-    advanced_setup,
-    check_response,
-    finished_game,
-    make_app,
-    mid_game,
-    play_random,
-)
+from http_support import advanced_setup, check_response, finished_game, mid_game, play_random, post
 
 import engine.architectura as arch
-
-
-@pytest.fixture(scope="module")
-def client() -> Any:
-    return make_app().test_client()
-
-
-def post(client: Any, path: str, body: Any, **kw: Any) -> Any:
-    return client.post(path, json=body, **kw)
-
 
 # -- /v1/games ------------------------------------------------------------------------------
 
@@ -178,7 +161,7 @@ def test_resolve_to_game_over_gives_scores(client: Any) -> None:
     }
 
 
-def test_responses_are_byte_identical(client: Any) -> None:
+def test_responses_are_byte_identical(make_app: Any, client: Any) -> None:
     state = mid_game(4, 9, 30)
     option = arch.legal_decisions(state)["options"][-1]
     bodies = {
@@ -285,9 +268,8 @@ def test_score_now_and_final(client: Any) -> None:
     assert out["clause"] == ("A-8.1" if out["decided_by"] == "score" else "A-8.2")
 
 
-def test_score_reports_the_tie_break() -> None:
+def test_score_reports_the_tie_break(client: Any) -> None:
     """Find a finished game decided by the tie-break and check its detail over HTTP."""
-    client = make_app().test_client()
     for seed in range(200):
         final, _ = finished_game(2, seed)
         if final["scores"]["decided_by"] != "score":
@@ -376,10 +358,9 @@ def test_health_and_readiness(client: Any) -> None:
     assert ready["checks"]["engine"]["ok"] is True
 
 
-def test_readiness_degraded_and_unready() -> None:
+def test_readiness_degraded_and_unready(app: Any) -> None:
     from app import critical
 
-    app = make_app()
     app.extensions["readiness_checks"].append(lambda: ("cache", False, "redis unreachable"))
     r = app.test_client().get("/readyz")
     body = check_response("GET", "/readyz", r)

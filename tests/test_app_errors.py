@@ -12,14 +12,9 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from http_support import POSTS, check_response, finished_game, make_app, mid_game
+from http_support import POSTS, check_response, finished_game, mid_game
 
 import engine.architectura as arch
-
-
-@pytest.fixture(scope="module")
-def client() -> Any:
-    return make_app().test_client()
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +123,7 @@ def test_pointer_tokens_are_escaped(client: Any) -> None:
     assert problem(r, "/v1/games", 422, "unknown_field")["pointer"] == "/a~1b~0c"
 
 
-def test_decision_count_limits(state: dict[str, Any]) -> None:
+def test_decision_count_limits(make_app: Any, state: dict[str, Any]) -> None:
     client = make_app(MAX_DECISIONS=3).test_client()
     r = client.post("/v1/resolve", json={"state": state, "decisions": []})
     assert problem(r, "/v1/resolve", 400, "invalid_request")["pointer"] == "/decisions"
@@ -142,7 +137,7 @@ def test_decision_count_limits(state: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("path", POSTS)
-def test_body_over_the_limit(path: str) -> None:
+def test_body_over_the_limit(make_app: Any, path: str) -> None:
     client = make_app(MAX_CONTENT_LENGTH=1000).test_client()
     body = json.dumps({"seats": 2, "seed": 1, "pad": "x" * 1000}).encode()
     r = client.post(path, data=body, content_type="application/json")
@@ -150,8 +145,7 @@ def test_body_over_the_limit(path: str) -> None:
     assert "1000 bytes" in p["detail"]
 
 
-def test_default_limit_is_two_mib(state: dict[str, Any]) -> None:
-    client = make_app().test_client()
+def test_default_limit_is_two_mib(client: Any, state: dict[str, Any]) -> None:
     pad = "x" * (2 * 1024 * 1024)
     r = client.post("/v1/legal-moves", json={"state": state, "pad": pad})
     problem(r, "/v1/legal-moves", 413, "body_too_large")
@@ -160,7 +154,7 @@ def test_default_limit_is_two_mib(state: dict[str, Any]) -> None:
     problem(r, "/v1/legal-moves", 400, "invalid_request")
 
 
-def test_limit_applies_without_content_length() -> None:
+def test_limit_applies_without_content_length(make_app: Any) -> None:
     client = make_app(MAX_CONTENT_LENGTH=1000).test_client()
     stream = io.BytesIO(b'{"seats": 2, "seed": 1, "pad": "' + b"x" * 5000 + b'"}')
     chunked = {"Content-Type": "application/json", "Transfer-Encoding": "chunked"}
@@ -595,8 +589,7 @@ def access_lines() -> Iterator[Capture]:
         access.setLevel(old)
 
 
-def test_unexpected_error_is_a_logged_500_without_details() -> None:
-    app = make_app()
+def test_unexpected_error_is_a_logged_500_without_details(app: Any) -> None:
 
     @app.get("/boom")
     def boom() -> str:
@@ -617,7 +610,7 @@ def test_unexpected_error_is_a_logged_500_without_details() -> None:
     assert "secret internals" in logged["exc"]
 
 
-def test_one_json_log_line_per_request(state: dict[str, Any]) -> None:
+def test_one_json_log_line_per_request(make_app: Any, state: dict[str, Any]) -> None:
     app = make_app(LOG_LEVEL="INFO")
     client = app.test_client()
     with access_lines() as cap:
@@ -635,7 +628,9 @@ def test_one_json_log_line_per_request(state: dict[str, Any]) -> None:
     assert [x["status"] for x in lines] == [200, 400, 404]
 
 
-def test_access_line_written_directly_is_the_formatters_line(state: dict[str, Any]) -> None:
+def test_access_line_written_directly_is_the_formatters_line(
+    make_app: Any, state: dict[str, Any]
+) -> None:
     """With the usual configuration the access line skips the LogRecord (app/logging.py,
     issue 10); it must be the line JsonFormatter writes for the record, field for field."""
     app = make_app(LOG_LEVEL="INFO")
@@ -667,7 +662,7 @@ def test_access_line_written_directly_is_the_formatters_line(state: dict[str, An
     assert len(direct["ts"]) == len(via_record["ts"]) and direct["ts"].endswith("+00:00")
 
 
-def test_odd_content_length_is_logged_not_a_crash() -> None:
+def test_odd_content_length_is_logged_not_a_crash(make_app: Any) -> None:
     """A Content-Length the server passes on but that is not a number ("²" is a digit to
     str.isdigit, not to int) counts as no body in the access line; the answer is unchanged.
     Was: a ValueError in the access log's hook."""

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import os
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from http_support import check_response, make_app
+from http_support import check_response
 from prometheus_client.parser import text_string_to_metric_families
 
 import engine.architectura as arch
+from ai.redis_server import RedisServer, free_port
 from app.metrics import _children
-from benchmarks.local import RedisServer, free_port, gunicorn
+from benchmarks.local import gunicorn
 
 SETUP = {"seats": 2, "seed": 1}
 ORIGIN = "https://table.example"
@@ -36,15 +36,14 @@ def _preflight(client: Any, origin: str) -> Any:
     )
 
 
-def test_no_cors_headers_unless_configured() -> None:
-    client = make_app().test_client()
+def test_no_cors_headers_unless_configured(client: Any) -> None:
     r = client.post("/v1/games", json=SETUP, headers={"Origin": ORIGIN})
     assert r.status_code == 200
     assert not [h for h, _ in r.headers.items() if h.lower().startswith("access-control-")]
     assert "Access-Control-Allow-Origin" not in _preflight(client, ORIGIN).headers
 
 
-def test_cors_for_configured_origins_only() -> None:
+def test_cors_for_configured_origins_only(make_app: Any) -> None:
     client = make_app(CORS_ORIGINS=f"{ORIGIN}, https://other.example").test_client()
     r = client.post("/v1/games", json=SETUP, headers={"Origin": ORIGIN})
     assert r.headers["Access-Control-Allow-Origin"] == ORIGIN
@@ -64,7 +63,7 @@ def test_cors_for_configured_origins_only() -> None:
 
 
 def test_cors_origins_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    from app import config_from_env
+    from app.settings import config_from_env
 
     monkeypatch.setenv("CORS_ORIGINS", " https://a.example ,https://b.example,")
     assert config_from_env()["CORS_ORIGINS"] == ["https://a.example", "https://b.example"]
@@ -98,8 +97,7 @@ def requests_total(m: dict[Any, float], endpoint: str, status: str, method: str 
     return m.get(key, 0.0)
 
 
-def test_requests_are_counted_by_route_and_status() -> None:
-    client = make_app().test_client()
+def test_requests_are_counted_by_route_and_status(client: Any) -> None:
     before = metrics(client)
     for _ in range(3):
         client.post("/v1/games", json=SETUP)
@@ -126,10 +124,9 @@ def test_requests_are_counted_by_route_and_status() -> None:
     assert after[("referee_http_request_duration_seconds_bucket", inf)] >= 3
 
 
-def test_made_up_methods_share_one_label() -> None:
+def test_made_up_methods_share_one_label(client: Any) -> None:
     """A client inventing methods (FOO1, FOO2, …) must not grow the label sets without bound:
     any method no route knows is counted as OTHER."""
-    client = make_app().test_client()
     before = metrics(client)
     for i in range(5):
         assert client.open("/v1/games", method=f"FOO{i}").status_code == 405
@@ -139,11 +136,10 @@ def test_made_up_methods_share_one_label() -> None:
     assert other - requests_total(before, "<unmatched>", "405", "OTHER") == 5
 
 
-def test_made_up_methods_are_not_remembered_one_by_one() -> None:
+def test_made_up_methods_are_not_remembered_one_by_one(client: Any) -> None:
     """The label children are remembered per label set, not per method sent: long made-up
     methods (a request line may hold kilobytes) neither fill the cache nor push out the
     children of real requests."""
-    client = make_app().test_client()
     client.open("/v1/games", method="FOO-warm")
     before = _children.cache_info().currsize
     for i in range(50):
@@ -151,8 +147,7 @@ def test_made_up_methods_are_not_remembered_one_by_one() -> None:
     assert _children.cache_info().currsize == before
 
 
-def test_suggest_iterations_and_cache_hits() -> None:
-    client = make_app().test_client()
+def test_suggest_iterations_and_cache_hits(client: Any) -> None:
     state = arch.new_game({"seats": 2, "seed": 11})
     body = {"state": state, "seat": 0, "budget": {"iterations": 40}, "seed": 3}
     before = metrics(client)
@@ -171,8 +166,8 @@ def test_suggest_iterations_and_cache_hits() -> None:
     assert delta("referee_suggest_iterations_sum") == r1.get_json()["stats"]["iterations"]
 
 
-def test_position_cache_state() -> None:
-    m = metrics(make_app().test_client())
+def test_position_cache_state(make_app: Any, client: Any) -> None:
+    m = metrics(client)
     assert m[("referee_position_cache_up", (("backend", "memory"),))] == 1
     dead = f"redis://127.0.0.1:{free_port()}/0"
     m = metrics(make_app(REDIS_URL=dead).test_client())
@@ -234,12 +229,11 @@ def _post(client: Any, addr: str = "10.0.0.1", **headers: str) -> Any:
     return client.post("/v1/games", json=SETUP, environ_base={"REMOTE_ADDR": addr}, headers=headers)
 
 
-def test_no_rate_limit_unless_configured() -> None:
-    client = make_app().test_client()
+def test_no_rate_limit_unless_configured(client: Any) -> None:
     assert all(_post(client).status_code == 200 for _ in range(30))
 
 
-def test_rate_limit_per_client_with_retry_after() -> None:
+def test_rate_limit_per_client_with_retry_after(make_app: Any) -> None:
     client = make_app(RATE_LIMIT="3/minute").test_client()
     assert [_post(client).status_code for _ in range(3)] == [200, 200, 200]
     r = _post(client)
@@ -255,7 +249,7 @@ def test_rate_limit_per_client_with_retry_after() -> None:
     assert check_response("GET", "/v1/catalogs", r)["code"] == "rate_limited"
 
 
-def test_rate_limit_behind_a_proxy() -> None:
+def test_rate_limit_behind_a_proxy(make_app: Any) -> None:
     """With TRUSTED_PROXY_HOPS=1 the client is the address the proxy saw, not the proxy."""
     client = make_app(RATE_LIMIT="2/minute", TRUSTED_PROXY_HOPS=1).test_client()
     for _ in range(2):
@@ -264,18 +258,12 @@ def test_rate_limit_behind_a_proxy() -> None:
     assert _post(client, "172.18.0.5", **{"X-Forwarded-For": "203.0.113.8"}).status_code == 200
 
 
-def test_bad_rate_limit_is_refused_at_start() -> None:
+def test_bad_rate_limit_is_refused_at_start(make_app: Any) -> None:
     with pytest.raises(ValueError, match="RATE_LIMIT"):
         make_app(RATE_LIMIT="lots")
 
 
-@pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
-    with RedisServer() as server:
-        yield server
-
-
-def test_rate_limit_shared_through_redis(redis_server: RedisServer) -> None:
+def test_rate_limit_shared_through_redis(make_app: Any, redis_server: RedisServer) -> None:
     """Two app instances (two workers, or two replicas) count one client together."""
     a = make_app(RATE_LIMIT="3/minute", REDIS_URL=redis_server.url).test_client()
     b = make_app(RATE_LIMIT="3/minute", REDIS_URL=redis_server.url).test_client()
@@ -287,7 +275,7 @@ def test_rate_limit_shared_through_redis(redis_server: RedisServer) -> None:
     assert [_post(x).status_code for x in (c, d, c, d, c, d)] == [200] * 6
 
 
-def test_rate_limit_store_down_lets_requests_through() -> None:
+def test_rate_limit_store_down_lets_requests_through(make_app: Any) -> None:
     dead = f"redis://127.0.0.1:{free_port()}/0"
     client = make_app(RATE_LIMIT="100/minute", REDIS_URL=dead).test_client()
     assert [_post(client).status_code for _ in range(3)] == [200] * 3

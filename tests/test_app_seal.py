@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 import redis
-from http_support import check_response, make_app
+from http_support import check_response, make_app, ok, post
 
-from app import config_from_env
+from ai.redis_server import RedisServer
 from app.seal import ROLLBACK_PREFIX
-from benchmarks.local import RedisServer, gunicorn
+from app.settings import config_from_env
+from benchmarks.local import gunicorn
 from engine.games import GAMES, engine
 
 SECRET = "test-secret-0123456789abcdefghijklmnopqrstuvwxyz"
@@ -33,16 +34,6 @@ READERS = ["/v1/legal-moves", "/v1/validate", "/v1/score"]  # {state} is their w
 
 def setup_for(game: str, seed: int = 7) -> dict[str, Any]:
     return engine(game).tournament_setup(seed, 2, None)
-
-
-def post(client: Any, path: str, body: Any) -> Any:
-    return client.post(path, json=body)
-
-
-def ok(resp: Any) -> dict[str, Any]:
-    assert resp.status_code == 200, resp.get_json()
-    body: dict[str, Any] = resp.get_json()
-    return body
 
 
 def tampered(resp: Any) -> None:
@@ -521,12 +512,6 @@ def test_encryption_with_rotated_secrets(encrypted: Any) -> None:
 
 
 # -- anti-rollback --------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def redis_server() -> Iterator[RedisServer]:
-    with RedisServer() as server:
-        yield server
 
 
 def guarded_app(url: str, **extra: Any) -> Any:

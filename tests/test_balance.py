@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from ai.balance import main, play_job, run_balance, summarise
-from ai.queue import GAMES_QUEUE, local_workers
+from ai.queue import local_workers
+from ai.redis_server import RedisServer
+from ai.taskqueue import GAMES_QUEUE
 from ai.tournament import wilson
-from benchmarks.local import RedisServer
 from engine.games import engine
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from http_support import make_app, spec
+from http_support import spec
 
 from benchmarks.local import gunicorn
 
@@ -24,8 +25,7 @@ def _asset_urls(html: str) -> list[str]:
     return re.findall(r'(?:src|href)="([^"]+)"', html)
 
 
-def test_docs_page_names_swagger_ui_and_every_asset_is_served_here() -> None:
-    client = make_app().test_client()
+def test_docs_page_names_swagger_ui_and_every_asset_is_served_here(client: Any) -> None:
     r = client.get("/docs")
     assert r.status_code == 200 and r.mimetype == "text/html"
     html = r.get_data(as_text=True)
@@ -44,8 +44,7 @@ def test_docs_page_names_swagger_ui_and_every_asset_is_served_here() -> None:
     assert '"/openapi.yaml"' in init and "validatorUrl: null" in init
 
 
-def test_the_bundle_is_swagger_ui() -> None:
-    client = make_app().test_client()
+def test_the_bundle_is_swagger_ui(client: Any) -> None:
     js = client.get("/docs/assets/swagger-ui-bundle.js")
     assert js.mimetype == "text/javascript" and b"SwaggerUIBundle" in js.data
     css = client.get("/docs/assets/swagger-ui.css")
@@ -53,14 +52,13 @@ def test_the_bundle_is_swagger_ui() -> None:
 
 
 @pytest.mark.parametrize("name", ["index.html", "..%2Fflask_swagger_ui.py", "oauth2-redirect.html"])
-def test_other_files_of_the_package_are_not_served(name: str) -> None:
-    r = make_app().test_client().get(f"/docs/assets/{name}")
+def test_other_files_of_the_package_are_not_served(client: Any, name: str) -> None:
+    r = client.get(f"/docs/assets/{name}")
     assert r.status_code == 404
     assert r.get_json()["code"] == "not_found"
 
 
-def test_landing_page_links_docs_contract_rules_and_play() -> None:
-    client = make_app().test_client()
+def test_landing_page_links_docs_contract_rules_and_play(client: Any) -> None:
     r = client.get("/")
     assert r.status_code == 200 and r.mimetype == "text/html"
     links = _asset_urls(r.get_data(as_text=True))

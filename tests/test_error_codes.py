@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import Any
 
 from http_support import ROOT, spec
 
@@ -246,11 +247,9 @@ def test_the_scan_sees_codes_of_every_kind() -> None:
     } <= codes
 
 
-def test_a_live_error_code_is_in_the_enum() -> None:
+def test_a_live_error_code_is_in_the_enum(client: Any) -> None:
     """Answers really carry enum codes (an illegal decision, a malformed body, a 404)."""
-    from http_support import make_app
 
-    client = make_app().test_client()
     answers = [
         client.post("/v1/games", data=b"{", content_type="application/json"),
         client.post("/v1/games", json={"seats": 9, "seed": 1}),

@@ -11,18 +11,13 @@ from typing import Any
 
 import pytest
 from fdp_support import arrange, fresh
-from http_support import check_response, make_app, schema_errors
+from http_support import check_response, schema_errors
 
 import engine.architectura as arch
 import engine.fora_de_prumo as fdp
 
 State = dict[str, Any]
 GAME = "fora-de-prumo"
-
-
-@pytest.fixture(scope="module")
-def client() -> Any:
-    return make_app().test_client()
 
 
 def call(client: Any, path: str, body: Any) -> tuple[int, Any]:
@@ -682,7 +677,7 @@ def test_the_fora_de_prumo_schemas_refuse_near_misses() -> None:
 # -- determinism ----------------------------------------------------------------------------
 
 
-def test_responses_are_byte_identical(client: Any) -> None:
+def test_responses_are_byte_identical(make_app: Any, client: Any) -> None:
     state, _ = play(fresh(4, 9), 20, 9)
     option = state["pending"]["options"][-1]
     body = {"state": state, "decisions": [option]}

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from fdp_support import PASS, SKIP, arrange, fresh, lay, play
+from fdp_support import PASS, SKIP, arrange, deep_list, fresh, lay, play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -197,13 +197,6 @@ def test_F_R42_a_market_purchase_is_public_during_its_turn() -> None:
         w = sampler.sample(rnd)
         assert w.hands[0][-1] == card and len(w.hands[0]) == 6
         assert canonical.dumps(fdp.game_view(w, 1)) == canonical.dumps(v)
-
-
-def deep_list(n: int) -> Any:
-    v: Any = "SP01"
-    for _ in range(n):
-        v = [v]
-    return v
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@ illegal or malformed decisions, each with its code, clause and pointer."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -192,8 +193,23 @@ def test_F_3_apply_all_is_all_or_nothing_with_the_index() -> None:
 
 
 def test_F_3_every_option_is_accepted_unchanged() -> None:
+    """Each listed option, applied as it stands, is that decision: its first event says it
+    (same seat, card, position), the state after it is valid and at the next step (the lay
+    step after the buy step; the next seat after the lay step, its final round after a
+    second pass in a row), and the state applied to is left as it was."""
     s = play(start(s0=["SP11", "SP12", "MA01", "PE05"]), SKIP, lay("SP11", 0, 0, 0), SKIP, PASS)
-    for phase in ("buy", "lay"):
+    event_of = {"buy": "bought", "skip": "skipped", "lay": "laid", "pass": "passed"}
+    next_step = {"buy": (0, "lay"), "skip": (0, "lay"), "lay": (1, "buy"), "pass": (1, "final")}
+    for phase, types in (("buy", {"buy", "skip"}), ("lay", {"lay", "pass"})):
+        assert (s["pending"]["kind"], s["pending"]["seat"]) == (phase, 0)
+        assert {o["type"] for o in s["pending"]["options"]} == types
+        before = copy.deepcopy(s)
         for o in s["pending"]["options"]:
-            fdp.apply(s, o)
+            new, events = fdp.apply(s, o)
+            said = {k: v for k, v in events[0].items() if k in o}
+            assert said == {**o, "type": events[0]["type"]}, (o, events[0])
+            assert events[0]["type"] == event_of[o["type"]]
+            assert fdp.validate(new) == [], o
+            assert (new["turn"]["seat"], new["turn"]["step"]) == next_step[o["type"]], o
+        assert s == before
         s = play(s, SKIP) if phase == "buy" else s

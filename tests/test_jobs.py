@@ -1,4 +1,4 @@
-"""Background searches (app/jobs.py, ai/jobs.py, ai/queue.py) against a redis-server and
+"""Background searches (app/jobs.py, ai/jobs.py, ai/taskqueue.py, ai/queue.py) against a redis-server and
 `rq worker` processes the tests start themselves: a job's answer is the synchronous one,
 progress is reported, cancelling stops the search, a worker killed mid-job leaves the job
 re-queued or failed with a clear status, and without Redis (or workers) the answer is 503.
@@ -11,29 +11,22 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from ai_support import midgame
-from http_support import make_app
 
 from ai.queue import local_workers
-from benchmarks.local import RedisServer, free_port
+from ai.redis_server import RedisServer, free_port
 
 HUGE = {"iterations": 1_000_000}  # above the synchronous limit: a job that runs until stopped
 WAIT_S = 60
 
 
 @pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
-    with RedisServer() as server:
-        yield server
-
-
-@pytest.fixture
-def client(redis_server: RedisServer) -> Any:
-    app = make_app(REDIS_URL=redis_server.url, JOB_MAX_MS=60_000)
+def client(make_app: Any, fresh_redis_server: RedisServer) -> Any:
+    app = make_app(REDIS_URL=fresh_redis_server.url, JOB_MAX_MS=60_000)
     return app.test_client()
 
 
@@ -69,13 +62,13 @@ def start(client: Any, b: dict[str, Any]) -> str:
     return str(r.headers["Location"])
 
 
-def test_a_job_gives_the_synchronous_answer(client: Any, redis_server: RedisServer) -> None:
+def test_a_job_gives_the_synchronous_answer(client: Any, fresh_redis_server: RedisServer) -> None:
     b = body(budget={"iterations": 300}, plan="turn")
     sync = client.post("/v1/suggest", json=b)
     assert sync.status_code == 200
     expected = sync.get_json()
-    redis_server_flush(redis_server)  # the job must search, not read the cache
-    with workers(redis_server):
+    redis_server_flush(fresh_redis_server)  # the job must search, not read the cache
+    with workers(fresh_redis_server):
         ready = client.get("/readyz").get_json()
         assert ready["checks"]["jobs"] == {
             "ok": True,
@@ -102,9 +95,9 @@ def redis_server_flush(server: RedisServer) -> None:
 
 
 def test_progress_and_cancelling_a_running_and_a_queued_job(
-    client: Any, redis_server: RedisServer
+    client: Any, fresh_redis_server: RedisServer
 ) -> None:
-    with workers(redis_server):
+    with workers(fresh_redis_server):
         running = start(client, body(budget=HUGE))
         queued = start(client, body(seed=4, budget=HUGE))
         first = wait_for(client, running, lambda d: d["progress"]["iterations"] > 0, "progress")
@@ -136,7 +129,7 @@ def test_progress_and_cancelling_a_running_and_a_queued_job(
 
 def _horse(client: Any, location: str, attempt: int) -> int:
     """The pid of the work horse running the job's `attempt` (from its meta)."""
-    from ai.queue import connect, fetch
+    from ai.taskqueue import connect, fetch
 
     wait_for(
         client,
@@ -156,8 +149,10 @@ def _horse(client: Any, location: str, attempt: int) -> int:
     return pid
 
 
-def test_a_killed_work_horse_is_retried_then_failed(client: Any, redis_server: RedisServer) -> None:
-    with workers(redis_server):
+def test_a_killed_work_horse_is_retried_then_failed(
+    client: Any, fresh_redis_server: RedisServer
+) -> None:
+    with workers(fresh_redis_server):
         location = start(client, body(budget=HUGE))
         os.kill(_horse(client, location, 1), signal.SIGKILL)
         # re-queued once (JOB_RETRIES=1) and taken again by the worker
@@ -170,9 +165,9 @@ def test_a_killed_work_horse_is_retried_then_failed(client: Any, redis_server: R
 
 
 def test_a_whole_worker_killed_mid_job_is_requeued_for_another(
-    client: Any, redis_server: RedisServer
+    client: Any, fresh_redis_server: RedisServer
 ) -> None:
-    with workers(redis_server) as procs:
+    with workers(fresh_redis_server) as procs:
         location = start(client, body(budget=HUGE))
         horse = _horse(client, location, 1)
         os.kill(procs[0].pid, signal.SIGKILL)  # the machine is gone: worker and horse
@@ -182,17 +177,18 @@ def test_a_whole_worker_killed_mid_job_is_requeued_for_another(
         took = time.monotonic() - t0
     assert doc["status"] == "queued" and doc["attempts"] == 2, doc
     assert took < 15  # monitoring interval 1 s + grace 2 s, plus this machine's load
-    with workers(redis_server):  # another machine's worker takes it over
+    with workers(fresh_redis_server):  # another machine's worker takes it over
         _horse(client, location, 2)
         assert client.delete(location).get_json()["status"] == "cancelled"
 
 
 def test_without_redis_or_workers_a_job_is_refused_with_503(
-    redis_server: RedisServer,
+    make_app: Any,
+    fresh_redis_server: RedisServer,
 ) -> None:
     b = body(budget={"iterations": 50}, **{"async": True})
     dead = f"redis://127.0.0.1:{free_port()}/0"
-    for config in ({}, {"REDIS_URL": dead}, {"REDIS_URL": redis_server.url}):
+    for config in ({}, {"REDIS_URL": dead}, {"REDIS_URL": fresh_redis_server.url}):
         c = make_app(**config).test_client()
         r = c.post("/v1/suggest", json=b)
         assert r.status_code == 503, (config, r.get_json())
@@ -237,7 +233,7 @@ def test_requests_are_checked_before_anything_is_queued(client: Any) -> None:
 
 
 def test_failure_reasons_become_stable_codes() -> None:
-    from ai.queue import FAILURE_DETAILS, failure_code
+    from ai.taskqueue import FAILURE_DETAILS, failure_code
 
     assert failure_code("Work-horse terminated unexpectedly; waitpid returned 9") == "worker_lost"
     assert failure_code("Moved to FailedJobRegistry, due to AbandonedJobError, at ...") == (
@@ -251,9 +247,11 @@ def test_failure_reasons_become_stable_codes() -> None:
     assert set(FAILURE_DETAILS) == {"worker_lost", "job_timeout", "job_error"}  # openapi's enum
 
 
-def test_a_finished_job_expires_after_its_ttl(redis_server: RedisServer) -> None:
-    c = make_app(REDIS_URL=redis_server.url, JOB_RESULT_TTL_S=1).test_client()
-    with workers(redis_server):
+def test_a_finished_job_expires_after_its_ttl(
+    make_app: Any, fresh_redis_server: RedisServer
+) -> None:
+    c = make_app(REDIS_URL=fresh_redis_server.url, JOB_RESULT_TTL_S=1).test_client()
+    with workers(fresh_redis_server):
         location = start(c, body(budget={"iterations": 20}, **{"async": True}))
         wait_for(c, location, lambda d: d["status"] == "finished", "the job")
     time.sleep(2.5)

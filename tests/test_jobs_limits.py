@@ -1,4 +1,4 @@
-"""The bounded job queue (app/jobs.py, ai/queue.py `Bound`, `reserve`): past its own
+"""The bounded job queue (app/jobs.py, ai/taskqueue.py `Bound`, `reserve`): past its own
 JOB_QUEUE_PER_CLIENT a client gets 429 `job_quota_exceeded`, past JOB_QUEUE_MAX everybody gets
 503 `jobs_queue_full`, both with `Retry-After` and without queueing anything; another client
 is still served; jobs that end (finished, cancelled, expired) free their places; concurrent
@@ -22,19 +22,13 @@ from http_support import check_response, make_app
 from rq.suspension import resume, suspend
 from test_jobs import HUGE, WAIT_S, body, wait_for, workers
 
-import ai.queue as jobq
-from benchmarks.local import RedisServer
+import ai.taskqueue as jobq
+from ai.redis_server import RedisServer
 
 A, B, C = "10.0.0.1", "10.0.0.2", "10.0.0.3"
 SMALL = body(budget={"iterations": 20}, **{"async": True})
 BIG = body(budget=HUGE)  # runs until cancelled
 RETRY_AFTER = "30"  # app.jobs.QUEUE_RETRY_AFTER_S
-
-
-@pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
-    with RedisServer() as server:
-        yield server
 
 
 @contextmanager
@@ -109,10 +103,10 @@ def refused(r: Any, status: int, code: str) -> str:
 
 
 def test_a_client_past_its_quota_gets_429_and_another_client_is_still_served(
-    redis_server: RedisServer,
+    fresh_redis_server: RedisServer,
 ) -> None:
-    c = app_client(redis_server, JOB_QUEUE_PER_CLIENT=2, JOB_QUEUE_MAX=10)
-    with held_worker(redis_server) as conn:
+    c = app_client(fresh_redis_server, JOB_QUEUE_PER_CLIENT=2, JOB_QUEUE_MAX=10)
+    with held_worker(fresh_redis_server) as conn:
         first = start(c, A)
         start(c, A, BIG)  # a large budget is a job too, and counts alike
         detail = refused(post(c, A, SMALL), 429, "job_quota_exceeded")
@@ -142,12 +136,14 @@ def test_a_client_past_its_quota_gets_429_and_another_client_is_still_served(
         assert queued(conn)[0] == 3  # the cancelled job left the list
 
 
-def test_behind_a_proxy_the_client_is_the_forwarded_address(redis_server: RedisServer) -> None:
+def test_behind_a_proxy_the_client_is_the_forwarded_address(
+    fresh_redis_server: RedisServer,
+) -> None:
     """The quota counts clients as the rate limiter does: X-Forwarded-For through
     TRUSTED_PROXY_HOPS, not the proxy's own address."""
-    c = app_client(redis_server, JOB_QUEUE_PER_CLIENT=1, TRUSTED_PROXY_HOPS=1)
+    c = app_client(fresh_redis_server, JOB_QUEUE_PER_CLIENT=1, TRUSTED_PROXY_HOPS=1)
     proxy = "172.16.0.9"
-    with held_worker(redis_server) as conn:
+    with held_worker(fresh_redis_server) as conn:
         start_via = {"X-Forwarded-For": "203.0.113.1"}
         assert post(c, proxy, SMALL, **start_via).status_code == 202
         refused(post(c, proxy, SMALL, **start_via), 429, "job_quota_exceeded")
@@ -155,9 +151,11 @@ def test_behind_a_proxy_the_client_is_the_forwarded_address(redis_server: RedisS
         assert queued(conn) == (2, 2)
 
 
-def test_past_the_total_the_queue_answers_503_until_jobs_end(redis_server: RedisServer) -> None:
-    c = app_client(redis_server, JOB_QUEUE_PER_CLIENT=2, JOB_QUEUE_MAX=3)
-    with held_worker(redis_server) as conn:
+def test_past_the_total_the_queue_answers_503_until_jobs_end(
+    fresh_redis_server: RedisServer,
+) -> None:
+    c = app_client(fresh_redis_server, JOB_QUEUE_PER_CLIENT=2, JOB_QUEUE_MAX=3)
+    with held_worker(fresh_redis_server) as conn:
         big = start(c, A, BIG)
         small_a = start(c, A)
         small_b = start(c, B)
@@ -190,13 +188,13 @@ def test_past_the_total_the_queue_answers_503_until_jobs_end(redis_server: Redis
             start(c, addr)
 
 
-def test_concurrent_requests_cannot_overshoot_either_limit(redis_server: RedisServer) -> None:
-    app = make_app(REDIS_URL=redis_server.url, JOB_QUEUE_PER_CLIENT=3, JOB_QUEUE_MAX=5)
+def test_concurrent_requests_cannot_overshoot_either_limit(fresh_redis_server: RedisServer) -> None:
+    app = make_app(REDIS_URL=fresh_redis_server.url, JOB_QUEUE_PER_CLIENT=3, JOB_QUEUE_MAX=5)
 
     def status(addr: str) -> int:
         return int(post(app.test_client(), addr, SMALL).status_code)
 
-    with held_worker(redis_server) as conn, ThreadPoolExecutor(8) as pool:
+    with held_worker(fresh_redis_server) as conn, ThreadPoolExecutor(8) as pool:
         one_client = sorted(pool.map(status, [A] * 12))
         assert one_client == [202] * 3 + [429] * 9
         many_clients = sorted(pool.map(status, [f"10.1.0.{i}" for i in range(12)]))
@@ -204,19 +202,13 @@ def test_concurrent_requests_cannot_overshoot_either_limit(redis_server: RedisSe
         assert queued(conn) == (5, 5)
 
 
-def test_lapsed_reservations_and_expired_jobs_free_their_places(
-    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """ai.queue on its own: a reservation whose job was never queued (its process died)
-    lapses after RESERVATION_S; a job whose hash expired holds no place for its client."""
-    conn = jobq.connect(redis_server.url)
-    bound = jobq.Bound(client="x", per_client=2, total=10, client_ttl_s=60)
-    jobq.reserve(conn, "suggest", "dead-process", bound)
-    job = jobq.enqueue(
+def unattended_noop(conn: redis.Redis, arg: int, bound: jobq.Bound) -> Any:
+    """A no-op job queued on `suggest` within `bound`, no worker needed (none will run it)."""
+    return jobq.enqueue(
         conn,
         "suggest",
         "ai.jobs.noop",
-        [1],
+        [arg],
         job_timeout_s=60,
         queued_ttl_s=60,
         result_ttl_s=60,
@@ -224,6 +216,17 @@ def test_lapsed_reservations_and_expired_jobs_free_their_places(
         need_worker=False,
         bound=bound,
     )
+
+
+def test_lapsed_reservations_and_expired_jobs_free_their_places(
+    fresh_redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ai.taskqueue on its own: a reservation whose job was never queued (its process died)
+    lapses after RESERVATION_S; a job whose hash expired holds no place for its client."""
+    conn = jobq.connect(fresh_redis_server.url)
+    bound = jobq.Bound(client="x", per_client=2, total=10, client_ttl_s=60)
+    jobq.reserve(conn, "suggest", "dead-process", bound)
+    job = unattended_noop(conn, 1, bound)
     assert jobq.depth(conn, "suggest") == (1, 0)
     assert conn.zrange(jobq.reserved_key("suggest"), 0, -1) == [b"dead-process"]
     with pytest.raises(jobq.QueueFull) as e:
@@ -251,18 +254,7 @@ def test_lapsed_reservations_and_expired_jobs_free_their_places(
 
     # the service's cancellation marker frees the client's place before the job has stopped
     marked = jobq.Bound(client="z", per_client=1, total=10, client_ttl_s=60, ended_prefix="m:")
-    running = jobq.enqueue(
-        conn,
-        "suggest",
-        "ai.jobs.noop",
-        [2],
-        job_timeout_s=60,
-        queued_ttl_s=60,
-        result_ttl_s=60,
-        retries=0,
-        need_worker=False,
-        bound=marked,
-    )
+    running = unattended_noop(conn, 2, marked)
     with pytest.raises(jobq.QueueFull):
         jobq.reserve(conn, "suggest", "f", marked)
     conn.set(f"m:{running.id}", 1)

@@ -8,14 +8,12 @@ import random
 from typing import Any
 
 import pytest
-from http_support import check_response, make_app
+from http_support import check_response
 
 import engine.architectura as arch
 import engine.fora_de_prumo as fdp
 from engine.architectura.position import read, write
 from engine.errors import EngineError
-
-CLIENT = make_app().test_client()
 
 
 def _turn_starts(setup: dict[str, Any], seed: int) -> list[dict[str, Any]]:
@@ -84,22 +82,22 @@ def test_unreadable_positions_say_why(text: str, why: str) -> None:
     assert e.value.pointer.startswith("/position")
 
 
-def test_http_builds_and_writes_positions() -> None:
+def test_http_builds_and_writes_positions(client: Any) -> None:
     text = (
         "architectura basic 0:1 8/8 hand=palace,theatre,barracks rest=deck | hand=school rest=deck"
     )
-    r = CLIENT.post("/v1/position", json={"position": text})
+    r = client.post("/v1/position", json={"position": text})
     body = check_response("POST", "/v1/position", r)
     assert r.status_code == 200 and body["state"]["pending"]["seat"] == 0
     assert body["position"].startswith(
         "architectura basic 0:1 8/8 hand=palace,theatre,barracks deck="
     )
     back = check_response(
-        "POST", "/v1/position", CLIENT.post("/v1/position", json={"state": body["state"]})
+        "POST", "/v1/position", client.post("/v1/position", json={"state": body["state"]})
     )
     assert back == {"position": body["position"]}
     # the state plays on like any other
-    move = CLIENT.post(
+    move = client.post(
         "/v1/resolve", json={"state": body["state"], "decisions": ["blue.palace@1,1"]}
     )
     assert move.status_code == 200
@@ -129,22 +127,22 @@ def test_http_builds_and_writes_positions() -> None:
     ],
 )
 def test_inconsistent_positions_are_422_problems(
-    body: dict[str, Any], code: str, pointer: str
+    client: Any, body: dict[str, Any], code: str, pointer: str
 ) -> None:
-    r = CLIENT.post("/v1/position", json=body)
+    r = client.post("/v1/position", json=body)
     got = check_response("POST", "/v1/position", r)
     assert r.status_code == 422 and got["code"] == code and got["pointer"].startswith(pointer)
 
 
-def test_only_turn_starts_are_written() -> None:
+def test_only_turn_starts_are_written(client: Any) -> None:
     state = arch.new_game({"seats": 2, "seed": 42})
     state, _ = arch.apply_all(state, [state["pending"]["options"][0]])
     state, _ = arch.apply_all(state, [arch.decision_from_notation("green.school@1,2")])
     assert state["resolving"] != [{"k": "turn", "seat": state["turn"]["seat"]}]
-    r = CLIENT.post("/v1/position", json={"state": state})
+    r = client.post("/v1/position", json={"state": state})
     assert r.status_code == 422 and r.get_json()["code"] == "invalid_position"
     for bad in ({}, {"position": "x", "state": state}, {"position": ""}):
-        assert CLIENT.post("/v1/position", json=bad).status_code == 400
+        assert client.post("/v1/position", json=bad).status_code == 400
 
 
 def _fdp_turn_starts(seats: int, seed: int) -> list[dict[str, Any]]:
@@ -172,13 +170,13 @@ def test_every_fora_de_prumo_turn_start_reads_back_to_the_same_state(seats: int,
         assert fdp.state_from_position(text) == state
 
 
-def test_a_fora_de_prumo_position_over_http() -> None:
+def test_a_fora_de_prumo_position_over_http(client: Any) -> None:
     state = _fdp_turn_starts(2, 5)[6]
-    r = CLIENT.post("/v1/position", json={"state": state})
+    r = client.post("/v1/position", json={"state": state})
     text = check_response("POST", "/v1/position", r)["position"]
     assert " building=" in text and " | " in text
     built = check_response(
-        "POST", "/v1/position", CLIENT.post("/v1/position", json={"position": text})
+        "POST", "/v1/position", client.post("/v1/position", json={"position": text})
     )
     assert built["state"] == {**state, "composed": True} and built["position"] == text
 
@@ -205,7 +203,7 @@ def test_unreadable_fora_de_prumo_positions_say_why(text: str, why: str) -> None
     assert e.value.code == "invalid_position" and why in e.value.detail
 
 
-def test_the_positions_of_the_notation_page_read_as_written() -> None:
+def test_the_positions_of_the_notation_page_read_as_written(client: Any) -> None:
     """docs/notation.md's example positions are read by /v1/position as pasted (its Fora de
     Prumo example once left out most of the cards in use), and one that says where every
     card is (no `rest=`) is written back the same."""
@@ -217,7 +215,7 @@ def test_the_positions_of_the_notation_page_read_as_written() -> None:
     positions = [e for e in examples if e.startswith(("architectura ", "fora-de-prumo "))]
     assert {p.split()[0] for p in positions} == {"architectura", "fora-de-prumo"}
     for text in positions:
-        r = CLIENT.post("/v1/position", json={"position": text})
+        r = client.post("/v1/position", json={"position": text})
         assert r.status_code == 200, (text, r.get_json())
         if "rest=" not in text:
             assert r.get_json()["position"] == text

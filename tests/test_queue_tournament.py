@@ -16,9 +16,10 @@ import pytest
 import redis
 from rq import Worker
 
-from ai.queue import GAMES_QUEUE, local_workers
+from ai.queue import local_workers
+from ai.redis_server import RedisServer, free_port
+from ai.taskqueue import GAMES_QUEUE
 from ai.tournament import main, run_match
-from benchmarks.local import RedisServer, free_port
 
 
 def test_a_queued_match_on_two_workers_is_the_local_match(

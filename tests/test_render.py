@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from http_support import ROOT, make_app
+from http_support import ROOT, json_paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -69,7 +69,7 @@ def fdp_state(seats: int = 3, seed: int = 3, decisions: int = 70) -> dict[str, A
 
 
 @pytest.fixture(scope="module")
-def client() -> Any:
+def client(make_app: Any) -> Any:
     return make_app().test_client()
 
 
@@ -333,17 +333,6 @@ JUNK = st.one_of(
 )
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out.extend(_paths(v, (*prefix, k)))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out.extend(_paths(v, (*prefix, i)))
-    return out
-
-
 def _documents() -> list[tuple[str, dict[str, Any]]]:
     arch = arch_rich_state()
     fdp = fdp_state()
@@ -364,7 +353,7 @@ def corrupted(draw: st.DrawFn) -> dict[str, Any]:
     kind, original = draw(st.sampled_from(DOCUMENTS))
     doc = copy.deepcopy(original)
     for _ in range(draw(st.integers(1, 3))):
-        path = draw(st.sampled_from(_paths(doc)[1:]))
+        path = draw(st.sampled_from(json_paths(doc)[1:]))
         parent: Any = doc
         for k in path[:-1]:
             parent = parent[k]

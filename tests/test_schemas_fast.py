@@ -7,7 +7,6 @@ import random
 from typing import Any
 
 import pytest
-from http_support import make_app
 from marshmallow import Schema, ValidationError
 
 from app import schemas
@@ -55,7 +54,7 @@ def random_body(rnd: random.Random, schema: Schema) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("name", list(SCHEMAS))
-def test_fast_load_answers_as_marshmallow(name: str) -> None:
+def test_fast_load_answers_as_marshmallow(make_app: Any, name: str) -> None:
     schema = SCHEMAS[name]
     rnd = random.Random(name)
     with make_app(MAX_DECISIONS=100).test_request_context():
@@ -68,10 +67,10 @@ def test_fast_load_answers_as_marshmallow(name: str) -> None:
         assert taken > 50  # the bodies reach the accepting side too
 
 
-def test_well_formed_resolve_skips_marshmallow(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_well_formed_resolve_skips_marshmallow(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     state = {"game": "architectura", "seats": []}
     body = {"state": state, "decisions": [{"type": "pass"}, "p 1"], "events_for": 1}
-    with make_app().test_request_context():
+    with app.test_request_context():
 
         def refuse(*a: Any, **k: Any) -> Any:
             raise AssertionError("marshmallow was asked")

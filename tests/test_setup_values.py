@@ -13,14 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from http_support import check_response, make_app
+from http_support import check_response
 
 MISSING = object()  # the field left out
-
-
-@pytest.fixture(scope="module")
-def client() -> Any:
-    return make_app().test_client()
 
 
 # each game's valid set-up, and the clause of each field it shares with the other game

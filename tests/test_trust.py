@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from http_support import ROOT, check_response, make_app, spec
+from http_support import ROOT, check_response, make_app, ok, post, spec
 
 from ai.queue import local_workers
+from ai.redis_server import RedisServer
 from app import history
-from benchmarks.local import RedisServer
 from engine.games import GAMES, engine
 
 SECRET = "t" * 32
@@ -45,16 +45,6 @@ def markdown_table(first_header: str) -> list[list[str]]:
 
 def setup_for(game: str, seed: int = SEED) -> dict[str, Any]:
     return {"game": game, "seats": 2, "seed": seed}
-
-
-def post(client: Any, path: str, body: Any) -> Any:
-    return client.post(path, json=body)
-
-
-def ok(resp: Any) -> dict[str, Any]:
-    assert resp.status_code == 200, resp.get_json()
-    body: dict[str, Any] = resp.get_json()
-    return body
 
 
 def start(client: Any, game: str, seed: int = SEED) -> dict[str, Any]:
@@ -211,12 +201,6 @@ def config(column: str, redis_url: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def redis_server() -> Iterator[RedisServer]:
-    with RedisServer() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def clients(redis_server: RedisServer) -> dict[str, Any]:
     return {c: make_app(**config(c, redis_server.url)).test_client() for c in COLUMNS}
 
@@ -310,8 +294,7 @@ def test_anti_rollback_is_not_undone_by_a_position(clients: dict[str, Any], game
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_without_a_secret_a_composed_state_plays_and_stays_composed(game: str) -> None:
-    client = make_app().test_client()
+def test_without_a_secret_a_composed_state_plays_and_stays_composed(client: Any, game: str) -> None:
     eng = engine(game)
     text = eng.position_of(eng.new_game(setup_for(game)))
     built = ok(post(client, "/v1/position", {"position": text}))["state"]
@@ -612,11 +595,10 @@ def test_every_answer_says_nosniff_and_a_picture_is_sandboxed(
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_history_is_read_once_per_new_decision(
-    monkeypatch: pytest.MonkeyPatch, game: str
+    client: Any, monkeypatch: pytest.MonkeyPatch, game: str
 ) -> None:
     """Counted, not timed: an honest client's history is read in full once, then only the
     decision each request adds; a forgery anywhere in it is read again, and refused."""
-    client = make_app().test_client()
     eng = engine(game)
     state = advance(client, start(client, game), 6)
     reads: list[Any] = []

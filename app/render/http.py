@@ -16,11 +16,11 @@ from flask import Blueprint, Response
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app import history
+from app.endpoint import engine_errors, read_body
 from app.errors import ApiError, from_engine
 from app.i18n import negotiate
 from app.render import MAX_SVG_BYTES, RENDERERS
 from app.render.board import Board
-from app.routes import engine_errors, read_body
 from app.schemas import Envelope, _strict_int
 from engine.errors import EngineError
 from engine.games import GameModule, engine_for_state

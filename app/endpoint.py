@@ -1,0 +1,65 @@
+"""What every endpoint shares: its JSON body read and checked, the engine of the state it
+carries, and the engine's errors answered as 422 problems (app/routes.py, app/record.py,
+app/suggest.py, app/jobs.py, app/render/http.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import g, request
+from marshmallow import Schema
+
+from app import history, schemas
+from app.errors import ApiError, from_engine
+from app.jsonio import loads
+from app.limits import body_bytes
+from app.seal import open_state
+from engine.errors import EngineError, InvalidState
+from engine.games import GameModule, engine_for_state
+
+JSON_TYPES = ("application/json",)
+
+
+def game_of(body: dict[str, Any]) -> GameModule:
+    """The engine of the body's state, chosen by its `game` field."""
+    with engine_errors():
+        return engine_for_state(body["state"])
+
+
+def read_body(schema: Schema) -> dict[str, Any]:
+    """The request's JSON object, checked by `schema` (400 problems otherwise)."""
+    mt = request.mimetype
+    if mt not in JSON_TYPES and not (mt.startswith("application/") and mt.endswith("+json")):
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            f"Send the body as application/json (got {mt or 'no Content-Type'}).",
+        )
+    body = loads(body_bytes())  # 413 above MAX_CONTENT_LENGTH
+    if not isinstance(body, dict):
+        raise ApiError(400, "invalid_request", "The request body must be a JSON object.", "")
+    data: dict[str, Any] = (
+        schemas.load_setup(body) if schema is schemas.SETUP else schemas.load(schema, body)
+    )
+    if "state" in data:  # its seal checked, when the service seals states (app/seal.py)
+        g.state_as_sent = data["state"]  # a game record carries it unchanged (app/record.py)
+        state, authentic = open_state(data["state"])
+        try:
+            eng: GameModule | None = engine_for_state(state)
+        except InvalidState:  # an unknown game: the state's reader says so
+            eng = None
+        # history and `composed` kept aside, the history read unless the seal vouches for it
+        data["state"] = history.strip(state, eng, authentic, data.get("catalog"))
+    return data
+
+
+@contextmanager
+def engine_errors(**prefixes: str) -> Iterator[None]:
+    """Engine errors as 422 problems; `prefixes` say where state/catalog/setup sit."""
+    try:
+        yield
+    except EngineError as e:
+        raise from_engine(e, **prefixes) from None

@@ -1,0 +1,79 @@
+"""A replay request's outcome and a game record's header: what POST /v1/replay and
+POST /v1/record share (app/routes.py, app/record.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app import history, notation
+from app.endpoint import engine_errors, game_of
+from engine.errors import EngineError, short_repr
+from engine.games import GameModule, engine_for
+
+
+def run_replay(body: dict[str, Any]) -> tuple[GameModule, dict[str, Any], list[Any]]:
+    """A replay request's outcome: (engine, answer with the state not yet issued, decisions
+    as objects). A decision in notation that does not read stops the replay there, as an
+    illegal one would; a game record's header (`record`) must match what is replayed."""
+    if "setup" in body:
+        start: Any = {"setup": body["setup"]}
+        prefixes = {"setup": "/setup", "catalog": "/setup/catalog"}
+        eng = engine_for(body["setup"])
+    else:
+        start = body["state"]
+        prefixes = {}
+        eng = game_of(body)
+    decisions, unreadable = notation.expand(eng, body["decisions"])
+    with engine_errors(**prefixes):
+        out = eng.replay(start, decisions, body.get("catalog"))
+    if unreadable is not None and out["ok"]:
+        out.update(ok=False, applied=unreadable.index, error=unreadable.to_json())
+    if "record" in body:
+        with engine_errors():
+            check_record(eng, body["record"], out)
+    if body.get("notation"):
+        notation.annotate(eng, out["events"], decisions)
+    return eng, out, decisions
+
+
+RECORD_FORMAT = "referee-record/1"
+
+
+def record_header(
+    eng: GameModule, state: dict[str, Any], decisions: int, composed: bool = False
+) -> dict[str, Any]:
+    """The header of a game record (POST /v1/record) whose replay ends in `state`; `composed`
+    when it starts from a state composed from a position (app/history.py), not dealt."""
+    header: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "game": eng.GAME_ID,
+        "rules_version": eng.RULES_VERSION,
+        "catalog": state["catalog"],
+        "result": {
+            "game_over": state["game_over"],
+            "decisions": decisions,
+            "scores": state["scores"],
+        },
+    }
+    if composed:
+        header["composed"] = True
+    return header
+
+
+def check_record(eng: GameModule, header: dict[str, Any], out: dict[str, Any]) -> None:
+    """A game record's header against its replay: the format, the game, the rules version,
+    the catalog (by hash), whether it starts from a composed state and, when every decision
+    was legal, the result must be the ones replayed (422 `record_mismatch`)."""
+    expected = record_header(eng, out["state"], out["applied"], history.composed_sent())
+    if not out["ok"]:
+        del expected["result"]  # the answer says where the log breaks
+    for key, want in expected.items():
+        if header.get(key) != want:
+            raise EngineError(
+                "record_mismatch",
+                f"The record's {key} is {short_repr(header.get(key))}; replaying it gives "
+                f"{short_repr(want)}.",
+                None,
+                f"/record/{key}",
+            )

@@ -1,0 +1,48 @@
+"""Fixtures every test module may use: the referee app and its test client (as
+`http_support.make_app` builds it: TESTING, LOG_LEVEL WARNING), a factory of configured apps,
+and throw-away redis-servers (ai/redis_server.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import http_support
+import pytest
+
+from ai.redis_server import RedisServer
+
+
+@pytest.fixture(scope="session")
+def make_app() -> Callable[..., Any]:
+    """The factory of configured apps: `make_app(RATE_LIMIT="3/minute")` (a fixture of any
+    scope may use it)."""
+    return http_support.make_app
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Any]) -> Any:
+    """An app of this test alone, with the default settings."""
+    return make_app()
+
+
+@pytest.fixture
+def client(app: Any) -> Any:
+    """A test client of `app`."""
+    return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[RedisServer]:
+    """A throw-away redis-server shared by the tests of one module (what one test writes,
+    the next may read)."""
+    with RedisServer() as server:
+        yield server
+
+
+@pytest.fixture
+def fresh_redis_server() -> Iterator[RedisServer]:
+    """A throw-away redis-server of this test alone: for a test that counts what Redis holds,
+    reconfigures it or stops it."""
+    with RedisServer() as server:
+        yield server
