@@ -7,16 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
-from flask import g, request
+from flask import request
 from marshmallow import Schema
 
 from app import history, schemas
 from app.errors import ApiError, from_engine
 from app.jsonio import loads
 from app.limits import body_bytes
-from app.seal import open_state
+from app.seal import Opened, open_state
 from engine.errors import EngineError, InvalidState
 from engine.games import GameModule, engine_for_state
 
@@ -29,8 +30,22 @@ def game_of(body: dict[str, Any]) -> GameModule:
         return engine_for_state(body["state"])
 
 
-def read_body(schema: Schema) -> dict[str, Any]:
-    """The request's JSON object, checked by `schema` (400 problems otherwise)."""
+@dataclass(frozen=True)
+class Received:
+    """A request as an endpoint reads it: the envelope as its schema loaded it (`body`; its
+    `state`, if any, the engine's state), the state document as sent and opened (`opened`:
+    seal, encryption, lineage), and how that state came about (`origin`: its history, or
+    composed). Nothing of it is kept anywhere else: each endpoint passes what it needs on."""
+
+    body: dict[str, Any]
+    sent: dict[str, Any] | None = None
+    opened: Opened | None = None
+    origin: history.Origin = history.UNKNOWN_ORIGIN
+
+
+def read_body(schema: Schema) -> Received:
+    """The request's JSON object, checked by `schema` (400 problems otherwise); its state
+    opened (its seal checked, app/seal.py) and stripped of its origin (app/history.py)."""
     mt = request.mimetype
     if mt not in JSON_TYPES and not (mt.startswith("application/") and mt.endswith("+json")):
         raise ApiError(
@@ -44,16 +59,17 @@ def read_body(schema: Schema) -> dict[str, Any]:
     data: dict[str, Any] = (
         schemas.load_setup(body) if schema is schemas.SETUP else schemas.load(schema, body)
     )
-    if "state" in data:  # its seal checked, when the service seals states (app/seal.py)
-        g.state_as_sent = data["state"]  # a game record carries it unchanged (app/record.py)
-        state, authentic = open_state(data["state"])
-        try:
-            eng: GameModule | None = engine_for_state(state)
-        except InvalidState:  # an unknown game: the state's reader says so
-            eng = None
-        # history and `composed` kept aside, the history read unless the seal vouches for it
-        data["state"] = history.strip(state, eng, authentic, data.get("catalog"))
-    return data
+    if "state" not in data:
+        return Received(data)
+    sent = data["state"]
+    opened = open_state(sent)
+    try:
+        eng: GameModule | None = engine_for_state(opened.state)
+    except InvalidState:  # an unknown game: the state's reader says so
+        eng = None
+    # the history read unless the seal vouches for it
+    data["state"], origin = history.strip(opened.state, eng, opened.authentic, data.get("catalog"))
+    return Received(data, sent, opened, origin)
 
 
 @contextmanager

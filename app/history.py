@@ -42,10 +42,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from contextlib import suppress
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from flask import current_app, g
+from flask import current_app
 from marshmallow import ValidationError
 
 from app import schemas
@@ -100,17 +101,54 @@ def checked(history: Any) -> dict[str, Any]:
     return history
 
 
+@dataclass(frozen=True)
+class Origin:
+    """How a state came about: dealt from a set-up (`history`: the set-up and every decision
+    since, None when it is not kept), or `composed` from a position. A request's state has
+    one (`strip`); an answered state gets one (`dealt`, `extended`, `COMPOSED_ORIGIN`), which
+    `attach` writes on it before the seal."""
+
+    history: dict[str, Any] | None = None
+    composed: bool = False
+
+    @staticmethod
+    def dealt(
+        eng: GameModule,
+        setup: dict[str, Any],
+        catalog: dict[str, Any],
+        applied: Sequence[Any] = (),
+    ) -> Origin:
+        """A game dealt from `setup`, with `applied` since; `catalog` is the state's catalog
+        reference, written in place of a custom document."""
+        if isinstance(setup.get("catalog"), dict):
+            setup = {**setup, "catalog": catalog}
+        return Origin({"setup": setup, "decisions": canonical(eng, applied)})
+
+    def extended(self, eng: GameModule, applied: Sequence[Any]) -> Origin:
+        """The origin of a state played on from this one: its history with `applied` appended
+        (none when it had none, or beyond MAX_DECISIONS); a composed state's successor is
+        composed too."""
+        before = self.history
+        if before is None or len(before["decisions"]) + len(applied) > _limit():
+            return Origin(None, self.composed)
+        # a new list (of the same objects, and the new ones): the request's own is left as sent
+        logged = [*before["decisions"], *canonical(eng, applied)]
+        return Origin({"setup": before["setup"], "decisions": logged})
+
+
+COMPOSED_ORIGIN = Origin(None, True)  # a state built from a position (/v1/position)
+UNKNOWN_ORIGIN = Origin()  # a state without history (or a request without a state)
+
+
 def strip(
     state: dict[str, Any], eng: GameModule | None, authentic: bool, catalog: Any = None
-) -> dict[str, Any]:
-    """The state without its history and its `composed` flag, which are kept for the request
-    (`sent`, `composed_sent`). `eng` is the state's game (None for a game the registry does not
-    know: the state's reader refuses it); `authentic`: its seal proved the service wrote it, so
-    its history's content is not read again; `catalog`: the request's custom catalog."""
-    g.history_in = None
-    g.composed_in = False
+) -> tuple[dict[str, Any], Origin]:
+    """The state without its history and its `composed` flag, and its origin read from them.
+    `eng` is the state's game (None for a game the registry does not know: the state's reader
+    refuses it); `authentic`: its seal proved the service wrote it, so its history's content is
+    not read again; `catalog`: the request's custom catalog."""
     if HISTORY not in state and COMPOSED not in state:
-        return state
+        return state, UNKNOWN_ORIGIN
     if COMPOSED in state:
         if state[COMPOSED] is not True:
             raise ApiError(
@@ -124,24 +162,13 @@ def strip(
             raise _invalid(
                 "A state composed from a position has no history: nothing replays to it."
             )
-        g.composed_in = True
+        origin = COMPOSED_ORIGIN
     else:
-        g.history_in = checked(state[HISTORY])
+        origin = Origin(checked(state[HISTORY]))
         if eng is not None and not authentic:
-            verify(eng, g.history_in, state.get("catalog"), catalog)
+            verify(eng, state[HISTORY], state.get("catalog"), catalog)
     # the sent document is left as is
-    return {k: v for k, v in state.items() if k != HISTORY and k != COMPOSED}
-
-
-def sent() -> dict[str, Any] | None:
-    """The history of the request's state (checked in shape only), None without one."""
-    found: dict[str, Any] | None = g.get("history_in")
-    return found
-
-
-def composed_sent() -> bool:
-    """The request's state was composed from a position (or played on from one)."""
-    return bool(g.get("composed_in", False))
+    return {k: v for k, v in state.items() if k != HISTORY and k != COMPOSED}, origin
 
 
 # -- the history's content, read as strictly as the state -----------------------------------
@@ -343,42 +370,11 @@ def canonical(eng: GameModule, decisions: Sequence[Any]) -> list[Any]:
     return out
 
 
-def begin(
-    eng: GameModule, setup: dict[str, Any], catalog: dict[str, Any], applied: Sequence[Any] = ()
-) -> None:
-    """The answered state's history starts at `setup` (with `applied` since); `catalog` is
-    the state's catalog reference, written in place of a custom document."""
-    if isinstance(setup.get("catalog"), dict):
-        setup = {**setup, "catalog": catalog}
-    g.history_out = {"setup": setup, "decisions": canonical(eng, applied)}
-    g.composed_out = False
-
-
-def compose() -> None:
-    """The answered state was built from a position (/v1/position): it is composed."""
-    g.history_out = None
-    g.composed_out = True
-
-
-def extend(eng: GameModule, applied: Sequence[Any]) -> None:
-    """The answered state's history is the request state's with `applied` appended (none
-    when the request's state had none, or beyond MAX_DECISIONS); a composed state's
-    successor is composed too."""
-    g.composed_out = composed_sent()
-    before = sent()
-    if before is None or len(before["decisions"]) + len(applied) > _limit():
-        return
-    # a new list (of the same objects, and the new ones): the request's own is left as sent
-    logged = [*before["decisions"], *canonical(eng, applied)]
-    g.history_out = {"setup": before["setup"], "decisions": logged}
-
-
-def attach(state: dict[str, Any]) -> dict[str, Any]:
-    """The state to answer with its provenance, if this request gave it one (seal.issue_state):
-    its history, or `composed`."""
-    history = g.pop("history_out", None)
-    if history is not None:
-        state[HISTORY] = history  # the engine's fresh state, owned by this request
-    if g.pop("composed_out", False):
+def attach(state: dict[str, Any], origin: Origin) -> dict[str, Any]:
+    """The state to answer with its origin written on it (seal.issue_state): its history, or
+    `composed`. `state` is the engine's fresh state, owned by the request."""
+    if origin.history is not None:
+        state[HISTORY] = origin.history
+    if origin.composed:
         state[COMPOSED] = True
     return state

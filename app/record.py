@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g
+from flask import Blueprint, Response, current_app
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app import history, notation, schemas
@@ -72,12 +72,13 @@ def _written(eng: GameModule, decisions: list[Any]) -> list[Any]:
 @bp.post("/record")
 def record() -> Response:
     """Write a game down as a record: from a state's history, or by replaying a request."""
-    body = read_body(RECORD)
+    req = read_body(RECORD)
+    body = req.body
     if "state" in body:  # an encrypted running game's record names its seed or hidden cards
-        require_readable(body["state"])
+        require_readable(req.opened, body["state"])
     if "decisions" not in body:
-        return json_response(_from_history(body))
-    eng, out, decisions = run_replay(body)
+        return json_response(_from_history(body, req.origin))
+    eng, out, decisions = run_replay(body, req.origin.composed)
     if not out["ok"]:  # a record is of a game played by the rules: the first illegal decision
         err = out["error"]
         raise ApiError(
@@ -86,11 +87,9 @@ def record() -> Response:
     state = out["state"]
     # the starting state exactly as sent (sealed or encrypted too): re-issuing it would
     # start a new lineage, or with anti-rollback claim the game's next move
-    start: dict[str, Any] = (
-        {"setup": body["setup"]} if "setup" in body else {"state": g.state_as_sent}
-    )
+    start: dict[str, Any] = {"setup": body["setup"]} if "setup" in body else {"state": req.sent}
     answer: dict[str, Any] = {
-        "record": record_header(eng, state, len(decisions), history.composed_sent()),
+        "record": record_header(eng, state, len(decisions), req.origin.composed),
         **start,
         "decisions": _written(eng, decisions),
     }
@@ -128,10 +127,10 @@ def _first_difference(a: dict[str, Any], b: dict[str, Any]) -> str:
     return next((k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)), "")
 
 
-def _from_history(body: dict[str, Any]) -> dict[str, Any]:
+def _from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]:
     """The record of the game that led to the request's state, by replaying its history."""
-    hist = history.sent()
-    if history.composed_sent():
+    hist = origin.history
+    if origin.composed:
         raise ApiError(
             422,
             "no_history",
@@ -185,7 +184,7 @@ def _from_history(body: dict[str, Any]) -> dict[str, Any]:
                 history.POINTER,
             )
     return {
-        "record": record_header(eng, state, len(decisions), history.composed_sent()),
+        "record": record_header(eng, state, len(decisions)),
         "setup": setup,
         "decisions": _written(eng, decisions),
     }
@@ -227,15 +226,19 @@ def _positions_of(game_id: str, pointer: str) -> Any:
 @bp.post("/position")
 def position() -> Response:
     """Build a state from a position (docs/notation.md), or write a state's position."""
-    body = read_body(POSITION)
+    req = read_body(POSITION)
+    body = req.body
     if "position" in body:
         text = body["position"]
         with engine_errors(state="/position"):
             eng = _positions_of(text.split(" ", 1)[0], "/position")
             state = eng.state_from_position(text)
-        history.compose()  # not dealt: a seal says so, and a secret refuses to play on it
-        return json_response({"position": eng.position_of(state), "state": issue_state(state)})
-    require_readable(body["state"])  # an encrypted running game's hidden cards stay hidden
+        # not dealt: a seal says so, and a secret refuses to play on it
+        written = eng.position_of(state)
+        return json_response(
+            {"position": written, "state": issue_state(state, history.COMPOSED_ORIGIN)}
+        )
+    require_readable(req.opened, body["state"])  # an encrypted running game's cards stay hidden
     eng = _positions_of(game_of(body).GAME_ID, "/state/game")
     with engine_errors():
         text = eng.position_of(body["state"], body.get("catalog"))

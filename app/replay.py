@@ -6,16 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from app import history, notation
+from app import notation
 from app.endpoint import engine_errors, game_of
 from engine.errors import EngineError, short_repr
 from engine.games import GameModule, engine_for
 
 
-def run_replay(body: dict[str, Any]) -> tuple[GameModule, dict[str, Any], list[Any]]:
+def run_replay(
+    body: dict[str, Any], composed: bool = False
+) -> tuple[GameModule, dict[str, Any], list[Any]]:
     """A replay request's outcome: (engine, answer with the state not yet issued, decisions
     as objects). A decision in notation that does not read stops the replay there, as an
-    illegal one would; a game record's header (`record`) must match what is replayed."""
+    illegal one would; a game record's header (`record`) must match what is replayed
+    (`composed`: the starting state was composed from a position)."""
     if "setup" in body:
         start: Any = {"setup": body["setup"]}
         prefixes = {"setup": "/setup", "catalog": "/setup/catalog"}
@@ -31,7 +34,7 @@ def run_replay(body: dict[str, Any]) -> tuple[GameModule, dict[str, Any], list[A
         out.update(ok=False, applied=unreadable.index, error=unreadable.to_json())
     if "record" in body:
         with engine_errors():
-            check_record(eng, body["record"], out)
+            check_record(eng, body["record"], out, composed)
     if body.get("notation"):
         notation.annotate(eng, out["events"], decisions)
     return eng, out, decisions
@@ -61,11 +64,13 @@ def record_header(
     return header
 
 
-def check_record(eng: GameModule, header: dict[str, Any], out: dict[str, Any]) -> None:
+def check_record(
+    eng: GameModule, header: dict[str, Any], out: dict[str, Any], composed: bool
+) -> None:
     """A game record's header against its replay: the format, the game, the rules version,
     the catalog (by hash), whether it starts from a composed state and, when every decision
     was legal, the result must be the ones replayed (422 `record_mismatch`)."""
-    expected = record_header(eng, out["state"], out["applied"], history.composed_sent())
+    expected = record_header(eng, out["state"], out["applied"], composed)
     if not out["ok"]:
         del expected["result"]  # the answer says where the log breaks
     for key, want in expected.items():

@@ -25,18 +25,18 @@ bp = Blueprint("v1", __name__, url_prefix="/v1")
 @bp.post("/games")
 def new_game() -> Response:
     """A-1: a new game's state."""
-    setup = read_body(schemas.SETUP)
+    setup = read_body(schemas.SETUP).body
     with engine_errors(setup=""):
         eng = engine_for(setup)
         state = eng.new_game(setup)
-    history.begin(eng, setup, state["catalog"])
-    return json_response({"state": issue_state(state)})
+    origin = history.Origin.dealt(eng, setup, state["catalog"])
+    return json_response({"state": issue_state(state, origin)})
 
 
 @bp.post("/legal-moves")
 def legal_moves() -> Response:
     """The pending decision and every option (each accepted unchanged by /v1/resolve)."""
-    body = read_body(schemas.STATE)
+    body = read_body(schemas.STATE).body
     with engine_errors():
         out = game_of(body).legal_decisions(body["state"], body.get("catalog"))
     return json_response(out)
@@ -45,8 +45,9 @@ def legal_moves() -> Response:
 @bp.post("/resolve")
 def resolve() -> Response:
     """Apply decisions, all or nothing."""
-    body = read_body(schemas.RESOLVE)  # 1 to MAX_DECISIONS decisions
-    require_dealt(history.composed_sent())
+    req = read_body(schemas.RESOLVE)  # 1 to MAX_DECISIONS decisions
+    body = req.body
+    require_dealt(req.origin)
     eng = game_of(body)
     decisions, unreadable = notation.expand(eng, body["decisions"])  # strings in notation
     with engine_errors():
@@ -65,10 +66,9 @@ def resolve() -> Response:
             events = eng.events_for_seat(events, seat)
     if body.get("notation"):
         notation.annotate(eng, events, decisions)
-    history.extend(eng, decisions)
     return json_response(
         {
-            "state": issue_state(state),
+            "state": issue_state(state, req.origin.extended(eng, decisions), req.opened),
             "events": events,
             "pending": state["pending"],
             "game_over": state["game_over"],
@@ -80,7 +80,7 @@ def resolve() -> Response:
 @bp.post("/validate")
 def validate_state() -> Response:
     """Every consistency problem of a state (200 with the list, empty when valid)."""
-    body = read_body(schemas.STATE)
+    body = read_body(schemas.STATE).body
     try:
         eng = engine_for_state(body["state"])
     except InvalidState as e:  # an unknown game is a problem of the state like any other
@@ -98,7 +98,7 @@ def validate_state() -> Response:
 @bp.post("/view")
 def view() -> Response:
     """What one seat may see."""
-    body = read_body(schemas.VIEW)
+    body = read_body(schemas.VIEW).body
     with engine_errors():
         out = game_of(body).player_view(body["state"], body["seat"], body.get("catalog"))
     return json_response(out)
@@ -107,7 +107,7 @@ def view() -> Response:
 @bp.post("/score")
 def score() -> Response:
     """Standings now, or the final scores with the tie-break detail (A-8)."""
-    body = read_body(schemas.STATE)
+    body = read_body(schemas.STATE).body
     with engine_errors():
         out = game_of(body).score(body["state"], body.get("catalog"))
     return json_response(out)
@@ -116,16 +116,16 @@ def score() -> Response:
 @bp.post("/replay")
 def replay() -> Response:
     """Settle a dispute: a start (state or set-up) and a decision log."""
-    body = read_body(schemas.REPLAY)  # 0 to MAX_DECISIONS decisions
-    if "state" in body:
-        require_dealt(history.composed_sent())
-    eng, out, decisions = run_replay(body)
+    req = read_body(schemas.REPLAY)  # 0 to MAX_DECISIONS decisions
+    body = req.body
+    require_dealt(req.origin)
+    eng, out, decisions = run_replay(body, req.origin.composed)
     applied = decisions[: out["applied"]]
     if "setup" in body:
-        history.begin(eng, body["setup"], out["state"]["catalog"], applied)
+        origin = history.Origin.dealt(eng, body["setup"], out["state"]["catalog"], applied)
     else:
-        history.extend(eng, applied)
-    out["state"] = issue_state(out["state"])
+        origin = req.origin.extended(eng, applied)
+    out["state"] = issue_state(out["state"], origin, req.opened)
     return json_response(out)
 
 

@@ -43,7 +43,7 @@ import redis
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from flask import Flask, current_app, g
+from flask import Flask, current_app
 from itsdangerous import Signer
 
 from app import history
@@ -327,55 +327,61 @@ def _sealer() -> Sealer | None:
     return cast(Sealer | None, current_app.extensions.get(EXTENSION))
 
 
-def open_state(document: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    """A state from a request body, checked: (the engine's state to use, whether its seal
-    proved the service wrote it). Unchanged when the service has no secret. Remembers the
-    state's lineage for `issue_state`, and whether it came encrypted (`require_readable`)."""
+@dataclass(frozen=True)
+class Opened:
+    """A request's state document, opened: the engine's state inside it, whether a seal proved
+    the service wrote it, whether it came encrypted, and its lineage (anti-rollback)."""
+
+    state: dict[str, Any]
+    authentic: bool = False
+    encrypted: bool = False
+    lineage: Lineage | None = None
+
+
+def open_state(document: dict[str, Any]) -> Opened:
+    """A state from a request body, checked (unchanged when the service has no secret)."""
     sealer = _sealer()
-    g.state_encrypted = False
     if sealer is None:
-        return document, False
-    g.state_encrypted = SEALED in document
+        return Opened(document)
     state, lineage = sealer.open(document)
-    g.state_lineage = lineage
-    return state, True
+    return Opened(state, True, SEALED in document, lineage)
 
 
-def require_dealt(composed_state: bool) -> None:
+def require_dealt(origin: history.Origin) -> None:
     """/v1/resolve and /v1/replay from a state: with a secret, a composed state (history.py)
     is not played on unless STATE_PLAY_COMPOSED allows it (403 `composed_state`)."""
     sealer = _sealer()
-    if composed_state and sealer is not None and not sealer.play_composed:
+    if origin.composed and sealer is not None and not sealer.play_composed:
         raise composed()
 
 
-def require_readable(state: dict[str, Any]) -> None:
+def require_readable(opened: Opened | None, state: dict[str, Any]) -> None:
     """/v1/position and /v1/record of a state: an encrypted state's hidden cards and seed are
     not written out while its game runs (403 `encrypted_running_game`)."""
-    if g.get("state_encrypted", False) and state.get("game_over") is not True:
+    if opened is not None and opened.encrypted and state.get("game_over") is not True:
         raise hidden_while_running()
 
 
-def issue_state(state: dict[str, Any]) -> dict[str, Any]:
-    """A state to answer: sealed (and encrypted, with a lineage) as configured. A state
-    derived from the request's state continues its lineage; any other starts one. With
-    anti-rollback, the new sequence number is claimed atomically: of two answers derived
-    from the same state, only the first is issued (the second is a 409). The state's history
-    (app/history.py) is put on first: the seal covers it, encryption hides it."""
-    state = history.attach(state)
+def issue_state(
+    state: dict[str, Any], origin: history.Origin, parent: Opened | None = None
+) -> dict[str, Any]:
+    """A state to answer: its origin written on it (app/history.py: the seal covers it,
+    encryption hides it), then sealed (and encrypted, with a lineage) as configured. A state
+    derived from the request's state (`parent`) continues its lineage; any other starts one.
+    With anti-rollback, the new sequence number is claimed atomically: of two answers derived
+    from the same state, only the first is issued (the second is a 409)."""
+    state = history.attach(state, origin)
     sealer = _sealer()
     if sealer is None:
         return state
-    if history.COMPOSED in state and history.composed_sent():
-        require_dealt(True)  # the routes refuse first; this guards any other successor
     lineage = None
     if sealer.guard is not None:
-        parent: Lineage | None = g.get("state_lineage")
-        if parent is None:
+        before = parent.lineage if parent is not None else None
+        if before is None:
             lineage = Lineage(secrets.token_hex(16), 0)  # a new game: nothing to claim
         else:
-            lineage = Lineage(parent.id, parent.seq + 1)
+            lineage = Lineage(before.id, before.seq + 1)
             higher = sealer.guard.advance(lineage.id, lineage.seq)
             if higher is not None:
-                raise stale(parent.seq, higher)
+                raise stale(before.seq, higher)
     return sealer.issue(state, lineage)

@@ -120,7 +120,7 @@ def _on_register(state: BlueprintSetupState) -> None:
 @bp.post("/suggest")
 def suggest_route() -> Response:
     """The decision a bot would take for `seat` now, with its search statistics."""
-    body = read_body(SUGGEST)
+    body = read_body(SUGGEST).body
     if wants_job(body):
         return start_suggest(body)
     cache: PositionCache | None = current_app.extensions.get(EXTENSION)

@@ -15,7 +15,6 @@ from typing import Any
 from flask import Blueprint, Response
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from app import history
 from app.endpoint import engine_errors, read_body
 from app.errors import ApiError, from_engine
 from app.i18n import negotiate
@@ -107,12 +106,13 @@ def _from_view(body: dict[str, Any]) -> tuple[GameModule, Any, dict[str, Any], i
 @bp.post("/render")
 def render() -> Response:
     """The board as SVG, from the referee's side (a state) or one seat's (`seat`, or a view)."""
-    body = read_body(RENDER)
+    req = read_body(RENDER)
+    body = req.body
     eng, g, doc, viewer = _from_view(body) if "view" in body else _from_state(body)
     with engine_errors():
         scores = eng.final_scores(g)
     lang = negotiate()
-    composed = "state" in body and history.composed_sent()
+    composed = "state" in body and req.origin.composed
     svg = RENDERERS[eng.GAME_ID](
         Board(doc=doc, game=g, viewer=viewer, scores=scores, lang=lang, composed=composed)
     )
