@@ -16,17 +16,18 @@ placed by a client, not dealt from a set-up.
 
 It lives here, at the HTTP layer, not in the engines (they, and the bots, stay as they were):
 - `strip`, called once by endpoint.read_body on every state a request carries (after its seal
-  is checked, app/seal.py), takes both fields off before anything reads the state, and keeps
-  them for the request (flask.g). A history's shape and length are checked at once (422
+  is checked, app/seal.py), takes both fields off before anything reads the state and answers
+  them as the state's `Origin`, which the request object carries (endpoint.Received). A
+  history's shape and length are checked at once (422
   `invalid_history`, `history_too_long`), at a cost independent of its size. Its content is
   read as strictly as the state (`verify`: the set-up by its game's set-up reader, each
   decision by its game's decision table and notation), unless the state's seal proves the
   service wrote it; it is only trusted once replayed (/v1/record replays it: a forged one is
   422 `history_mismatch`).
-- `begin` (/v1/games, /v1/replay from a set-up), `extend` (/v1/resolve, /v1/replay from a
-  state) and `compose` (/v1/position) say what the answered state's provenance is; `attach`,
-  called once by seal.issue_state, puts it on that state before it is sealed, so a seal
-  covers it and an encrypted state hides it.
+- `Origin.dealt` (/v1/games, /v1/replay from a set-up), `Origin.extended` (/v1/resolve,
+  /v1/replay from a state) and `COMPOSED_ORIGIN` (/v1/position) say what the answered
+  state's origin is; `attach`, called once by seal.issue_state, puts it on that state before
+  it is sealed, so a seal covers it and an encrypted state hides it.
 - What a seat sees never has it: /v1/view, /v1/suggest, /v1/render, /v1/legal-moves and
   the rest read the state without it (the set-up's seed would reveal every hidden card).
 
