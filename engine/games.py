@@ -2,28 +2,41 @@
 
 A game is a sub-package of `engine/` whose module namespace satisfies `GameModule`: the
 JSON face (plain data in, plain data out, for the HTTP layer and referees) and the
-in-memory face (OpenSpiel-style, for the bots). `app/` and `ai/` reach games only through
-`engine_for(...)` and this interface, never by importing a game package.
+in-memory face (OpenSpiel-style, for the bots). Each game package registers itself with its
+facts as data (`engine.registry.register_game(GameInfo(...), module)` at the end of its
+`__init__`); this module imports the packages, below, and is the only place that does.
+`app/` and `ai/` reach games only through `engine(...)`, `engine_for(...)`, `info(...)` and
+this interface, never by importing a game package or naming a game.
 
-Adding a game: write `engine/<game>/` exposing these names, then add one line to `GAMES`.
+Adding a game: write `engine/<game>/` exposing these names and registering itself, then add
+it to the import below.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Mapping
-from functools import cache
 from typing import Any, Protocol, cast
 
+from engine import architectura, fora_de_prumo  # each registers itself: see _PACKAGES
 from engine.errors import InvalidState, Problem, SetupError, short_repr
+from engine.registry import GameInfo, register_game, registered
 
-# game id -> module path; the first entry is the default when a set-up names no game
-GAMES: dict[str, str] = {
-    "architectura": "engine.architectura",
-    "fora-de-prumo": "engine.fora_de_prumo",
-}
-DEFAULT_GAME = "architectura"
+__all__ = [
+    "DEFAULT_GAME",
+    "GAMES",
+    "MAX_SEATS",
+    "CatalogLike",
+    "GameInfo",
+    "GameModule",
+    "WorldSamplerLike",
+    "all_engines",
+    "engine",
+    "engine_for",
+    "engine_for_state",
+    "info",
+    "register_game",
+]
 
 
 class CatalogLike(Protocol):
@@ -96,18 +109,53 @@ class GameModule(Protocol):
     WorldSampler: Any  # WorldSampler(view, catalog=None) -> WorldSamplerLike
 
 
-@cache
+# The games, the default first (a set-up that names no game is its): the only registration
+# point (importing a game package registers it, above).
+_PACKAGES = (architectura, fora_de_prumo)
+# game ids, in order: the first is the default when a set-up names no game
+GAMES: tuple[str, ...] = tuple(p.GAME_ID for p in _PACKAGES)
+DEFAULT_GAME = GAMES[0]
+
+
+def _check_registry() -> None:
+    """Every package listed has registered itself, and no other game has."""
+    games = registered()
+    for p in _PACKAGES:
+        if p.GAME_ID not in games or games[p.GAME_ID].module is not p:
+            raise RuntimeError(f"{p.__name__} does not register itself (register_game)")
+    if set(games) != set(GAMES):
+        raise RuntimeError(f"games registered outside engine/games.py: {set(games) - set(GAMES)}")
+
+
+_check_registry()
+# the most seats any game has: a seat index is 0..MAX_SEATS - 1 (a game's own range is its
+# GameInfo's; its engine checks a seat against the game's number of seats)
+MAX_SEATS = max(registered()[g].info.max_seats for g in GAMES)
+
+
+def _unknown(game_id: Any) -> SetupError:
+    return SetupError(
+        "unknown_game",
+        f"Unknown game {short_repr(game_id)}; known: {', '.join(GAMES)}.",
+        None,
+        "/game",
+    )
+
+
 def engine(game_id: str) -> GameModule:
     """The engine of a registered game (SetupError `unknown_game` otherwise)."""
-    path = GAMES.get(game_id) if isinstance(game_id, str) else None
-    if path is None:
-        raise SetupError(
-            "unknown_game",
-            f"Unknown game {short_repr(game_id)}; known: {', '.join(GAMES)}.",
-            None,
-            "/game",
-        )
-    return cast(GameModule, importlib.import_module(path))
+    found = registered().get(game_id) if isinstance(game_id, str) else None
+    if found is None:
+        raise _unknown(game_id)
+    return cast(GameModule, found.module)
+
+
+def info(game_id: str) -> GameInfo:
+    """The facts of a registered game (SetupError `unknown_game` otherwise)."""
+    found = registered().get(game_id) if isinstance(game_id, str) else None
+    if found is None:
+        raise _unknown(game_id)
+    return found.info
 
 
 def engine_for(setup: Any) -> GameModule:
