@@ -4,12 +4,12 @@ A game is a sub-package of `engine/` whose module namespace satisfies `GameModul
 JSON face (plain data in, plain data out, for the HTTP layer and referees) and the
 in-memory face (OpenSpiel-style, for the bots). Each game package registers itself with its
 facts as data (`engine.registry.register_game(GameInfo(...), module)` at the end of its
-`__init__`); this module imports the packages, below, and is the only place that does.
+`__init__`); this module imports the packages (`_PACKAGES`), the only place that does.
 `app/` and `ai/` reach games only through `engine(...)`, `engine_for(...)`, `info(...)` and
 this interface, never by importing a game package or naming a game.
 
 Adding a game: write `engine/<game>/` exposing these names and registering itself, then add
-it to the import below.
+it to the import and to `_PACKAGES` here.
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ class GameModule(Protocol):
 
 
 # The games, the default first (a set-up that names no game is its): the only registration
-# point (importing a game package registers it, above). mypy checks each package against
+# point (importing a game package, above, registers it). mypy checks each package against
 # GameModule here.
 _PACKAGES: tuple[GameModule, ...] = (architectura, fora_de_prumo)
 _ENGINES: dict[str, GameModule] = {p.GAME_ID: p for p in _PACKAGES}
