@@ -47,7 +47,7 @@ class GameInfo:
     # first, in this order, each as sent or else its default below, then the others as sent.
     setup_order: tuple[str, ...] = ("game", "catalog")
     setup_defaults: Mapping[str, Any] = field(
-        default_factory=lambda: MappingProxyType({"catalog": "reference"})
+        default_factory=lambda: MappingProxyType({"catalog": "reference"}), hash=False
     )
     # The module that draws it as SVG for POST /v1/render (`render(board) -> str`, in
     # app/render/), None when it is not drawn. Data only: the engine imports nothing of app/.
