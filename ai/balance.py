@@ -33,15 +33,15 @@ from tqdm import tqdm
 from ai.bots import parse_bot_spec
 from ai.taskqueue import QueueUnavailable, run_games
 from ai.tournament import play_game, require_plotting, run_local, wilson, worker_bot
-from engine.games import DEFAULT_GAME, GAMES, engine
+from engine.games import DEFAULT_GAME, GAMES, engine, info
 
 # per game: the decision type that "plays" a card, and the card's name for the report
-PLAY_TYPE = {"architectura": "play", "fora-de-prumo": "lay"}
+PLAY_TYPE = {g: info(g).play_decision for g in GAMES}
 
 
 def card_name(game: str, card: str) -> str:
-    # Architectura's cards are per colour (blue.tavern): one kind for every colour
-    return card.split(".", 1)[1] if game == "architectura" and "." in card else card
+    # the game's name for it (Architectura's cards are per colour: one kind for every colour)
+    return info(game).card_name(card)
 
 
 def play_job(args: Sequence[Any]) -> dict[str, Any]:
@@ -213,8 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", help="write the report as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
-    if args.games < 1 or not 2 <= args.seats <= 4:
-        p.error("--games must be at least 1 and --seats 2 to 4")
+    seats = info(args.game).seats
+    if args.games < 1 or args.seats not in seats:
+        p.error(f"--games must be at least 1 and --seats {seats[0]} to {seats[-1]}")
     if args.plot:
         require_plotting(p)
     try:

@@ -14,6 +14,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app
 
 from app.errors import ApiError
+from engine.games import GAMES
 
 bp = Blueprint("docs", __name__)
 
@@ -93,7 +94,7 @@ LANDING = """<!DOCTYPE html>
       <a href="/v1/rules/F-5.2"><code>F-5.2</code></a>,
       <a href="/v1/rules/F-R14"><code>F-R14</code></a></li>
     {play}
-    <li><a href="/v1/catalogs">The cards</a> (<code>/v1/catalogs?game=fora-de-prumo</code>
+    <li><a href="/v1/catalogs">The cards</a> (<code>/v1/catalogs?game={other}</code>
       for the other game)</li>
     <li><a href="/readyz">Readiness</a></li>
   </ul>
@@ -120,7 +121,7 @@ def landing() -> Response:
         if has_play
         else ""
     )
-    return _html(LANDING.format(play=play))
+    return _html(LANDING.format(play=play, other=GAMES[-1]))
 
 
 @bp.get("/docs")

@@ -21,18 +21,20 @@ from flask import Blueprint, Response
 from app.errors import ApiError
 from app.i18n import gettext, negotiate
 from app.jsonio import json_response
+from engine.games import GAMES, info
 
 bp = Blueprint("rules", __name__, url_prefix="/v1")
 
 ROOT = Path(__file__).resolve().parent.parent
-# clause prefix -> (game, rule pages, rulings pages), relative to the repository
+# clause prefix -> (game, rule pages, rulings pages), relative to the repository: each
+# registered game's (engine.registry.GameInfo)
 SOURCES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
-    "A": ("architectura", ("docs/architectura/rules.md",), ("docs/rulings.md",)),
-    "F": ("fora-de-prumo", ("docs/fora-de-prumo/rules.md",), ("docs/fora-de-prumo/rulings.md",)),
+    info(g).clause_prefix: (g, info(g).rule_documents, info(g).ruling_documents) for g in GAMES
 }
+_PREFIX = "|".join(map(re.escape, SOURCES))  # A|F
 
-CLAUSE_ID = re.compile(r"^([AF])-(R\d+|\d+(?:\.\d+)*)([a-z]?)$")
-_ID = r"[AF]-(?:R\d+|\d+(?:\.\d+)*)"
+CLAUSE_ID = re.compile(rf"^({_PREFIX})-(R\d+|\d+(?:\.\d+)*)([a-z]?)$")
+_ID = rf"(?:{_PREFIX})-(?:R\d+|\d+(?:\.\d+)*)"
 HEADING = re.compile(rf"^(#{{2,4}})\s+({_ID})\b\s*(.*)$")
 # `- **A-4.2** text`, `- **F-9.1 Player 1, 62.** text` (a title inside the bold) or `- A-4.2 text`
 ITEM = re.compile(rf"^- (?:\*\*({_ID})\b\s*([^*]*)\*\*|({_ID})\b)\s*(.*)$")

@@ -28,7 +28,7 @@ from marshmallow import (
 )
 
 from engine.errors import MAX_PROBLEMS
-from engine.games import DEFAULT_GAME, GAMES, engine
+from engine.games import DEFAULT_GAME, GAMES, MAX_SEATS, engine, info
 
 
 class JsonInteger(fields.Integer):
@@ -146,23 +146,26 @@ def _passed_on(default: Any = missing) -> fields.Raw:
     return fields.Raw(load_default=default, allow_none=True)
 
 
-class SetupSchema(Schema):
-    """POST /v1/games, and the `setup` of POST /v1/replay, for Architectura (A-1), the default
-    game: its fields, with the defaults the state's history writes out. Their values are the
-    game's: its engine reads them as it reads a state, every problem a 422 naming its clause
-    (a field it does not have too: `unknown_field`, A-1), as every game's engine does."""
+def _setup_schema(game: str) -> type[Schema]:
+    """The schema of a game's set-up fields (engine.registry.GameInfo's `setup_order`, with
+    its `setup_defaults`): each value passed on as sent, unknown fields included. Their values
+    are the game's: its engine reads them as it reads a state, every problem a 422 naming its
+    clause (a field it does not have too: `unknown_field`), as every game's engine does."""
+    facts = info(game)
+    attrs: dict[str, Any] = {
+        name: _passed_on(facts.setup_defaults.get(name, missing)) for name in facts.setup_order
+    }
+    attrs["Meta"] = type("Meta", (), {"unknown": INCLUDE})
+    attrs["__module__"] = __name__
+    attrs["__doc__"] = (
+        "POST /v1/games, and the `setup` of POST /v1/replay, for the default game: its fields, "
+        "with the defaults the state's history writes out (their values are its engine's to "
+        "read, every problem a 422 naming its clause)."
+    )
+    return type("SetupSchema", (Schema,), attrs)
 
-    class Meta:
-        unknown = INCLUDE
 
-    game = _passed_on()  # "architectura" or absent: load_setup chose this schema by it
-    seats = _passed_on()
-    seed = _passed_on()
-    variant = _passed_on("basic")
-    first_seat = _passed_on(0)
-    colours = _passed_on()
-    replacements = _passed_on()
-    catalog = _passed_on("reference")
+SetupSchema = _setup_schema(DEFAULT_GAME)
 
 
 class GameSetupSchema(Schema):
@@ -178,26 +181,27 @@ class GameSetupSchema(Schema):
 
 
 def load_setup(value: Any) -> dict[str, Any]:
-    """A set-up, as its game's engine is to read it (Architectura when `game` is absent):
+    """A set-up, as its game's engine is to read it (the default game when `game` is absent):
     an object whose `game` names a game (400 otherwise), the defaults written out."""
     if not isinstance(value, dict):
         raise ValidationError("A set-up must be an object.")
     game = value.get("game", DEFAULT_GAME)
-    schema = SETUP if game == DEFAULT_GAME else GAME_SETUP
-    if schema is GAME_SETUP:
-        schema.load({"game": game})  # a `game` naming no game: marshmallow's 400
+    if game != DEFAULT_GAME:
+        GAME_SETUP.load({"game": game})  # a `game` naming no game: marshmallow's 400
     # a flood of fields its game does not have: the envelope's 400, before any is read or
     # copied (fewer are the engine's to refuse, each a 422 naming its clause)
     refuse_many_unknown(value, engine(game).SETUP_KEYS)
-    # The schema's fields in their order, each value as sent or its default, then the fields
-    # it does not have, for the engine to refuse: what schema.load gives, without copying a
-    # hostile set-up's many unknown fields through marshmallow first.
+    # The game's set-up fields in their order (engine.registry.GameInfo.setup_order), each
+    # value as sent or its default, then the fields it does not have, for the engine to
+    # refuse: what its schema's load gives, without copying a hostile set-up's many unknown
+    # fields through marshmallow first.
+    facts = info(game)
     out: dict[str, Any] = {}
-    for name, field in schema.fields.items():
+    for name in facts.setup_order:
         if name in value:
             out[name] = value[name]
-        elif field.load_default is not missing:
-            out[name] = field.load_default
+        elif name in facts.setup_defaults:
+            out[name] = facts.setup_defaults[name]
     for k, v in value.items():
         out.setdefault(k, v)
     # JSON Schema's notion of an integer, for a set-up's values as for the envelope's: 3.0
@@ -223,12 +227,12 @@ class StateSchema(Envelope):
 
 class ResolveSchema(StateSchema):
     decisions = _decisions(1)
-    events_for = _strict_int(validate=validate.Range(0, 3))
+    events_for = _strict_int(validate=validate.Range(0, MAX_SEATS - 1))
     notation = JsonBool()  # each event names its decision in notation
 
 
 class ViewSchema(StateSchema):
-    seat = _strict_int(required=True, validate=validate.Range(0, 3))
+    seat = _strict_int(required=True, validate=validate.Range(0, MAX_SEATS - 1))
 
 
 class ReplaySchema(Envelope):

@@ -33,6 +33,7 @@ from app.jobs import start_suggest, wants_job
 from app.jsonio import json_response
 from app.schemas import Envelope, JsonBool, _strict_int
 from app.settings import env_int
+from engine.games import MAX_SEATS
 
 bp = Blueprint("suggest", __name__)
 
@@ -57,7 +58,7 @@ class BudgetSchema(Envelope):
 class SuggestSchema(Envelope):
     state = fields.Dict()
     view = fields.Dict()  # the answer of /v1/view for `seat`, in place of the state
-    seat = _strict_int(required=True, validate=validate.Range(0, 3))
+    seat = _strict_int(required=True, validate=validate.Range(0, MAX_SEATS - 1))
     level = fields.String(validate=validate.OneOf(list(LEVELS)))
     budget = fields.Nested(BudgetSchema)
     seed = _strict_int(load_default=0, validate=validate.Range(0, MAX_SEED))

@@ -2,56 +2,94 @@
 
 A game is a sub-package of `engine/` whose module namespace satisfies `GameModule`: the
 JSON face (plain data in, plain data out, for the HTTP layer and referees) and the
-in-memory face (OpenSpiel-style, for the bots). `app/` and `ai/` reach games only through
-`engine_for(...)` and this interface, never by importing a game package.
+in-memory face (OpenSpiel-style, for the bots). Each game package registers itself with its
+facts as data (`engine.registry.register_game(GameInfo(...), module)` at the end of its
+`__init__`); this module imports the packages (`_PACKAGES`), the only place that does.
+`app/` and `ai/` reach games only through `engine(...)`, `engine_for(...)`, `info(...)` and
+this interface, never by importing a game package or naming a game.
 
-Adding a game: write `engine/<game>/` exposing these names, then add one line to `GAMES`.
+Adding a game: write `engine/<game>/` exposing these names and registering itself, then add
+it to the import and to `_PACKAGES` here.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Mapping
-from functools import cache
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
+from engine import architectura, fora_de_prumo  # each registers itself: see _PACKAGES
 from engine.errors import InvalidState, Problem, SetupError, short_repr
+from engine.registry import GameInfo, register_game, registered
 
-# game id -> module path; the first entry is the default when a set-up names no game
-GAMES: dict[str, str] = {
-    "architectura": "engine.architectura",
-    "fora-de-prumo": "engine.fora_de_prumo",
-}
-DEFAULT_GAME = "architectura"
+__all__ = [
+    "DEFAULT_GAME",
+    "GAMES",
+    "MAX_SEATS",
+    "CatalogLike",
+    "GameInfo",
+    "GameLike",
+    "GameModule",
+    "WorldSamplerLike",
+    "all_engines",
+    "engine",
+    "engine_for",
+    "engine_for_state",
+    "info",
+    "register_game",
+]
 
 
 class CatalogLike(Protocol):
-    id: str
-    name: str
-    hash: str
+    """A game's catalog: the cards a game is played with."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def hash(self) -> str: ...  # its content hash (a state records it)
 
     def to_json(self) -> dict[str, Any]: ...
 
     def summary(self) -> dict[str, Any]: ...
 
 
-class WorldSamplerLike(Protocol):
-    base: Any
+class GameLike(Protocol):
+    """A game's in-memory state, the in-memory face's `g`."""
 
-    def sample(self, rnd: random.Random) -> Any: ...
+    @property
+    def n(self) -> int: ...  # the number of seats
+    @property
+    def turn(self) -> int: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def cat(self) -> Any: ...  # its catalog
+
+    def copy(self) -> Any: ...
+
+
+class WorldSamplerLike(Protocol):
+    @property
+    def base(self) -> GameLike: ...
+
+    def sample(self, rnd: random.Random) -> GameLike: ...
 
 
 class GameModule(Protocol):
-    """What `app/` and `ai/` may call. `G` below is the game's in-memory state object: it has
-    `.n` (seats), `.turn` (turn counter), `.over`, `.cat` (its catalog) and `.copy()`."""
+    """What `app/` and `ai/` may call. The in-memory face's `g` is the game's in-memory state
+    (`GameLike`: `.n` seats, `.turn`, `.over`, `.cat` its catalog, `.copy()`; each game's own
+    class has more, for its own modules). A state, a decision or a catalog document of the
+    JSON face is `Any` on purpose: the engine reads whatever it is sent and names every
+    problem; an action is the game's own (a tuple), taken from `legal_actions`."""
 
     GAME_ID: str
     RULES_VERSION: str
     CATALOG_CLAUSE: str  # the clause that defines the catalog format (A-10, F-10)
     SEATS_CLAUSE: str  # the clause that numbers the seats (A-1.1, F-1.1)
     SETUP_KEYS: tuple[str, ...]  # the fields a set-up may have (A-1, F-1)
-    DECISION_FIELDS: Mapping[str, tuple[str, ...]]  # decision type -> its fields beside `type`
+    DECISION_FIELDS: dict[str, tuple[str, ...]]  # decision type -> its fields beside `type`
     # The types of the events after which the game goes on from cards the deciding seat had not
     # seen: every event that deals, draws, refills, shuffles or reveals a card (Architectura:
     # the mulligan A-3.1b, the Obelisk exchange A-3.1a, the draw A-3.5; Fora de Prumo: the
@@ -70,15 +108,15 @@ class GameModule(Protocol):
     def events_for_seat(self, events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]: ...
     def score(self, state: Any, catalog: Any = None) -> dict[str, Any]: ...
     def replay(self, start: Any, decisions: Any, catalog: Any = None) -> dict[str, Any]: ...
-    def builtin_catalogs(self) -> Mapping[str, Any]: ...
+    def builtin_catalogs(self) -> Mapping[str, CatalogLike]: ...
     # notation (`<game>/notation.py`): a decision as one short string, and back
     def decision_notation(self, d: dict[str, Any]) -> str | None: ...
     def decision_from_notation(self, text: str, pointer: str = "") -> dict[str, Any]: ...
-    def get_catalog(self, spec: Any) -> Any: ...
+    def get_catalog(self, spec: Any) -> CatalogLike: ...
 
     # in-memory face (bots, tournaments) ---------------------------------------------------
-    def load(self, state: Any, catalog: Any = None) -> Any: ...
-    def new_game_internal(self, setup: dict[str, Any]) -> Any: ...
+    def load(self, state: Any, catalog: Any = None) -> GameLike: ...
+    def new_game_internal(self, setup: dict[str, Any]) -> GameLike: ...
     def legal_actions(self, g: Any) -> list[Any]: ...
     def apply_action(self, g: Any, a: Any) -> None: ...
     def current_player(self, g: Any) -> int | None: ...
@@ -93,21 +131,60 @@ class GameModule(Protocol):
     def require_decider(self, g: Any, seat: int | None = None, pointer: str = "/seat") -> int: ...
     def tournament_setup(self, seed: int, seats: int, variant: str | None) -> dict[str, Any]: ...
 
-    WorldSampler: Any  # WorldSampler(view, catalog=None) -> WorldSamplerLike
+    # determinization: full games consistent with a seat's view (the game's class)
+    def WorldSampler(self, view: dict[str, Any], catalog: Any = None) -> WorldSamplerLike: ...
 
 
-@cache
+# The games, the default first (a set-up that names no game is its): the only registration
+# point (importing a game package, above, registers it). mypy checks each package against
+# GameModule here.
+_PACKAGES: tuple[GameModule, ...] = (architectura, fora_de_prumo)
+_ENGINES: dict[str, GameModule] = {p.GAME_ID: p for p in _PACKAGES}
+# game ids, in order: the first is the default when a set-up names no game
+GAMES: tuple[str, ...] = tuple(_ENGINES)
+DEFAULT_GAME = GAMES[0]
+
+
+def _infos() -> dict[str, GameInfo]:
+    """Each listed game's facts, as its package registered them (and no other game's)."""
+    games = registered()
+    for gid, module in _ENGINES.items():
+        if gid not in games or games[gid].module is not module:
+            raise RuntimeError(f"game {gid!r} does not register itself (register_game)")
+    if set(games) != set(GAMES):
+        raise RuntimeError(f"games registered outside engine/games.py: {set(games) - set(GAMES)}")
+    return {gid: games[gid].info for gid in GAMES}
+
+
+_INFOS = _infos()
+# the most seats any game has: a seat index is 0..MAX_SEATS - 1 (a game's own range is its
+# GameInfo's; its engine checks a seat against the game's number of seats)
+MAX_SEATS = max(i.max_seats for i in _INFOS.values())
+
+
+def _unknown(game_id: Any) -> SetupError:
+    return SetupError(
+        "unknown_game",
+        f"Unknown game {short_repr(game_id)}; known: {', '.join(GAMES)}.",
+        None,
+        "/game",
+    )
+
+
 def engine(game_id: str) -> GameModule:
     """The engine of a registered game (SetupError `unknown_game` otherwise)."""
-    path = GAMES.get(game_id) if isinstance(game_id, str) else None
-    if path is None:
-        raise SetupError(
-            "unknown_game",
-            f"Unknown game {short_repr(game_id)}; known: {', '.join(GAMES)}.",
-            None,
-            "/game",
-        )
-    return cast(GameModule, importlib.import_module(path))
+    found = _ENGINES.get(game_id) if isinstance(game_id, str) else None
+    if found is None:
+        raise _unknown(game_id)
+    return found
+
+
+def info(game_id: str) -> GameInfo:
+    """The facts of a registered game (SetupError `unknown_game` otherwise)."""
+    found = _INFOS.get(game_id) if isinstance(game_id, str) else None
+    if found is None:
+        raise _unknown(game_id)
+    return found
 
 
 def engine_for(setup: Any) -> GameModule:

@@ -1,7 +1,8 @@
 """Pictures of games: `POST /v1/render` answers an SVG drawing of a state or a seat's view.
 
 Drawing is kept out of `engine/` (which stays pure): each game's drawing lives in its own
-module here, chosen through `RENDERERS`, the one place that maps a game id to its renderer.
+module here, which the game's registration names (engine.registry.GameInfo.renderer);
+`RENDERERS` maps each registered game that has one to its `render`.
 A renderer receives a `Board`: a document the engine produced itself (the state as checked by
 the engine, or a seat's view re-derived by the engine), the engine's in-memory game for the
 measures and scores, and the seat whose point of view it is (None for the referee's picture,
@@ -10,17 +11,20 @@ where every hand is shown).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from typing import cast
 
-from app.render import architectura, fora_de_prumo
 from app.render.board import Board
+from engine.games import GAMES, info
 
 Renderer = Callable[[Board], str]
 
-# game id -> renderer: the only registration point
+# game id -> renderer, as each game's registration names it
 RENDERERS: dict[str, Renderer] = {
-    "architectura": architectura.render,
-    "fora-de-prumo": fora_de_prumo.render,
+    g: cast(Renderer, importlib.import_module(path).render)
+    for g in GAMES
+    if (path := info(g).renderer) is not None
 }
 
 # A state is bounded by the request body limit and the catalog (each card exists once), so

@@ -18,7 +18,7 @@ from typing import Any
 
 from app.render.board import Board, decided, seat_colour
 from app.render.svg import clip, document, el, text, title
-from engine.fora_de_prumo.building import SLOT_SIDE, Placement, cells_of, measure
+from engine.fora_de_prumo import SLOT_SIDE, Placement, cells_of, measure
 
 C = 58  # cell size
 PAD = 16

@@ -22,7 +22,7 @@ from app.render import MAX_SVG_BYTES, RENDERERS
 from app.render.board import Board
 from app.schemas import Envelope, _strict_int
 from engine.errors import EngineError
-from engine.games import GameModule, engine_for_state
+from engine.games import MAX_SEATS, GameModule, engine_for_state
 
 bp = Blueprint("render", __name__, url_prefix="/v1")
 
@@ -36,7 +36,7 @@ SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 class RenderSchema(Envelope):
     state = fields.Dict()
     view = fields.Dict()
-    seat = _strict_int(validate=validate.Range(0, 3))
+    seat = _strict_int(validate=validate.Range(0, MAX_SEATS - 1))
     catalog = fields.Dict()
 
     @validates_schema

@@ -10,6 +10,7 @@ Two faces:
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 from engine.architectura.api import (
@@ -48,6 +49,7 @@ from engine.architectura.view import (
     player_view,
     sample_world,
 )
+from engine.registry import GameInfo, register_game
 
 GAME_ID = "architectura"
 CATALOG_CLAUSE = "A-10"
@@ -68,6 +70,11 @@ def is_terminal(g: Game) -> bool:
     return g.over
 
 
+def card_kind(card: str) -> str:
+    """A card's kind: the cards are per colour (blue.tavern), one kind for every colour."""
+    return card.split(".", 1)[1] if "." in card else card
+
+
 __all__ = [
     "CATALOG_CLAUSE",
     "CHANCE_EVENTS",
@@ -86,6 +93,7 @@ __all__ = [
     "apply_all",
     "apply_internal",
     "builtin_catalogs",
+    "card_kind",
     "current_player",
     "decision_from_notation",
     "decision_notation",
@@ -114,3 +122,24 @@ __all__ = [
     "tournament_setup",
     "validate",
 ]
+
+register_game(
+    GameInfo(
+        id=GAME_ID,
+        name="Architectura",
+        rules_version=RULES_VERSION,
+        min_seats=2,  # A-1.1
+        max_seats=4,
+        clause_prefix="A",
+        catalog_clause=CATALOG_CLAUSE,
+        seats_clause=SEATS_CLAUSE,
+        rule_documents=("docs/architectura/rules.md",),
+        ruling_documents=("docs/rulings.md",),
+        play_decision="play",  # A-3.2
+        card_name=card_kind,
+        setup_order=SETUP_KEYS,
+        setup_defaults={"variant": "basic", "first_seat": 0, "catalog": "reference"},
+        renderer="app.render.architectura",
+    ),
+    sys.modules[__name__],
+)

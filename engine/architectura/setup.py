@@ -13,7 +13,7 @@ from engine.errors import Problem, SetupError, pointer_token, short_repr
 from engine.setup_fields import SetupClauses, check_shared_fields
 
 # the fields of a set-up (their values are checked here, each as sent: check_fields)
-SETUP_KEYS = (
+SETUP_KEYS: tuple[str, ...] = (
     "game",
     "seats",
     "seed",

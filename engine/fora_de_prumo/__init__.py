@@ -9,6 +9,8 @@ Two faces, the same as Architectura's (engine.games.GameModule):
 
 from __future__ import annotations
 
+import sys
+
 from engine.fora_de_prumo.api import (
     apply,
     apply_all,
@@ -26,6 +28,7 @@ from engine.fora_de_prumo.api import (
     tournament_setup,
     validate,
 )
+from engine.fora_de_prumo.building import SLOT_SIDE, Placement, cells_of, measure
 from engine.fora_de_prumo.catalog import Catalog, builtin_catalogs, load_catalog
 from engine.fora_de_prumo.flow import CHANCE_EVENTS, final_scores
 from engine.fora_de_prumo.flow import deciding_seat as current_player
@@ -44,6 +47,7 @@ from engine.fora_de_prumo.view import (
     player_view,
     sample_world,
 )
+from engine.registry import GameInfo, register_game
 
 CATALOG_CLAUSE = "F-10"  # the catalog (format F-2.1, refusals F-2.8, reference catalog F-10)
 SEATS_CLAUSE = "F-1.1"  # the clause that numbers the seats
@@ -61,9 +65,11 @@ __all__ = [
     "RULES_VERSION",
     "SEATS_CLAUSE",
     "SETUP_KEYS",
+    "SLOT_SIDE",
     "Action",
     "Catalog",
     "Game",
+    "Placement",
     "WorldSampler",
     "action_to_json",
     "apply",
@@ -71,6 +77,7 @@ __all__ = [
     "apply_all",
     "apply_internal",
     "builtin_catalogs",
+    "cells_of",
     "current_player",
     "decision_from_notation",
     "decision_notation",
@@ -84,6 +91,7 @@ __all__ = [
     "legal_decisions",
     "load",
     "load_catalog",
+    "measure",
     "new_game",
     "new_game_internal",
     "parse_decision",
@@ -98,3 +106,21 @@ __all__ = [
     "tournament_setup",
     "validate",
 ]
+
+register_game(
+    GameInfo(
+        id=GAME_ID,
+        name="Fora de Prumo",
+        rules_version=RULES_VERSION,
+        min_seats=2,  # F-1.1
+        max_seats=4,
+        clause_prefix="F",
+        catalog_clause=CATALOG_CLAUSE,
+        seats_clause=SEATS_CLAUSE,
+        rule_documents=("docs/fora-de-prumo/rules.md",),
+        ruling_documents=("docs/fora-de-prumo/rulings.md",),
+        play_decision="lay",  # F-3.3
+        renderer="app.render.fora_de_prumo",
+    ),
+    sys.modules[__name__],
+)

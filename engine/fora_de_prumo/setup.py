@@ -14,7 +14,7 @@ from engine.fora_de_prumo.work import Work
 from engine.setup_fields import SetupClauses, check_shared_fields, is_int
 
 GAME = "fora-de-prumo"
-SETUP_KEYS = ("game", "seats", "seed", "first_seat", "market_size", "catalog")
+SETUP_KEYS: tuple[str, ...] = ("game", "seats", "seed", "first_seat", "market_size", "catalog")
 CLAUSES = SetupClauses(GAME, "F-1", seats="F-1.1", seed="F-1.9", first_seat="F-R5")
 MARKET_SIZES = (4, 5, 6)
 DEFAULT_MARKET = 5
