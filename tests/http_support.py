@@ -92,6 +92,17 @@ def make_app(**config: Any) -> Any:
     return create_app(cfg)
 
 
+def post(client: Any, path: str, body: Any) -> Any:
+    return client.post(path, json=body)
+
+
+def ok(resp: Any) -> dict[str, Any]:
+    """The JSON body of a 200 answer."""
+    assert resp.status_code == 200, resp.get_json()
+    body: dict[str, Any] = resp.get_json()
+    return body
+
+
 def advanced_setup(seats: int, seed: int) -> dict[str, Any]:
     """An advanced set-up where every seat replaces a few basic cards (A-1.5)."""
     from engine.architectura.catalog import replaceable
@@ -153,3 +164,15 @@ POSTS = [
     "/v1/replay",
 ]
 STATE_POSTS = POSTS[1:]
+
+
+def json_paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into a JSON document (keys and indices), the document's own `()` first."""
+    out = [prefix]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.extend(json_paths(v, (*prefix, k)))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out.extend(json_paths(v, (*prefix, i)))
+    return out

@@ -11,7 +11,14 @@ import copy
 from typing import Any
 
 import pytest
-from http_support import STATE_POSTS, check_response, make_app, mid_game, play_random
+from http_support import (
+    STATE_POSTS,
+    check_response,
+    json_paths,
+    make_app,
+    mid_game,
+    play_random,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -43,24 +50,13 @@ JUNK = st.one_of(
 )
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out.extend(_paths(v, (*prefix, k)))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out.extend(_paths(v, (*prefix, i)))
-    return out
-
-
 @st.composite
 def corrupted(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
     """(a real state, a corrupted copy of it)."""
     original = draw(st.sampled_from(STATES))
     state = copy.deepcopy(original)
     for _ in range(draw(st.integers(1, 3))):
-        paths = _paths(state)[1:]
+        paths = json_paths(state)[1:]
         path = draw(st.sampled_from(paths))
         parent: Any = state
         for k in path[:-1]:

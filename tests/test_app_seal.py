@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import redis
-from http_support import check_response, make_app
+from http_support import check_response, make_app, ok, post
 
 from app import config_from_env
 from app.seal import ROLLBACK_PREFIX
@@ -33,16 +33,6 @@ READERS = ["/v1/legal-moves", "/v1/validate", "/v1/score"]  # {state} is their w
 
 def setup_for(game: str, seed: int = 7) -> dict[str, Any]:
     return engine(game).tournament_setup(seed, 2, None)
-
-
-def post(client: Any, path: str, body: Any) -> Any:
-    return client.post(path, json=body)
-
-
-def ok(resp: Any) -> dict[str, Any]:
-    assert resp.status_code == 200, resp.get_json()
-    body: dict[str, Any] = resp.get_json()
-    return body
 
 
 def tampered(resp: Any) -> None:

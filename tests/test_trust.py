@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from http_support import ROOT, check_response, make_app, spec
+from http_support import ROOT, check_response, make_app, ok, post, spec
 
 from ai.queue import local_workers
 from app import history
@@ -45,16 +45,6 @@ def markdown_table(first_header: str) -> list[list[str]]:
 
 def setup_for(game: str, seed: int = SEED) -> dict[str, Any]:
     return {"game": game, "seats": 2, "seed": seed}
-
-
-def post(client: Any, path: str, body: Any) -> Any:
-    return client.post(path, json=body)
-
-
-def ok(resp: Any) -> dict[str, Any]:
-    assert resp.status_code == 200, resp.get_json()
-    body: dict[str, Any] = resp.get_json()
-    return body
 
 
 def start(client: Any, game: str, seed: int = SEED) -> dict[str, Any]:
