@@ -95,3 +95,11 @@ def parse_compact(text: str) -> dict[str, Any]:
     p = building.parse_compact(text)
     assert p is not None, text
     return lay(p.card, p.x, p.y, p.r)
+
+
+def nested(n: int) -> Any:
+    """A card id `n` lists deep (a hostile document's nesting)."""
+    v: Any = "SP01"
+    for _ in range(n):
+        v = [v]
+    return v

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from fdp_support import PASS, SKIP, arrange, fresh, lay, play
+from fdp_support import PASS, SKIP, arrange, fresh, lay, nested, play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -199,13 +199,6 @@ def test_F_R42_a_market_purchase_is_public_during_its_turn() -> None:
         assert canonical.dumps(fdp.game_view(w, 1)) == canonical.dumps(v)
 
 
-def deep_list(n: int) -> Any:
-    v: Any = "SP01"
-    for _ in range(n):
-        v = [v]
-    return v
-
-
 @pytest.mark.parametrize(
     "forge",
     [
@@ -214,7 +207,7 @@ def deep_list(n: int) -> Any:
         lambda v: v["seats"][1].update(hand_count="5"),
         lambda v: v["unseen"].pop(),
         lambda v: v["unseen"].append(v["market"][0]),
-        lambda v: v["unseen"].extend([deep_list(5000), deep_list(5000)]),
+        lambda v: v["unseen"].extend([nested(5000), nested(5000)]),
         lambda v: v.update(view_of=1),
         lambda v: v.update(extra=1),
         lambda v: v.pop("turn"),

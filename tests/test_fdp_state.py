@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from fdp_support import PASS, SKIP, State, arrange, fresh, lay, play
+from fdp_support import PASS, SKIP, State, arrange, fresh, lay, nested, play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -289,16 +289,9 @@ def test_F_8_4_forged_final_scores_refused() -> None:
     assert ("inconsistent_pending", "/pending") in problems(bad)
 
 
-def deep(n: int) -> Any:
-    v: Any = "SP01"
-    for _ in range(n):
-        v = [v]
-    return v
-
-
 @pytest.mark.parametrize(
     "value",
-    [None, True, 0, -1, 10**5000, 1.5, float("nan"), "", "x" * 100_000, [], {}, deep(50_000)],
+    [None, True, 0, -1, 10**5000, 1.5, float("nan"), "", "x" * 100_000, [], {}, nested(50_000)],
     ids=lambda v: type(v).__name__,
 )
 @pytest.mark.parametrize(

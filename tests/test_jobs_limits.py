@@ -204,6 +204,22 @@ def test_concurrent_requests_cannot_overshoot_either_limit(redis_server: RedisSe
         assert queued(conn) == (5, 5)
 
 
+def noop(conn: Any, arg: int, bound: Any) -> Any:
+    """A job queued on "suggest" within `bound`, with no worker needed."""
+    return jobq.enqueue(
+        conn,
+        "suggest",
+        "ai.jobs.noop",
+        [arg],
+        job_timeout_s=60,
+        queued_ttl_s=60,
+        result_ttl_s=60,
+        retries=0,
+        need_worker=False,
+        bound=bound,
+    )
+
+
 def test_lapsed_reservations_and_expired_jobs_free_their_places(
     redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -212,18 +228,7 @@ def test_lapsed_reservations_and_expired_jobs_free_their_places(
     conn = jobq.connect(redis_server.url)
     bound = jobq.Bound(client="x", per_client=2, total=10, client_ttl_s=60)
     jobq.reserve(conn, "suggest", "dead-process", bound)
-    job = jobq.enqueue(
-        conn,
-        "suggest",
-        "ai.jobs.noop",
-        [1],
-        job_timeout_s=60,
-        queued_ttl_s=60,
-        result_ttl_s=60,
-        retries=0,
-        need_worker=False,
-        bound=bound,
-    )
+    job = noop(conn, 1, bound)
     assert jobq.depth(conn, "suggest") == (1, 0)
     assert conn.zrange(jobq.reserved_key("suggest"), 0, -1) == [b"dead-process"]
     with pytest.raises(jobq.QueueFull) as e:
@@ -251,18 +256,7 @@ def test_lapsed_reservations_and_expired_jobs_free_their_places(
 
     # the service's cancellation marker frees the client's place before the job has stopped
     marked = jobq.Bound(client="z", per_client=1, total=10, client_ttl_s=60, ended_prefix="m:")
-    running = jobq.enqueue(
-        conn,
-        "suggest",
-        "ai.jobs.noop",
-        [2],
-        job_timeout_s=60,
-        queued_ttl_s=60,
-        result_ttl_s=60,
-        retries=0,
-        need_worker=False,
-        bound=marked,
-    )
+    running = noop(conn, 2, marked)
     with pytest.raises(jobq.QueueFull):
         jobq.reserve(conn, "suggest", "f", marked)
     conn.set(f"m:{running.id}", 1)
