@@ -484,11 +484,11 @@ def _panel(board: Board, seat: int, x: float, y: float, w: float) -> tuple[str, 
 def _top(board: Board, width: float) -> tuple[list[str], float]:
     doc = board.doc
     if doc.get("game_over"):
-        line = shared.game_over(board, lambda w: board.t("seat {seat}", seat=w))
+        now = shared.game_over(board, lambda w: board.t("seat {seat}", seat=w))
     else:
         pending = doc.get("pending") or {}
         turn = doc.get("turn") or {}
-        line = board.t(
+        now = board.t(
             "Turn {turn} · seat {seat} · {kind}: {prompt} [{clause}]",
             turn=turn.get("number", "?"),
             seat=pending.get("seat"),
@@ -497,8 +497,8 @@ def _top(board: Board, width: float) -> tuple[list[str], float]:
             clause=pending.get("clause", ""),
         )
         if doc.get("final_round"):
-            line += " · " + board.t("final round")
-    parts = shared.heading(board, "Fora de Prumo", PAD, line)
+            now += " · " + board.t("final round")
+    parts = shared.heading(board, "Fora de Prumo", PAD, now)
     parts.append(text(PAD, 70, board.t("market"), class_="b", font_size=12, fill="#6b5d45"))
     deck = board.t("deck {deck}", deck=shared.count(doc, "deck"))
     parts.append(text(PAD, 86, deck, font_size=11, fill="#555"))

@@ -35,12 +35,13 @@ def standing(board: Board, seat: int) -> tuple[bool, bool]:
 
 
 def status(board: Board, x: float, y: float, to_play: bool, won: bool) -> str:
-    """ "to play" or "winner", right-aligned at (x, y)."""
+    """The seat's standing (to play, or winner), right-aligned at (x, y)."""
     label = board.t("▶ to play") if to_play else board.t("★ winner") if won else ""
     return text(x, y, label, class_="r b", font_size=12, fill=STATUS_COLOUR[to_play])
 
 
 def points(board: Board, x: float, y: float, total: object) -> str:
+    """The seat's points now (nothing when unknown), right-aligned at (x, y)."""
     label = board.t("{total} pts", total=total) if total is not None else ""
     return text(x, y, label, class_="r b", font_size=16, fill="#222")
 
