@@ -8,7 +8,7 @@ names and a composed position. Each picture's SHA-256 is compared with the diges
 from bcfcb88 in tests/data/render_identity_bcfcb88.json. The fixture was written by this same
 file run against a checkout of that commit:
 
-    git archive bcfcb88 | tar -x -C /tmp/base
+    mkdir /tmp/base && git archive bcfcb88 | tar -x -C /tmp/base
     PYTHONPATH=/tmp/base .venv/bin/python -P tests/test_render_identity.py \\
         --write tests/data/render_identity_bcfcb88.json
 """
@@ -58,7 +58,7 @@ def position(game: str, seats: int, seed: int, stop: int | None) -> dict[str, An
 
 @cache
 def _client() -> Any:
-    return create_app().test_client()
+    return create_app({"TESTING": True, "LOG_LEVEL": "WARNING"}).test_client()
 
 
 def draw(body: dict[str, Any], lang: str) -> bytes:
