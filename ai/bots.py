@@ -128,7 +128,7 @@ class SearchResult:
 
 
 @dataclass(frozen=True)
-class Root:
+class Start:
     """What every bot starts from: the view's engine, its world sampler, the viewer's options
     and seat, and the `time.perf_counter()` instant the choice began."""
 
@@ -164,9 +164,9 @@ class Bot:
         eng.require_decider(sampler.base, seat)
         # the viewer's options: the same in every world (they depend only on what it sees)
         opts = list(eng.legal_actions(sampler.base))
-        return self.pick(Root(eng, sampler, opts, seat, t0), seed, deadline)
+        return self.pick(Start(eng, sampler, opts, seat, t0), seed, deadline)
 
-    def pick(self, root: Root, seed: int, deadline: float | None) -> SearchResult:
+    def pick(self, start: Start, seed: int, deadline: float | None) -> SearchResult:
         raise NotImplementedError
 
 
@@ -175,11 +175,11 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def pick(self, root: Root, seed: int, deadline: float | None) -> SearchResult:
-        opts = root.opts
+    def pick(self, start: Start, seed: int, deadline: float | None) -> SearchResult:
+        opts = start.opts
         a = opts[random.Random(seed).randrange(len(opts))]
         stats = [OptionStat(o, 1 if o == a else 0, None) for o in opts]
-        return SearchResult(a, 0, root.ms(), stats)
+        return SearchResult(a, 0, start.ms(), stats)
 
 
 def margin(eng: GameModule, g: Game, seat: int) -> int:
@@ -200,11 +200,11 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def pick(self, root: Root, seed: int, deadline: float | None) -> SearchResult:
+    def pick(self, start: Start, seed: int, deadline: float | None) -> SearchResult:
         # one step per option: bounded by the option count, so the deadline is not checked
-        eng, opts, seat = root.eng, root.opts, root.seat
+        eng, opts, seat = start.eng, start.opts, start.seat
         rnd = random.Random(seed)
-        world = root.sampler.sample(rnd)
+        world = start.sampler.sample(rnd)
         values: list[int] = []
         for a in opts:
             g = world.copy()
@@ -214,7 +214,7 @@ class GreedyBot(Bot):
         ties = [a for a, v in zip(opts, values, strict=True) if v == best]
         choice = ties[rnd.randrange(len(ties))]
         stats = [OptionStat(a, 1, float(v)) for a, v in zip(opts, values, strict=True)]
-        return SearchResult(choice, len(opts), root.ms(), stats)
+        return SearchResult(choice, len(opts), start.ms(), stats)
 
 
 class Node:
@@ -337,7 +337,7 @@ class IsmctsBot(Bot):
         self.last_root: Node | None = None  # the last search tree, for inspection
         self.last_mast: list[dict[Action, list[float]]] | None = None  # its MAST table
 
-    def pick(self, start: Root, seed: int, deadline: float | None) -> SearchResult:
+    def pick(self, start: Start, seed: int, deadline: float | None) -> SearchResult:
         t0 = start.t0
         hard_end = deadline if deadline is not None else t0 + SAFETY_MS / 1000
         eng, sampler, opts, seat = start.eng, start.sampler, start.opts, start.seat
