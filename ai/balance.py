@@ -32,7 +32,7 @@ from tqdm import tqdm
 
 from ai.bots import parse_bot_spec
 from ai.taskqueue import QueueUnavailable, run_games
-from ai.tournament import play_game, require_plotting, run_local, wilson, worker_bot
+from ai.tournament import WinRate, play_game, require_plotting, run_local, worker_bot
 from engine.games import DEFAULT_GAME, GAMES, engine, info
 
 # per game: the decision type that "plays" a card, and the card's name for the report
@@ -68,18 +68,13 @@ def play_job(args: Sequence[Any]) -> dict[str, Any]:
 
 
 @dataclass
-class Rate:
+class Rate(WinRate):
     name: str
     n: int  # (game, seat) samples
     wins: float  # win shares summed
 
-    @property
-    def rate(self) -> float:
-        return self.wins / self.n if self.n else 0.0
-
-    @property
-    def ci(self) -> tuple[float, float]:
-        return wilson(self.wins, self.n)
+    def won(self) -> tuple[float, int]:
+        return self.wins, self.n
 
     def to_json(self) -> dict[str, Any]:
         lo, hi = self.ci

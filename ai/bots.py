@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from engine.errors import SetupError
 from engine.games import GameModule, engine_for_state
@@ -127,7 +127,26 @@ class SearchResult:
     truncated: bool = False  # stopped by the wall-clock deadline before the budget ran out
 
 
-class Bot(Protocol):
+@dataclass(frozen=True)
+class Start:
+    """What every bot starts from: the view's engine, its world sampler, the viewer's options
+    and seat, and the `time.perf_counter()` instant the choice began."""
+
+    eng: GameModule
+    sampler: Any
+    opts: list[Action]
+    seat: int
+    t0: float
+
+    def ms(self) -> float:
+        """The time spent since the choice began, in milliseconds."""
+        return (time.perf_counter() - self.t0) * 1000
+
+
+class Bot:
+    """A bot: `choose` reads the view (its game engine, a world sampler for it, the viewer's
+    options), then `pick` decides from there."""
+
     name: str
 
     def choose(
@@ -138,38 +157,29 @@ class Bot(Protocol):
         deadline: float | None = None,
     ) -> SearchResult:
         """`deadline`: a `time.perf_counter()` instant the search must not outlast."""
-        ...
+        t0 = time.perf_counter()
+        eng = engine_for_state(view)
+        sampler = eng.WorldSampler(view, catalog)
+        seat = view["view_of"]
+        eng.require_decider(sampler.base, seat)
+        # the viewer's options: the same in every world (they depend only on what it sees)
+        opts = list(eng.legal_actions(sampler.base))
+        return self.pick(Start(eng, sampler, opts, seat, t0), seed, deadline)
+
+    def pick(self, start: Start, seed: int, deadline: float | None) -> SearchResult:
+        raise NotImplementedError
 
 
-def _root(view: dict[str, Any], catalog: Catalog | None) -> tuple[GameModule, Any, list[Action]]:
-    """The view's game engine, a world sampler for the view and the viewer's options (the
-    same in every world: they depend only on what the viewer sees)."""
-    eng = engine_for_state(view)
-    sampler = eng.WorldSampler(view, catalog)
-    base = sampler.base
-    seat = view["view_of"]
-    eng.require_decider(base, seat)
-    opts = eng.legal_actions(base)
-    return eng, sampler, list(opts)
-
-
-class RandomBot:
+class RandomBot(Bot):
     """Uniformly random among the legal options."""
 
     name = "random"
 
-    def choose(
-        self,
-        view: dict[str, Any],
-        seed: int,
-        catalog: Catalog | None = None,
-        deadline: float | None = None,
-    ) -> SearchResult:
-        t0 = time.perf_counter()
-        _, _, opts = _root(view, catalog)
+    def pick(self, start: Start, seed: int, deadline: float | None) -> SearchResult:
+        opts = start.opts
         a = opts[random.Random(seed).randrange(len(opts))]
         stats = [OptionStat(o, 1 if o == a else 0, None) for o in opts]
-        return SearchResult(a, 0, (time.perf_counter() - t0) * 1000, stats)
+        return SearchResult(a, 0, start.ms(), stats)
 
 
 def margin(eng: GameModule, g: Game, seat: int) -> int:
@@ -180,7 +190,7 @@ def margin(eng: GameModule, g: Game, seat: int) -> int:
     return own - max(t for j, t in enumerate(totals) if j != seat)
 
 
-class GreedyBot:
+class GreedyBot(Bot):
     """One ply: the option with the best immediate score difference (own total minus the
     best opponent's total) on the position it leads to; ties broken at random.
 
@@ -190,19 +200,11 @@ class GreedyBot:
 
     name = "greedy"
 
-    def choose(
-        self,
-        view: dict[str, Any],
-        seed: int,
-        catalog: Catalog | None = None,
-        deadline: float | None = None,
-    ) -> SearchResult:
+    def pick(self, start: Start, seed: int, deadline: float | None) -> SearchResult:
         # one step per option: bounded by the option count, so the deadline is not checked
-        t0 = time.perf_counter()
-        eng, sampler, opts = _root(view, catalog)
+        eng, opts, seat = start.eng, start.opts, start.seat
         rnd = random.Random(seed)
-        world = sampler.sample(rnd)
-        seat: int = view["view_of"]
+        world = start.sampler.sample(rnd)
         values: list[int] = []
         for a in opts:
             g = world.copy()
@@ -212,7 +214,7 @@ class GreedyBot:
         ties = [a for a, v in zip(opts, values, strict=True) if v == best]
         choice = ties[rnd.randrange(len(ties))]
         stats = [OptionStat(a, 1, float(v)) for a, v in zip(opts, values, strict=True)]
-        return SearchResult(choice, len(opts), (time.perf_counter() - t0) * 1000, stats)
+        return SearchResult(choice, len(opts), start.ms(), stats)
 
 
 class Node:
@@ -303,7 +305,7 @@ def rollout_reward(
     return out
 
 
-class IsmctsBot:
+class IsmctsBot(Bot):
     """Single-observer ISMCTS with availability counts; rollouts to the end of the game.
 
     Rollouts are uniformly random when `mast_eps` is 1 (the default); below 1 they are
@@ -335,19 +337,12 @@ class IsmctsBot:
         self.last_root: Node | None = None  # the last search tree, for inspection
         self.last_mast: list[dict[Action, list[float]]] | None = None  # its MAST table
 
-    def choose(
-        self,
-        view: dict[str, Any],
-        seed: int,
-        catalog: Catalog | None = None,
-        deadline: float | None = None,
-    ) -> SearchResult:
-        t0 = time.perf_counter()
+    def pick(self, start: Start, seed: int, deadline: float | None) -> SearchResult:
+        t0 = start.t0
         hard_end = deadline if deadline is not None else t0 + SAFETY_MS / 1000
-        eng, sampler, opts = _root(view, catalog)
-        seat: int = view["view_of"]
+        eng, sampler, opts, seat = start.eng, start.sampler, start.opts, start.seat
         if len(opts) == 1:
-            return SearchResult(opts[0], 0, (time.perf_counter() - t0) * 1000, [])
+            return SearchResult(opts[0], 0, start.ms(), [])
         rnd = random.Random(seed)
         root = Node(-1)
         # a time-only budget also stops at MAX_ITERATIONS; one longer than a synchronous call
@@ -385,7 +380,7 @@ class IsmctsBot:
         )
         # stopped by the deadline before the budget's own end (iterations or time)
         truncated = done < limit and hard_end < own_end and time.perf_counter() >= hard_end
-        return SearchResult(opts[best], done, (time.perf_counter() - t0) * 1000, stats, truncated)
+        return SearchResult(opts[best], done, start.ms(), stats, truncated)
 
     def _iterate(
         self,
@@ -451,32 +446,33 @@ class IsmctsBot:
             path.append(node)
             if mast is not None:
                 played.append((mover, best_a))
-        reward = rollout_reward(
-            eng,
-            g,
-            rnd,
-            end,
-            self.rollout_depth,
-            self.margin_scale,
-            mast,
-            self.mast_eps,
-            played,
-        )
+        depth, scale, eps = self.rollout_depth, self.margin_scale, self.mast_eps
+        reward = rollout_reward(eng, g, rnd, end, depth, scale, mast, eps, played)
         if reward is None:
             _undo(bumped, expanded)
             return False
-        for nd in path:
-            nd.n += 1
-            nd.w += reward[nd.mover]
-        if mast is not None:
-            for seat, a in set(played):
-                st = mast[seat].get(a)
-                if st is None:
-                    mast[seat][a] = [reward[seat], 1.0]
-                else:  # running mean, count
-                    st[1] += 1.0
-                    st[0] += (reward[seat] - st[0]) / st[1]
+        _backup(path, reward, mast, played)
         return True
+
+
+def _backup(
+    path: list[Node],
+    reward: list[float],
+    mast: list[dict[Action, list[float]]] | None,
+    played: list[tuple[int, Action]],
+) -> None:
+    """An iteration's rewards into the tree's nodes on its path, and into the MAST table."""
+    for nd in path:
+        nd.n += 1
+        nd.w += reward[nd.mover]
+    if mast is not None:
+        for seat, a in set(played):
+            st = mast[seat].get(a)
+            if st is None:
+                mast[seat][a] = [reward[seat], 1.0]
+            else:  # running mean, count
+                st[1] += 1.0
+                st[0] += (reward[seat] - st[0]) / st[1]
 
 
 def _undo(

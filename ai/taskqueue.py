@@ -250,16 +250,16 @@ def enqueue(
         if bound is not None:
             reserve(conn, name, job_id, bound)
         try:
+            # how long the job may run, wait queued, and keep its result (or its failure)
+            times = {"job_timeout": job_timeout_s, "ttl": queued_ttl_s}
+            times |= {"result_ttl": result_ttl_s, "failure_ttl": result_ttl_s}
             # one transaction queues the job and drops its reservation: never counted twice
             with conn.pipeline() as pipe:
                 job = queue(conn, name).enqueue(
                     func,
                     args=args,
                     job_id=job_id,
-                    job_timeout=job_timeout_s,
-                    ttl=queued_ttl_s,
-                    result_ttl=result_ttl_s,
-                    failure_ttl=result_ttl_s,
+                    **times,
                     retry=Retry(max=retries) if retries else None,
                     meta={**(meta or {}), "retries": retries},
                     on_success=on_success,

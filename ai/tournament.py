@@ -155,8 +155,25 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+class WinRate:
+    """A win rate (draws counted as half a win) and its Wilson interval, from `won()`."""
+
+    def won(self) -> tuple[float, int]:
+        """(the wins, the games or samples they are out of)."""
+        raise NotImplementedError
+
+    @property
+    def rate(self) -> float:
+        wins, n = self.won()
+        return wins / n if n else 0.0
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        return wilson(*self.won())
+
+
 @dataclass
-class MatchSummary:
+class MatchSummary(WinRate):
     a: str
     b: str
     games: int
@@ -169,13 +186,8 @@ class MatchSummary:
     seconds: float
     results: list[GameResult] = field(default_factory=list, repr=False)  # by deal, seats
 
-    @property
-    def rate(self) -> float:
-        return self.a_points / self.games if self.games else 0.0
-
-    @property
-    def ci(self) -> tuple[float, float]:
-        return wilson(self.a_points, self.games)
+    def won(self) -> tuple[float, int]:
+        return self.a_points, self.games
 
     def line(self) -> str:
         lo, hi = self.ci

@@ -127,11 +127,8 @@ class ApiError(Exception):
         problems_total: int | None = None,
     ) -> None:
         super().__init__(detail)
-        self.status = status
-        self.code = code
-        self.detail = detail
-        self.pointer = pointer
-        self.clause = clause
+        self.status, self.code, self.detail = status, code, detail
+        self.pointer, self.clause = pointer, clause  # where in the body, and the rule
         self.problems = problems or []
         self.problems_total = max(problems_total or 0, len(self.problems))
         self.index = index

@@ -6,9 +6,11 @@ errors become 422 problems whose pointers point into the request body.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, request
+from marshmallow import Schema
 
 from app import history, notation, schemas
 from app.endpoint import engine_errors, game_of, read_body
@@ -33,13 +35,42 @@ def new_game() -> Response:
     return json_response({"state": issue_state(state, origin)})
 
 
-@bp.post("/legal-moves")
-def legal_moves() -> Response:
+Reading = Callable[[GameModule, dict[str, Any]], Any]
+
+
+def reading(path: str, schema: Schema = schemas.STATE) -> Callable[[Reading], Reading]:
+    """A route answering, as JSON, what the decorated function reads with the engine of the
+    body's state from the body (`schema` checks it)."""
+
+    def register(read: Reading) -> Reading:
+        def answer() -> Response:
+            body = read_body(schema).body
+            with engine_errors():
+                out = read(game_of(body), body)
+            return json_response(out)
+
+        bp.add_url_rule(path, read.__name__, answer, methods=["POST"])
+        return read
+
+    return register
+
+
+@reading("/legal-moves")
+def legal_moves(eng: GameModule, body: dict[str, Any]) -> Any:
     """The pending decision and every option (each accepted unchanged by /v1/resolve)."""
-    body = read_body(schemas.STATE).body
-    with engine_errors():
-        out = game_of(body).legal_decisions(body["state"], body.get("catalog"))
-    return json_response(out)
+    return eng.legal_decisions(body["state"], body.get("catalog"))
+
+
+@reading("/view", schemas.VIEW)
+def view(eng: GameModule, body: dict[str, Any]) -> Any:
+    """What one seat may see."""
+    return eng.player_view(body["state"], body["seat"], body.get("catalog"))
+
+
+@reading("/score")
+def score(eng: GameModule, body: dict[str, Any]) -> Any:
+    """Standings now, or the final scores with the tie-break detail (A-8)."""
+    return eng.score(body["state"], body.get("catalog"))
 
 
 @bp.post("/resolve")
@@ -92,24 +123,6 @@ def validate_state() -> Response:
     out: dict[str, Any] = {"valid": not listed, "problems": listed}
     if problem_count(problems) > len(listed):
         out["problems_total"] = problem_count(problems)
-    return json_response(out)
-
-
-@bp.post("/view")
-def view() -> Response:
-    """What one seat may see."""
-    body = read_body(schemas.VIEW).body
-    with engine_errors():
-        out = game_of(body).player_view(body["state"], body["seat"], body.get("catalog"))
-    return json_response(out)
-
-
-@bp.post("/score")
-def score() -> Response:
-    """Standings now, or the final scores with the tie-break detail (A-8)."""
-    body = read_body(schemas.STATE).body
-    with engine_errors():
-        out = game_of(body).score(body["state"], body.get("catalog"))
     return json_response(out)
 
 

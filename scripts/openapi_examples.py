@@ -33,126 +33,151 @@ def _post(client: Any, path: str, body: dict[str, Any]) -> tuple[int, Any]:
     return r.status_code, data
 
 
+class Examples:
+    """The examples, in the order they are written, from the app's own answers."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.all: dict[str, dict[str, Any]] = {}
+
+    def add(self, name: str, summary: str, value: Any) -> None:
+        self.all[name] = {"summary": summary, "value": copy.deepcopy(value)}
+
+    def ask(
+        self, name: str, path: str, body: Any, asked: str, answered: str, status: int = 200
+    ) -> Any:
+        """`<name>Request` (`body`, posted to `path`) and the answer: `<name>Response`, or
+        `<name>Problem` when `status` is not 200."""
+        self.add(f"{name}Request", asked, body)
+        got, answer = _post(self.client, path, body)
+        assert got == status, answer
+        self.add(f"{name}{'Response' if status == 200 else 'Problem'}", answered, answer)
+        return answer
+
+
 def build() -> dict[str, dict[str, Any]]:
     app = create_app({"LOG_LEVEL": "WARNING"})
     c = app.test_client()
-    ex: dict[str, dict[str, Any]] = {}
-
-    def add(name: str, summary: str, value: Any) -> None:
-        ex[name] = {"summary": summary, "value": copy.deepcopy(value)}
-
+    ex = Examples(c)
     setup = {"seats": 2, "seed": 7}
-    add("NewGameRequest", "A basic 2-seat game", setup)
-    _, new = _post(c, "/v1/games", setup)
-    add("NewGameResponse", "The new game (seat 0 to play)", new)
+    new = ex.ask(
+        "NewGame", "/v1/games", setup, "A basic 2-seat game", "The new game (seat 0 to play)"
+    )
     s0 = new["state"]
-    add("StateRequest", "A state", {"state": s0})
+    ex.add("StateRequest", "A state", {"state": s0})
     _, moves = _post(c, "/v1/legal-moves", {"state": s0})
-    add("LegalMovesResponse", "Seat 0's options on the first turn", moves)
+    ex.add("LegalMovesResponse", "Seat 0's options on the first turn", moves)
     first = moves["options"][0]
-    add("ResolveRequest", "Play the first option", {"state": s0, "decisions": [first]})
-    _, resolved = _post(c, "/v1/resolve", {"state": s0, "decisions": [first]})
-    add("ResolveResponse", "The new state and its events", resolved)
+    played = {"state": s0, "decisions": [first]}
+    resolved = ex.ask(
+        "Resolve", "/v1/resolve", played, "Play the first option", "The new state and its events"
+    )
     s1 = resolved["state"]
     seat1_card = s1["seats"][1]["hand"][0]
     illegal = {"seat": 1, "type": "play", "card": seat1_card, "cell": [2, 5]}
-    add(
-        "ResolveIllegalRequest",
-        "A batch whose second decision is illegal",
+    ex.ask(
+        "ResolveIllegal",
+        "/v1/resolve",
         {"state": s0, "decisions": [first, illegal]},
+        "A batch whose second decision is illegal",
+        "Nothing is applied; index 1 is named",
+        422,
     )
-    status, problem = _post(c, "/v1/resolve", {"state": s0, "decisions": [first, illegal]})
-    assert status == 422, problem
-    add("ResolveIllegalProblem", "Nothing is applied; index 1 is named", problem)
-    add("ViewRequest", "Seat 1's view", {"state": s0, "seat": 1})
-    _, view = _post(c, "/v1/view", {"state": s0, "seat": 1})
-    add("ViewResponse", "Seat 0's hand and every deck hidden", view)
+    seat1 = {"state": s0, "seat": 1}
+    ex.ask("View", "/v1/view", seat1, "Seat 1's view", "Seat 0's hand and every deck hidden")
     _, score = _post(c, "/v1/score", {"state": s0})
-    add("ScoreResponse", "Standings of an empty city", score)
-    log = [first, resolved["pending"]["options"][0]]
-    add("ReplayRequest", "A set-up and a decision log", {"setup": setup, "decisions": log})
-    _, replayed = _post(c, "/v1/replay", {"setup": setup, "decisions": log})
-    add("ReplayResponse", "Every decision was legal", replayed)
-    disputed = [first, illegal]
-    add(
-        "ReplayDisputedRequest",
+    ex.add("ScoreResponse", "Standings of an empty city", score)
+    log = {"setup": setup, "decisions": [first, resolved["pending"]["options"][0]]}
+    ex.ask("Replay", "/v1/replay", log, "A set-up and a decision log", "Every decision was legal")
+    outcome = ex.ask(
+        "ReplayDisputed",
+        "/v1/replay",
+        {"setup": setup, "decisions": [first, illegal]},
         "A log with an illegal second decision",
-        {"setup": setup, "decisions": disputed},
+        "The first illegal decision and the state before it",
     )
-    _, outcome = _post(c, "/v1/replay", {"setup": setup, "decisions": disputed})
     assert outcome["ok"] is False, outcome
-    add("ReplayDisputedResponse", "The first illegal decision and the state before it", outcome)
-    fora_de_prumo(c, add)
-    return ex
+    fora_de_prumo(ex)
+    return ex.all
 
 
-def fora_de_prumo(c: Any, add: Any) -> None:
+def fora_de_prumo(ex: Examples) -> None:
     """The Fora de Prumo examples: the same endpoints, states told apart by `game`."""
+    c = ex.client
     setup = {"game": "fora-de-prumo", "seats": 2, "seed": 7}
-    add("ForaDePrumoNewGameRequest", "A 2-seat Fora de Prumo game (market of 5)", setup)
-    _, new = _post(c, "/v1/games", setup)
-    add("ForaDePrumoNewGameResponse", "The new game (seat 0 to buy)", new)
+    new = ex.ask(
+        "ForaDePrumoNewGame",
+        "/v1/games",
+        setup,
+        "A 2-seat Fora de Prumo game (market of 5)",
+        "The new game (seat 0 to buy)",
+    )
     s0 = new["state"]
-    add("ForaDePrumoStateRequest", "A Fora de Prumo state", {"state": s0})
+    ex.add("ForaDePrumoStateRequest", "A Fora de Prumo state", {"state": s0})
     _, moves = _post(c, "/v1/legal-moves", {"state": s0})
-    add("ForaDePrumoLegalMovesResponse", "Seat 0's buy step (F-3.1)", moves)
+    ex.add("ForaDePrumoLegalMovesResponse", "Seat 0's buy step (F-3.1)", moves)
     buy = moves["options"][0]
     _, bought = _post(c, "/v1/resolve", {"state": s0, "decisions": [buy]})
     lay = next(o for o in bought["pending"]["options"] if "x" in o)  # a space at the origin
     turn = [buy, lay]
-    add(
-        "ForaDePrumoResolveRequest",
-        "Buy a market card, then lay a space",
+    resolved = ex.ask(
+        "ForaDePrumoResolve",
+        "/v1/resolve",
         {"state": s0, "decisions": turn},
+        "Buy a market card, then lay a space",
+        "The new state and its events",
     )
-    _, resolved = _post(c, "/v1/resolve", {"state": s0, "decisions": turn})
-    add("ForaDePrumoResolveResponse", "The new state and its events", resolved)
-    twice = [buy, {**buy, "card": s0["market"][1]}]
-    add(
-        "ForaDePrumoResolveIllegalRequest",
+    ex.ask(
+        "ForaDePrumoResolveIllegal",
+        "/v1/resolve",
+        {"state": s0, "decisions": [buy, {**buy, "card": s0["market"][1]}]},
         "Buying twice in one turn",
-        {"state": s0, "decisions": twice},
+        "Nothing is applied; index 1 is named (F-R7)",
+        422,
     )
-    status, problem = _post(c, "/v1/resolve", {"state": s0, "decisions": twice})
-    assert status == 422, problem
-    add("ForaDePrumoResolveIllegalProblem", "Nothing is applied; index 1 is named (F-R7)", problem)
     forged = copy.deepcopy(s0)
     forged["seats"][1]["hand"].append(forged["market"][0])
-    add("ForaDePrumoValidateRequest", "A forged state: one card in two places", {"state": forged})
-    _, report = _post(c, "/v1/validate", {"state": forged})
-    add("ForaDePrumoValidateResponse", "Every problem, with its clause and pointer", report)
-    s1 = resolved["state"]
-    add("ForaDePrumoViewRequest", "Seat 1's view", {"state": s1, "seat": 1})
-    _, view = _post(c, "/v1/view", {"state": s1, "seat": 1})
-    add("ForaDePrumoViewResponse", "Seat 0's hand, the deck and the generator hidden", view)
-    log = [*turn, *resolved["pending"]["options"][-1:]]
-    add(
-        "ForaDePrumoReplayRequest",
-        "A set-up and a decision log",
-        {"setup": setup, "decisions": log},
+    ex.ask(
+        "ForaDePrumoValidate",
+        "/v1/validate",
+        {"state": forged},
+        "A forged state: one card in two places",
+        "Every problem, with its clause and pointer",
     )
-    _, replayed = _post(c, "/v1/replay", {"setup": setup, "decisions": log})
-    add("ForaDePrumoReplayResponse", "Every decision was legal", replayed)
+    ex.ask(
+        "ForaDePrumoView",
+        "/v1/view",
+        {"state": resolved["state"], "seat": 1},
+        "Seat 1's view",
+        "Seat 0's hand, the deck and the generator hidden",
+    )
+    ex.ask(
+        "ForaDePrumoReplay",
+        "/v1/replay",
+        {"setup": setup, "decisions": [*turn, *resolved["pending"]["options"][-1:]]},
+        "A set-up and a decision log",
+        "Every decision was legal",
+    )
     final = s0
     rnd = random.Random(7)
     while not final["game_over"]:  # a whole game, each decision a listed option
         option = rnd.choice(final["pending"]["options"])
         final = _post(c, "/v1/resolve", {"state": final, "decisions": [option]})[1]["state"]
-    add("ForaDePrumoScoreRequest", "A finished game", {"state": final})
-    add(
-        "ForaDePrumoRecordRequest",
-        "A finished game's last state alone: its history is written down",
+    ex.add("ForaDePrumoScoreRequest", "A finished game", {"state": final})
+    ex.ask(
+        "ForaDePrumoRecord",
+        "/v1/record",
         {"state": final},
+        "A finished game's last state alone: its history is written down",
+        "The set-up, every decision in notation, the result",
     )
-    _, written = _post(c, "/v1/record", {"state": final})
-    add("ForaDePrumoRecordResponse", "The set-up, every decision in notation, the result", written)
     _, score = _post(c, "/v1/score", {"state": final})
-    add(
+    ex.add(
         "ForaDePrumoScoreResponse",
         "Each component per seat (F-8.5 to F-8.10), the tie-break",
         score,
     )
-    add(
+    ex.add(
         "ForaDePrumoSuggestRequest",
         "Seat 0's first decision, 50 ISMCTS iterations",
         {"state": s0, "seat": 0, "budget": {"iterations": 50}, "seed": 1},

@@ -330,6 +330,11 @@ def types(events: Sequence[Event]) -> list[str]:
     return [e["type"] for e in events]
 
 
+def event(kind: str, decision: int = 0, **fields: Any) -> Event:
+    """An event as the engine writes it: its `type`, its fields, the decision it follows."""
+    return {"type": kind, **fields, "decision": decision}
+
+
 def option_set(state: State) -> set[str]:
     """Options as canonical strings (order-insensitive comparisons)."""
     return {json.dumps(o, sort_keys=True) for o in options(state)}

@@ -73,13 +73,9 @@ def test_card_market_swaps_with_an_adjacent_face_up_card() -> None:
     s3, ev = decide(s2, "swap", target="green.palace")
     assert top(s3, (1, 1))["card"] == "blue.market" and value(s3, (1, 1)) == 2
     assert top(s3, (1, 2))["card"] == "green.palace" and value(s3, (1, 2)) == 11
-    assert ev[0] == {
-        "type": "swapped",
-        "cards": ["blue.market", "green.palace"],
-        "cells": [[1, 2], [1, 1]],
-        "clause": "A-7.6",
-        "decision": 0,
-    }
+    assert ev[0] == S.event(
+        "swapped", cards=["blue.market", "green.palace"], cells=[[1, 2], [1, 1]], clause="A-7.6"
+    )
     assert "compared" not in S.types(ev)
 
 
@@ -232,13 +228,7 @@ def test_card_barracks_destroys_lower_adjacent() -> None:
     assert S.pending(s2)["prompt"].startswith("you must destroy")
     s3, ev = decide(s2, "destroy", target="green.school")
     assert S.face_up(s3, (1, 2)) is False
-    assert ev[0] == {
-        "type": "destroyed",
-        "card": "green.school",
-        "cell": [1, 2],
-        "clause": "A-7.3",
-        "decision": 0,
-    }
+    assert ev[0] == S.event("destroyed", card="green.school", cell=[1, 2], clause="A-7.3")
 
 
 def test_card_temple_removes_a_face_down_card_of_this_street() -> None:
@@ -264,13 +254,7 @@ def test_card_temple_removes_a_face_down_card_of_this_street() -> None:
         {"card": "green.market", "orientation": 1, "face_up": False, "token": False, "value": None}
     ]
     assert s3["seats"][0]["removed"][-1] == "blue.park"
-    assert ev[0] == {
-        "type": "removed",
-        "card": "blue.park",
-        "cell": [1, 2],
-        "clause": "A-7.7",
-        "decision": 0,
-    }
+    assert ev[0] == S.event("removed", card="blue.park", cell=[1, 2], clause="A-7.7")
 
 
 def test_card_palace_has_no_effect() -> None:
@@ -334,13 +318,7 @@ def test_card_fountain_places_a_token_on_an_eligible_empty_cell() -> None:
     s3, ev = decide(s2, "fountain", cell=(1, 4))
     assert s3["fountains"] == [{"cell": [1, 4], "seat": 0}]
     assert s3["seats"][0]["tokens"] == 1
-    assert ev[0] == {
-        "type": "fountain_placed",
-        "seat": 0,
-        "cell": [1, 4],
-        "clause": "A-9",
-        "decision": 0,
-    }
+    assert ev[0] == S.event("fountain_placed", seat=0, cell=[1, 4], clause="A-9")
     # green cannot play there, but may play right of it (the token occupies the cell)
     cells = S.play_cells(s3, "green.palace")
     assert (1, 4) not in cells and (1, 5) in cells
@@ -449,28 +427,16 @@ def test_card_graveyard_played_outside_then_collects_destroyed_cards() -> None:
     assert (("blue.graveyard", None)) in S.plays(s)
     s2, ev = play(s, "blue.graveyard", None)
     assert s2["seats"][0]["outside"] == ["blue.graveyard"]
-    assert ev[0] == {
-        "type": "played",
-        "seat": 0,
-        "card": "blue.graveyard",
-        "cell": None,
-        "clause": "A-9",
-        "decision": 0,
-    }
+    assert ev[0] == S.event("played", seat=0, card="blue.graveyard", cell=None, clause="A-9")
     # green's Barracks destroys the blue Market by comparison: it goes beside the Graveyard
     s3, ev = play(s2, "green.barracks", (1, 2))
     assert s3["seats"][0]["graveyard"] == ["blue.market"]
     assert S.stack(s3, (1, 1)) == [
         {"card": "green.park", "orientation": 1, "face_up": False, "token": False, "value": None}
     ]
-    assert {
-        "type": "destroyed",
-        "card": "blue.market",
-        "cell": [1, 1],
-        "to": "graveyard",
-        "clause": "A-5.2",
-        "decision": 0,
-    } in ev
+    assert (
+        S.event("destroyed", card="blue.market", cell=[1, 1], to="graveyard", clause="A-5.2") in ev
+    )
     sc = score_of(s3, 0)
     # Graveyard's own value 3 scores, +2 per card beside it
     assert sc["outside"] == 3
@@ -604,14 +570,7 @@ def test_card_smithy_copies_an_effect_then_is_removed() -> None:
         S.opt(seat=0, type="decline"),
     }
     s3, ev = decide(s2, "smithy", target="green.barracks")
-    assert ev[0] == {
-        "type": "copied",
-        "seat": 0,
-        "card": "green.barracks",
-        "by": "blue.smithy",
-        "clause": "A-9",
-        "decision": 0,
-    }
+    assert ev[0] == S.event("copied", seat=0, card="green.barracks", by="blue.smithy", clause="A-9")
     # Smithy (6) at (1,2): adjacent lower cards: none at (2,2); barracks 9 not lower.
     assert "blue.smithy" in s3["seats"][0]["removed"]
     assert S.stack(s3, (1, 2)) == []
@@ -710,21 +669,8 @@ def test_card_laboratory_opponents_play_face_down_in_turn_order() -> None:
     s3, ev = decide(s2, "play_face_down", card="green.well", cell=(1, 5))
     # yellow has no card: skipped; red is next
     assert ev[:2] == [
-        {
-            "type": "played_face_down",
-            "seat": 1,
-            "card": "green.well",
-            "cell": [1, 5],
-            "clause": "A-9",
-            "decision": 0,
-        },
-        {
-            "type": "skipped",
-            "seat": 2,
-            "reason": "laboratory_no_card_or_cell",
-            "clause": "A-9",
-            "decision": 0,
-        },
+        S.event("played_face_down", seat=1, card="green.well", cell=[1, 5], clause="A-9"),
+        S.event("skipped", seat=2, reason="laboratory_no_card_or_cell", clause="A-9"),
     ]
     assert S.pending(s3)["seat"] == 3
     s4, ev = decide(s3, "play_face_down", card="red.palace", cell=(1, 5))
@@ -803,14 +749,9 @@ def test_card_obelisk_pregame_exchange_and_hand_limit_5() -> None:
     assert sorted(s2["seats"][0]["hand"]) == ["blue.obelisk", "blue.palace", "blue.park"]
     assert "blue.well" in s2["seats"][0]["deck"] and "blue.obelisk" not in s2["seats"][0]["deck"]
     assert len(s2["seats"][0]["deck"]) == 9
-    assert ev[0] == {
-        "type": "obelisk_taken",
-        "seat": 0,
-        "card": "blue.obelisk",
-        "gave": "blue.well",
-        "clause": "A-3.1a",
-        "decision": 0,
-    }
+    assert ev[0] == S.event(
+        "obelisk_taken", seat=0, card="blue.obelisk", gave="blue.well", clause="A-3.1a"
+    )
     assert s2["rng"] != s["rng"]  # the deck was shuffled
     # no second exchange; the mulligan is still available
     opts = S.option_set(s2)

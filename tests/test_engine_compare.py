@@ -20,16 +20,15 @@ def left_and_play(
 def test_A_5_1_equal_values_nothing_happens() -> None:
     s, ev = left_and_play("green.palace=9", "blue.temple")
     assert compared(ev) == [
-        {
-            "type": "compared",
-            "card": "green.palace",
-            "cell": [1, 1],
-            "left_value": 9,
-            "played_value": 9,
-            "outcome": "equal",
-            "clause": "A-5.1",
-            "decision": 0,
-        }
+        S.event(
+            "compared",
+            card="green.palace",
+            cell=[1, 1],
+            left_value=9,
+            played_value=9,
+            outcome="equal",
+            clause="A-5.1",
+        )
     ]
     assert top(s, (1, 1))["orientation"] == 1 and value(s, (1, 1)) == 9
     assert "rotated" not in S.types(ev) and "destroyed" not in S.types(ev)
@@ -45,13 +44,7 @@ def test_A_5_2_left_card_destroyed_when_at_most_half() -> None:
         "A-5.2",
     )
     assert S.face_up(s, (1, 1)) is False
-    assert {
-        "type": "destroyed",
-        "card": "green.tavern",
-        "cell": [1, 1],
-        "clause": "A-5.2",
-        "decision": 0,
-    } in ev
+    assert S.event("destroyed", card="green.tavern", cell=[1, 1], clause="A-5.2") in ev
 
 
 def test_A_5_2_destroy_ignores_orientation_limits_and_one_sided_cards() -> None:
@@ -66,15 +59,9 @@ def test_A_5_3_left_card_turns_lower_when_more_than_half() -> None:
     c = compared(ev)[0]
     assert (c["outcome"], c["clause"]) == ("lower", "A-5.3")
     assert value(s, (1, 1)) == 3 and top(s, (1, 1))["orientation"] == 0
-    assert S.of_type(ev, "rotated")[0] == {
-        "type": "rotated",
-        "card": "green.school",
-        "cell": [1, 1],
-        "steps": -1,
-        "value": 3,
-        "clause": "A-5.3",
-        "decision": 0,
-    }
+    assert S.of_type(ev, "rotated")[0] == S.event(
+        "rotated", card="green.school", cell=[1, 1], steps=-1, value=3, clause="A-5.3"
+    )
 
 
 def test_A_5_3_A_5_5_no_turn_below_the_lowest_value_no_wrap() -> None:
@@ -171,13 +158,7 @@ def test_A_5_6_opponent_protected_card_unchanged() -> None:
     s, ev = left_and_play("green.tavern=4*", "blue.barracks")
     assert compared(ev)[0]["outcome"] == "destroy"
     assert S.face_up(s, (1, 1)) is True and top(s, (1, 1))["token"] is True
-    assert {
-        "type": "protected",
-        "card": "green.tavern",
-        "cell": [1, 1],
-        "clause": "A-5.6",
-        "decision": 0,
-    } in ev
+    assert S.event("protected", card="green.tavern", cell=[1, 1], clause="A-5.6") in ev
 
 
 def test_A_5_6_opponent_shield_card_not_rotated() -> None:
@@ -211,13 +192,7 @@ def test_A_5_6_own_protected_card_owner_chooses_decline() -> None:
     s, _ = left_and_play("blue.school=5*", "blue.barracks")
     s2, ev = decide(s, "decline")
     assert value(s2, (1, 1)) == 5 and top(s2, (1, 1))["token"] is True
-    assert ev[0] == {
-        "type": "protection_kept",
-        "card": "blue.school",
-        "cell": [1, 1],
-        "clause": "A-6.3",
-        "decision": 0,
-    }
+    assert ev[0] == S.event("protection_kept", card="blue.school", cell=[1, 1], clause="A-6.3")
 
 
 def test_A_5_6_no_choice_asked_when_the_outcome_changes_nothing() -> None:

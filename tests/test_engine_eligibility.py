@@ -200,14 +200,7 @@ def test_A_4_3_fountain_cell_stays_eligible_for_its_owner_who_takes_the_token_ba
     s2, ev = play(s, "blue.palace", (1, 2))
     assert s2["fountains"] == []
     assert s2["seats"][0]["tokens"] == 2
-    assert {
-        "type": "token_returned",
-        "seat": 0,
-        "cell": [1, 2],
-        "reason": "fountain",
-        "clause": "A-9",
-        "decision": 0,
-    } in ev
+    assert S.event("token_returned", seat=0, cell=[1, 2], reason="fountain", clause="A-9") in ev
 
 
 # -- lifting ----------------------------------------------------------------------------

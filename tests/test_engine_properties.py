@@ -21,6 +21,7 @@ import json
 import random
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import scenario as S
@@ -283,17 +284,21 @@ def play_in_memory(seed: int, seats: int, advanced: bool, try_all: bool) -> None
     assert dumps(arch.game_to_json(h)) == dumps(arch.game_to_json(g))
 
 
-@settings(
-    max_examples=260,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    seats=st.sampled_from([2, 3, 4]),
-    advanced=st.booleans(),
-)
+def random_games(examples: int) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """`examples` seeded games of 2-4 seats, basic or advanced (derandomized: the same
+    games on every run)."""
+    games = given(
+        seed=st.integers(0, 2**32 - 1), seats=st.sampled_from([2, 3, 4]), advanced=st.booleans()
+    )
+    return lambda test: settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )(games(test))
+
+
+@random_games(260)
 def test_random_games_in_memory_keep_every_invariant(seed: int, seats: int, advanced: bool) -> None:
     """8 games per example: 2080 games; every option tried in one game of each batch."""
     for k in range(8):
@@ -427,17 +432,7 @@ def play_json(seed: int, seats: int, advanced: bool, try_all: bool) -> None:
     assert dumps(again) == dumps(state)
 
 
-@settings(
-    max_examples=240,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    seats=st.sampled_from([2, 3, 4]),
-    advanced=st.booleans(),
-)
+@random_games(240)
 def test_random_games_through_the_json_api(seed: int, seats: int, advanced: bool) -> None:
     play_json(seed, seats, advanced, try_all=seed % 6 == 0)
 

@@ -19,14 +19,7 @@ def test_A_6_1_school_protects_an_own_card_with_a_token() -> None:
     s3, ev = decide(s2, "protect", target="blue.palace")
     assert top(s3, (1, 1))["token"] is True
     assert s3["seats"][0]["tokens"] == 1
-    assert ev[0] == {
-        "type": "protected",
-        "card": "blue.palace",
-        "cell": [1, 1],
-        "seat": 0,
-        "clause": "A-7.8",
-        "decision": 0,
-    }
+    assert ev[0] == S.event("protected", card="blue.palace", cell=[1, 1], seat=0, clause="A-7.8")
 
 
 def test_A_6_1_only_own_colour_can_be_protected() -> None:
@@ -185,14 +178,9 @@ def test_A_6_4_token_returns_when_the_card_is_destroyed() -> None:
         "token": False,
         "value": None,
     }
-    assert ev[0] == {
-        "type": "token_returned",
-        "seat": 0,
-        "card": "blue.school",
-        "reason": "destroyed",
-        "clause": "A-6.4",
-        "decision": 0,
-    }
+    assert ev[0] == S.event(
+        "token_returned", seat=0, card="blue.school", reason="destroyed", clause="A-6.4"
+    )
 
 
 def test_A_6_4_token_returns_when_the_card_returns_to_hand() -> None:
@@ -204,14 +192,12 @@ def test_A_6_4_token_returns_when_the_card_returns_to_hand() -> None:
     s2, _ = play(s, "blue.manufactory", (1, 3))
     s3, ev = decide(s2, "manufactory", target="blue.school")
     assert s3["seats"][0]["tokens"] == 2
-    assert {
-        "type": "token_returned",
-        "seat": 0,
-        "card": "blue.school",
-        "reason": "returned_to_hand",
-        "clause": "A-6.4",
-        "decision": 0,
-    } in ev
+    assert (
+        S.event(
+            "token_returned", seat=0, card="blue.school", reason="returned_to_hand", clause="A-6.4"
+        )
+        in ev
+    )
 
 
 def test_A_6_4_token_returns_when_the_card_is_removed() -> None:

@@ -163,14 +163,7 @@ def test_A_3_5_draw_up_to_the_hand_limit_and_nothing_from_an_empty_deck() -> Non
     assert s2["seats"][0]["hand"] == ["blue.well", "blue.park"]
     assert s2["seats"][0]["deck"] == []
     assert S.of_type(ev, "drew") == [
-        {
-            "type": "drew",
-            "seat": 0,
-            "count": 2,
-            "cards": ["blue.well", "blue.park"],
-            "clause": "A-3.5",
-            "decision": 0,
-        }
+        S.event("drew", seat=0, count=2, cards=["blue.well", "blue.park"], clause="A-3.5")
     ]
     s3, _ = play(s2, "green.well", (1, 2))
     s4, ev = play(s3, "blue.well", (1, 3))

@@ -33,15 +33,9 @@ def test_A_2_2_played_card_enters_with_basic_value() -> None:
         "token": False,
         "value": 10,
     }
-    assert ev[0] == {
-        "type": "played",
-        "seat": 0,
-        "card": "blue.palace",
-        "cell": [1, 1],
-        "value": 10,
-        "clause": "A-3.2",
-        "decision": 0,
-    }
+    assert ev[0] == S.event(
+        "played", seat=0, card="blue.palace", cell=[1, 1], value=10, clause="A-3.2"
+    )
 
 
 def test_A_2_6_face_down_card_has_no_value() -> None:
@@ -183,15 +177,9 @@ def test_A_2_1_rotation_effect_wraps_from_highest_to_lowest() -> None:
     s3, ev = decide(s2, "rotate", target="green.palace", steps=1)
     assert value(s3, (1, 1)) == 8
     assert S.top(s3, (1, 1))["orientation"] == 0
-    assert S.of_type(ev, "rotated")[0] == {
-        "type": "rotated",
-        "card": "green.palace",
-        "cell": [1, 1],
-        "steps": 1,
-        "value": 8,
-        "clause": "A-7.2",
-        "decision": 0,
-    }
+    assert S.of_type(ev, "rotated")[0] == S.event(
+        "rotated", card="green.palace", cell=[1, 1], steps=1, value=8, clause="A-7.2"
+    )
 
 
 def test_A_2_1_rotation_effect_wraps_from_lowest_to_highest() -> None:

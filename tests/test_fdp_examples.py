@@ -9,6 +9,7 @@ from fdp_examples import STEPS_4 as RECTANGLE  # F-9.4: the engenheiro's rectang
 from fdp_support import PASS, SKIP, State, arrange, fresh, lay, parse_compact, play, refused
 
 import engine.fora_de_prumo as fdp
+from engine.fora_de_prumo import scoring
 
 P1_SPACES = ["SP11@0,0r0", "SP12@0,1r0", "SP09@0,-1r0", "SP02@2,-1r0"]
 P1_SITE = ["MA01", "MA05", "MA07", "PE08", "CO01", "CO05", "PR11"]
@@ -56,15 +57,7 @@ def seat_scores(state: State) -> list[dict[str, Any]]:
     return seats
 
 
-COMPONENTS = (
-    "qualified_connections",
-    "materials",
-    "people",
-    "concepts",
-    "projects",
-    "complete_projects",
-    "total",
-)
+COMPONENTS = (*scoring.COMPONENTS, "total")  # F-8.4 order
 
 
 def components(b: dict[str, Any]) -> tuple[int, ...]:

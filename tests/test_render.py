@@ -221,12 +221,17 @@ def test_fora_de_prumo_view_hides_hands_and_clone_cards(client: Any) -> None:
 HOSTILE = '<script>alert("x")</script>&<b'
 
 
-def test_names_from_a_custom_catalog_are_escaped(client: Any) -> None:
-    doc = copy.deepcopy(ARCH.builtin_catalogs()["reference"].to_json())
+def hostile_catalog(eng: Any, *fields: str) -> dict[str, Any]:
+    """The reference catalog as a custom one whose cards' `fields` are all HOSTILE."""
+    doc: dict[str, Any] = copy.deepcopy(eng.builtin_catalogs()["reference"].to_json())
     doc["id"] = "hostile"
     for card in doc["cards"]:
-        card["name"] = HOSTILE
-        card["text"] = HOSTILE
+        card.update(dict.fromkeys(fields, HOSTILE))
+    return doc
+
+
+def test_names_from_a_custom_catalog_are_escaped(client: Any) -> None:
+    doc = hostile_catalog(ARCH, "name", "text")
     state = ARCH.new_game({"seats": 2, "seed": 1, "catalog": doc})
     state = play(ARCH, state, 1, lambda s: sum(len(c) for st in s["city"] for c in st) >= 4, doc)
     text, root = svg_of(client, {"state": state, "catalog": doc})
@@ -235,11 +240,7 @@ def test_names_from_a_custom_catalog_are_escaped(client: Any) -> None:
 
 
 def test_fora_de_prumo_custom_catalog_names_are_escaped(client: Any) -> None:
-    doc = copy.deepcopy(FDP.builtin_catalogs()["reference"].to_json())
-    doc["id"] = "hostile"
-    for card in doc["cards"]:
-        card["name"] = HOSTILE
-        card["gloss"] = HOSTILE
+    doc = hostile_catalog(FDP, "name", "gloss")
     state = FDP.new_game({"game": "fora-de-prumo", "seats": 2, "seed": 4, "catalog": doc})
     count = iter(range(30))
     state = play(FDP, state, 4, lambda s: next(count, None) is None, doc)
@@ -467,8 +468,7 @@ def test_a_finished_game_names_its_winner_in_the_language_asked_for(client: Any)
 
 @pytest.mark.parametrize("lang", ["pt", "fr", "de"])
 def test_translated_pictures_still_escape_names(client: Any, lang: str) -> None:
-    doc = copy.deepcopy(ARCH.builtin_catalogs()["reference"].to_json())
-    doc["id"] = "hostile"
+    doc = hostile_catalog(ARCH)
     for card in doc["cards"]:
         card["name"] = HOSTILE + card["name"]  # unknown to the catalogs: drawn as given
     state = ARCH.new_game({"seats": 3, "seed": 1, "catalog": doc})

@@ -12,14 +12,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from app.render.board import Board, decided, seat_colour
-from app.render.svg import clip, document, el, text, title
+from app.render import shared
+from app.render.board import Board, seat_colour
+from app.render.svg import circle, clip, el, rect, text, title
 
 CW, CH, GAP = 118, 132, 6  # cell size and gap
 LEFT = 40  # street labels
 HEADER = 52
 PANEL_H = 78
 HAND_W, HAND_H = 112, 58
+EMPTY = {"fill": "#f6f2e8", "stroke": "#c9bfa8", "stroke_width": 1.5, "stroke_dasharray": "5 4"}
 
 
 def _def(cat: Any, inst: str) -> Any:
@@ -73,14 +75,9 @@ def _shield(board: Board, x: float, y: float, fill: str) -> str:
         f"M{x},{y - 9} L{x + 8},{y - 6} L{x + 7},{y + 3} Q{x + 4},{y + 8} {x},{y + 10} "
         f"Q{x - 4},{y + 8} {x - 7},{y + 3} L{x - 8},{y - 6} Z"
     )
+    tip = board.t("protection token (A-6): the card cannot be targeted by rivals' effects")
     return el(
-        "path",
-        title(board.t("protection token (A-6): the card cannot be targeted by rivals' effects")),
-        d=path,
-        fill=fill,
-        stroke="#fff",
-        stroke_width=1.5,
-        class_="token",
+        "path", title(tip), d=path, fill=fill, stroke="#fff", stroke_width=1.5, class_="token"
     )
 
 
@@ -99,96 +96,110 @@ def _orientation_arrow(board: Board, x: float, y: float, orientation: int, n: in
     )
 
 
+def _face_down(board: Board, name: str, x: float, y: float, colour: str) -> list[str]:
+    cx, cy = x + CW / 2, y + CH / 2
+    return [
+        rect(x + 3, y + 3, CW - 6, CH - 6, rx=8, fill="url(#hatch)", stroke=colour, stroke_width=3),
+        text(cx, cy - 10, clip(name, 14), class_="c", fill="#eee", font_size=13),
+        text(
+            cx,
+            cy + 10,
+            board.t("face down"),
+            class_="c",
+            fill="#ddd",
+            font_size=11,
+            font_style="italic",
+        ),
+    ]
+
+
+def _values(board: Board, d: Any, k: int, x: float, y: float, colour: str) -> list[str]:
+    """The card's side values, the one on top (orientation `k`) marked, and the arrow."""
+    values = list(d.values)
+    step = min(24, (CW - 20) / max(len(values), 1))
+    x0 = x + CW / 2 - step * (len(values) - 1) / 2
+    parts: list[str] = []
+    for i, v in enumerate(values):
+        cx = x0 + i * step
+        if i == k:
+            parts.append(rect(cx - 10, y + 84, 20, 17, rx=4, fill=colour))
+        on = " b" if i == k else ""
+        parts.append(
+            text(cx, y + 93, v, class_="c" + on, font_size=12, fill="#fff" if i == k else "#555")
+        )
+    if len(values) > 1:
+        parts.append(_orientation_arrow(board, x + 16, y + 40, int(k), len(values)))
+    return parts
+
+
 def _card_face(
     board: Board, entry: dict[str, Any], x: float, y: float, colour: str, fill: str
 ) -> list[str]:
     d = _def(board.game.cat, entry["card"])
     name = _name(board, entry["card"])
-    parts: list[str] = []
     if not entry.get("face_up", True):
-        parts.append(
-            el(
-                "rect",
-                x=x + 3,
-                y=y + 3,
-                width=CW - 6,
-                height=CH - 6,
-                rx=8,
-                fill="url(#hatch)",
-                stroke=colour,
-                stroke_width=3,
-            )
-        )
-        parts.append(
-            text(x + CW / 2, y + CH / 2 - 10, clip(name, 14), class_="c", fill="#eee", font_size=13)
-        )
-        parts.append(
-            text(
-                x + CW / 2,
-                y + CH / 2 + 10,
-                board.t("face down"),
-                class_="c",
-                fill="#ddd",
-                font_size=11,
-                font_style="italic",
-            )
-        )
-        return parts
-    parts.append(
-        el(
-            "rect",
-            x=x + 3,
-            y=y + 3,
-            width=CW - 6,
-            height=CH - 6,
-            rx=8,
-            fill=fill,
-            stroke=colour,
-            stroke_width=3,
-        )
+        return _face_down(board, name, x, y, colour)
+    parts = shared.framed(
+        x + 3, y + 3, CW - 6, CH - 6, rx=8, band=22, colour=colour, fill=fill, stroke=3
     )
-    parts.append(el("rect", x=x + 3, y=y + 3, width=CW - 6, height=22, rx=8, fill=colour))
     parts.append(text(x + CW / 2, y + 15, clip(name, 15), class_="c b", fill="#fff", font_size=12))
     value = entry.get("value")
-    parts.append(
-        text(
-            x + CW / 2,
-            y + 58,
-            "-" if value is None else value,
-            class_="c b",
-            font_size=34,
-            fill="#222",
-        )
-    )
+    shown = "-" if value is None else value
+    parts.append(text(x + CW / 2, y + 58, shown, class_="c b", font_size=34, fill="#222"))
     formula = _formula(d)
     if formula is not None:
         parts.append(text(x + CW / 2, y + 92, formula, class_="c", font_size=13, fill="#555"))
     elif d is not None and d.values:
-        values = list(d.values)
-        k = entry.get("orientation", 0)
-        step = min(24, (CW - 20) / max(len(values), 1))
-        x0 = x + CW / 2 - step * (len(values) - 1) / 2
-        for i, v in enumerate(values):
-            cx = x0 + i * step
-            if i == k:
-                parts.append(
-                    el("rect", x=cx - 10, y=y + 84, width=20, height=17, rx=4, fill=colour)
-                )
-            parts.append(
-                text(
-                    cx,
-                    y + 93,
-                    v,
-                    class_="c" + (" b" if i == k else ""),
-                    font_size=12,
-                    fill="#fff" if i == k else "#555",
-                )
-            )
-        if len(values) > 1:
-            parts.append(_orientation_arrow(board, x + 16, y + 40, int(k), len(values)))
+        parts += _values(board, d, entry.get("orientation", 0), x, y, colour)
     if entry.get("token"):
         parts.append(_shield(board, x + CW - 17, y + 42, colour))
     return parts
+
+
+def _stack(
+    board: Board, stack: list[dict[str, Any]], x: float, y: float
+) -> tuple[list[str], list[str]]:
+    """A cell's stack: (its top card and the badge counting those beneath, the hover lines)."""
+    seats = board.doc["seats"]
+    top = stack[-1]
+    owner = _owner(seats, top["card"])
+    cname = seats[owner].get("colour", f"seat {owner}")
+    parts = _card_face(board, top, x, y, seat_colour(owner, cname), "#fffdf7")
+    lines = [_describe(board, top, str(cname))]
+    d = _def(board.game.cat, top["card"])
+    if d is not None and d.text and top.get("face_up", True):
+        lines.append(d.text)
+    beneath = stack[:-1]
+    if beneath:
+        below = "; ".join(
+            _describe(board, e, str(seats[_owner(seats, e["card"])].get("colour"))) for e in beneath
+        )
+        lines.append(board.t("beneath, bottom first: {cards}", cards=below))
+        bx, by = x + CW - 18, y + CH - 18
+        parts.append(circle(bx, by, 11, fill="#333"))
+        parts.append(text(bx, by, f"+{len(beneath)}", class_="c b", fill="#fff", font_size=11))
+    return parts, lines
+
+
+def _fountain(board: Board, fountain: tuple[int, str], x: float, y: float) -> tuple[str, str]:
+    """A Fountain token on a cell: (its drawing, its hover line)."""
+    fseat, fname = fountain
+    line = board.t(
+        "Fountain token of {colour} (seat {seat}): its rivals may not play here (A-4.3)",
+        colour=board.word(fname, "colour"),
+        seat=fseat,
+    )
+    fx, fy = x + 18, y + CH - 18
+    token = circle(
+        fx,
+        fy,
+        12,
+        fill="#bfe3ff",
+        stroke=seat_colour(fseat, fname),
+        stroke_width=3,
+        class_="fountain",
+    )
+    return token + text(fx, fy, "F", class_="c b", fill="#0b4f8a", font_size=13), line
 
 
 def _cell(
@@ -200,263 +211,123 @@ def _cell(
     y: float,
     fountain: tuple[int, str] | None,
 ) -> str:
-    seats = board.doc["seats"]
-    cat = board.game.cat
-    cell = [street, block]
-    parts: list[str] = []
-    lines = [
-        board.t(
-            "cell {cell} (street {street}, block {block})",
-            cell=json.dumps(cell),
-            street=street,
-            block=block,
-        )
-    ]
-    card_attr: str | None = None
-    if not stack:
-        parts.append(
-            el(
-                "rect",
-                x=x + 3,
-                y=y + 3,
-                width=CW - 6,
-                height=CH - 6,
-                rx=8,
-                fill="#f6f2e8",
-                stroke="#c9bfa8",
-                stroke_width=1.5,
-                stroke_dasharray="5 4",
-                class_="empty",
-            )
-        )
-        lines.append(board.t("empty"))
-    else:
-        top = stack[-1]
-        owner = _owner(seats, top["card"])
-        cname = seats[owner].get("colour", f"seat {owner}")
-        colour = seat_colour(owner, cname)
-        parts += _card_face(board, top, x, y, colour, "#fffdf7")
-        card_attr = top["card"]
-        lines.append(_describe(board, top, str(cname)))
-        d = _def(cat, top["card"])
-        if d is not None and d.text and top.get("face_up", True):
-            lines.append(d.text)
-        beneath = stack[:-1]
-        if beneath:
-            below = "; ".join(
-                _describe(board, e, str(seats[_owner(seats, e["card"])].get("colour")))
-                for e in beneath
-            )
-            lines.append(board.t("beneath, bottom first: {cards}", cards=below))
-            parts.append(el("circle", cx=x + CW - 18, cy=y + CH - 18, r=11, fill="#333"))
-            parts.append(
-                text(
-                    x + CW - 18,
-                    y + CH - 18,
-                    f"+{len(beneath)}",
-                    class_="c b",
-                    fill="#fff",
-                    font_size=11,
-                )
-            )
-    if fountain is not None:
-        fseat, fname = fountain
-        fcol = seat_colour(fseat, fname)
-        lines.append(
-            board.t(
-                "Fountain token of {colour} (seat {seat}): its rivals may not play here (A-4.3)",
-                colour=board.word(fname, "colour"),
-                seat=fseat,
-            )
-        )
-        parts.append(
-            el(
-                "circle",
-                cx=x + 18,
-                cy=y + CH - 18,
-                r=12,
-                fill="#bfe3ff",
-                stroke=fcol,
-                stroke_width=3,
-                class_="fountain",
-            )
-        )
-        parts.append(text(x + 18, y + CH - 18, "F", class_="c b", fill="#0b4f8a", font_size=13))
-    return el(
-        "g",
-        title("\n".join(lines)),
-        *parts,
-        class_="cell",
-        data_cell=json.dumps(cell),
-        data_card=card_attr,
+    cell = json.dumps([street, block])
+    where = board.t(
+        "cell {cell} (street {street}, block {block})", cell=cell, street=street, block=block
     )
+    if stack:
+        parts, lines = _stack(board, stack, x, y)
+    else:
+        parts = [rect(x + 3, y + 3, CW - 6, CH - 6, rx=8, **EMPTY, class_="empty")]
+        lines = [board.t("empty")]
+    if fountain is not None:
+        token, line = _fountain(board, fountain, x, y)
+        parts.append(token)
+        lines.append(line)
+    top = stack[-1]["card"] if stack else None
+    tip = title("\n".join([where, *lines]))
+    return el("g", tip, *parts, class_="cell", data_cell=cell, data_card=top)
 
 
 ZONES = ("outside", "graveyard", "removed")  # a seat's other piles, counted in its panel
+
+
+def _seat_tip(board: Board, s: dict[str, Any], i: int, name: str, total: object) -> str:
+    """A seat panel's hover: its points, and the cards of its other piles."""
+    lines = [
+        board.t(
+            "{colour} (seat {seat}): {total} points now",
+            colour=board.word(name, "colour"),
+            seat=i,
+            total=total,
+        )
+    ]
+    for zone in ZONES:
+        if s.get(zone):
+            cards = ", ".join(_name(board, c) for c in s[zone])
+            lines.append(board.t("{zone}: {cards}", zone=board.t(zone), cards=cards))
+    return "\n".join(lines)
 
 
 def _seat_panel(board: Board, i: int, x: float, y: float, w: float) -> str:
     s = board.doc["seats"][i]
     name = str(s.get("colour", f"seat {i}"))
     colour = seat_colour(i, name)
-    pending = board.doc.get("pending") or {}
     score_seats = board.scores.get("seats", [])
     total = score_seats[i]["total"] if i < len(score_seats) else None
-    hand = s.get("hand")
-    hand_n = len(hand) if isinstance(hand, list) else s.get("hand_count", 0)
-    deck = s.get("deck")
-    deck_n = len(deck) if isinstance(deck, list) else s.get("deck_count", 0)
-    to_play = not board.doc.get("game_over") and pending.get("seat") == i
-    won = board.doc.get("game_over") and i in board.scores.get("winners", [])
-    parts = [
-        el(
-            "rect",
-            x=x,
-            y=y,
-            width=w - 8,
-            height=PANEL_H - 8,
-            rx=8,
-            fill="#fff",
-            stroke=colour,
-            stroke_width=4 if to_play else 2,
-        ),
-        el("rect", x=x, y=y, width=10, height=PANEL_H - 8, rx=4, fill=colour),
-        text(
-            x + 20,
-            y + 16,
-            board.t("{colour} · seat {seat}", colour=board.word(name, "colour"), seat=i)
-            + (" · " + board.t("you") if board.viewer == i else ""),
-            class_="b",
-            font_size=15,
-            fill=colour,
-        ),
-        text(
-            x + w - 18,
-            y + 16,
-            board.t("{total} pts", total=total) if total is not None else "",
-            class_="r b",
-            font_size=16,
-            fill="#222",
-        ),
-        text(
-            x + 20,
-            y + 38,
-            board.t(
-                "hand {hand} · deck {deck} · tokens {tokens}",
-                hand=hand_n,
-                deck=deck_n,
-                tokens=s.get("tokens", 0),
-            ),
-            font_size=12,
-            fill="#333",
-        ),
-    ]
-    extra = []
-    for zone in ZONES:
-        cards = s.get(zone) or []
-        if cards:
-            extra.append(f"{board.t(zone)} {len(cards)}")
-    status = board.t("▶ to play") if to_play else board.t("★ winner") if won else ""
-    parts.append(text(x + 20, y + 56, " · ".join(extra) or " ", font_size=11, fill="#666"))
-    parts.append(
-        text(
-            x + w - 18,
-            y + 56,
-            status,
-            class_="r b",
-            font_size=12,
-            fill="#b35c00" if to_play else "#1c7c32",
-        )
+    to_play, won = shared.standing(board, i)
+    who = board.t("{colour} · seat {seat}", colour=board.word(name, "colour"), seat=i)
+    if board.viewer == i:
+        who += " · " + board.t("you")
+    counts = board.t(
+        "hand {hand} · deck {deck} · tokens {tokens}",
+        hand=shared.count(s, "hand"),
+        deck=shared.count(s, "deck"),
+        tokens=s.get("tokens", 0),
     )
-    zone_lines = [
-        board.t(
-            "{zone}: {cards}",
-            zone=board.t(zone),
-            cards=", ".join(_name(board, c) for c in (s.get(zone) or [])),
-        )
-        for zone in ZONES
-        if s.get(zone)
-    ]
-    tip = "\n".join(
-        [
-            board.t(
-                "{colour} (seat {seat}): {total} points now",
-                colour=board.word(name, "colour"),
-                seat=i,
-                total=total,
-            ),
-            *zone_lines,
-        ]
+    piles = " · ".join(f"{board.t(zone)} {len(s[zone])}" for zone in ZONES if s.get(zone))
+    return el(
+        "g",
+        title(_seat_tip(board, s, i, name, total)),
+        shared.panel_frame(x, y, w - 8, PANEL_H - 8, 8, colour, to_play),
+        rect(x, y, 10, PANEL_H - 8, rx=4, fill=colour),
+        text(x + 20, y + 16, who, class_="b", font_size=15, fill=colour),
+        shared.points(board, x + w - 18, y + 16, total),
+        text(x + 20, y + 38, counts, font_size=12, fill="#333"),
+        text(x + 20, y + 56, piles or " ", font_size=11, fill="#666"),
+        shared.status(board, x + w - 18, y + 56, to_play, won),
+        class_="seat",
+        data_seat=i,
     )
-    return el("g", title(tip), *parts, class_="seat", data_seat=i)
+
+
+def _hand_card(board: Board, i: int, inst: str, x: float, y: float, colour: str) -> str:
+    d = _def(board.game.cat, inst)
+    basic: object = ""
+    if d is not None:
+        basic = _formula(d) or (d.values[d.basic_index] if d.values else "")
+    name = _name(board, inst)
+    tip = name
+    if basic != "":
+        tip = board.t("{card} (basic value {value})", card=tip, value=basic)
+    if d is not None and d.text:
+        tip += "\n" + d.text
+    return el(
+        "g",
+        title(tip),
+        *shared.framed(
+            x, y, HAND_W, HAND_H, rx=7, band=18, colour=colour, fill="#fffdf7", stroke=2.5
+        ),
+        text(x + HAND_W / 2, y + 10, clip(name, 15), class_="c b", fill="#fff", font_size=11),
+        text(x + HAND_W / 2, y + 38, basic, class_="c b", font_size=20, fill="#222"),
+        class_="hand-card",
+        data_card=inst,
+        data_seat=i,
+    )
 
 
 def _hand(board: Board, i: int, x: float, y: float) -> str:
     s = board.doc["seats"][i]
-    cat = board.game.cat
     name = str(s.get("colour", f"seat {i}"))
     colour = seat_colour(i, name)
     label = board.t("{colour} hand", colour=board.word(name, "colour"))
     parts = [text(x, y + HAND_H / 2, label, class_="b", font_size=13, fill=colour)]
     for k, inst in enumerate(s.get("hand") or []):
-        cx = x + 96 + k * (HAND_W + 8)
-        d = _def(cat, inst)
-        basic: object = ""
-        if d is not None:
-            basic = _formula(d) or (d.values[d.basic_index] if d.values else "")
-        tip = _name(board, inst)
-        if basic != "":
-            tip = board.t("{card} (basic value {value})", card=tip, value=basic)
-        if d is not None and d.text:
-            tip += "\n" + d.text
-        parts.append(
-            el(
-                "g",
-                title(tip),
-                el(
-                    "rect",
-                    x=cx,
-                    y=y,
-                    width=HAND_W,
-                    height=HAND_H,
-                    rx=7,
-                    fill="#fffdf7",
-                    stroke=colour,
-                    stroke_width=2.5,
-                ),
-                el("rect", x=cx, y=y, width=HAND_W, height=18, rx=7, fill=colour),
-                text(
-                    cx + HAND_W / 2,
-                    y + 10,
-                    clip(_name(board, inst), 15),
-                    class_="c b",
-                    fill="#fff",
-                    font_size=11,
-                ),
-                text(cx + HAND_W / 2, y + 38, basic, class_="c b", font_size=20, fill="#222"),
-                class_="hand-card",
-                data_card=inst,
-                data_seat=i,
-            )
-        )
+        parts.append(_hand_card(board, i, inst, x + 96 + k * (HAND_W + 8), y, colour))
     return el("g", *parts, class_="hand", data_seat=i)
 
 
-def _header(board: Board) -> str:
+def _header(board: Board) -> list[str]:
     doc = board.doc
     seats = doc["seats"]
     if doc.get("game_over"):
-        winners = board.scores.get("winners", [])
-        names = ", ".join(
-            board.t(
+        line = shared.game_over(
+            board,
+            lambda w: board.t(
                 "{colour} (seat {seat})",
                 colour=board.word(seats[w].get("colour"), "colour"),
                 seat=w,
-            )
-            for w in winners
-        )
-        line = board.t(
-            "Game over · winner: {names} ({decided})", names=names, decided=decided(board)
+            ),
         )
     else:
         pending = doc.get("pending") or {}
@@ -469,10 +340,7 @@ def _header(board: Board) -> str:
             prompt=board.word(pending.get("prompt", ""), "prompt"),
             clause=pending.get("clause", ""),
         )
-    label = board.heading("Architectura")
-    return text(LEFT, 16, label, class_="b", font_size=18, fill="#3b2f1e") + text(
-        LEFT, 38, clip(line, 130), font_size=13, fill="#333"
-    )
+    return shared.heading(board, "Architectura", LEFT, line)
 
 
 def render(board: Board) -> str:
@@ -485,7 +353,7 @@ def render(board: Board) -> str:
     for f in doc.get("fountains") or []:
         fs = f["seat"]
         fountains[tuple(f["cell"])] = (fs, str(seats[fs].get("colour", f"seat {fs}")))
-    parts = [_header(board)]
+    parts = _header(board)
     n = len(seats)
     pw = (width - LEFT) / max(n, 1)
     for i in range(n):
@@ -508,10 +376,4 @@ def render(board: Board) -> str:
             parts.append(_hand(board, i, LEFT, y))
             y += HAND_H + 10
     height = y + 6
-    defs = (
-        '<pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" '
-        'patternTransform="rotate(45)"><rect width="8" height="8" fill="#5a5550"/>'
-        '<line x1="0" y1="0" x2="0" y2="8" stroke="#77716a" stroke-width="4"/></pattern>'
-    )
-    bg = el("rect", x=0, y=0, width=width, height=height, fill="#efe8d8")
-    return document(width, height, board.t("Architectura board"), bg, *parts, defs=defs)
+    return shared.picture(width, height, board.t("Architectura board"), *parts, defs=shared.HATCH)

@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from app.render.board import Board, decided, seat_colour
-from app.render.svg import clip, document, el, text, title
+from app.render import shared
+from app.render.board import Board, seat_colour
+from app.render.svg import circle, clip, el, line, rect, text, title
 from engine.fora_de_prumo import SLOT_SIDE, Placement, cells_of, measure
 
 C = 58  # cell size
@@ -38,6 +39,27 @@ TYPE_COLOUR = {
     "person": "#7b4fa3",
     "concept": "#1f8a8a",
     "project": "#c4621b",
+}
+# the patterns: jokers striped with the four suits, patio cells dotted, hidden cards hatched
+DEFS = (
+    '<linearGradient id="joker" x1="0" y1="0" x2="1" y2="1">'
+    + "".join(
+        f'<stop offset="{k / 4}" stop-color="{v[3]}"/><stop offset="{(k + 1) / 4}" '
+        f'stop-color="{v[3]}"/>'
+        for k, v in enumerate(SUIT_STYLE.values())
+    )
+    + "</linearGradient>"
+    '<pattern id="patio" width="8" height="8" patternUnits="userSpaceOnUse">'
+    '<rect width="8" height="8" fill="#e4f4de"/><circle cx="4" cy="4" r="1.3" fill="#7dbb72"/>'
+    "</pattern>" + shared.HATCH
+)
+# an empty cell around a building, where a space may be laid
+GRID_CELL = {
+    "rx": 3,
+    "fill": "#fbf8f1",
+    "stroke": "#d8cfbd",
+    "stroke_dasharray": "3 3",
+    "class_": "grid-cell",
 }
 WALL = "#35302a"
 # per direction N, E, S, W: the unit edge of a cell (dx0, dy0, dx1, dy1) and its inward normal
@@ -98,36 +120,13 @@ def _chip(
         fill = "url(#joker)" if card.is_joker else SUIT_STYLE[suits[0]][3] if suits else "#fff"
     elif card.type == "material" and card.suit in SUIT_STYLE:
         fill = SUIT_STYLE[card.suit][3]
-    parts = [
-        el(
-            "rect",
-            x=x,
-            y=y,
-            width=CHIP_W,
-            height=CHIP_H,
-            rx=6,
-            fill=fill,
-            stroke=colour,
-            stroke_width=2,
-        ),
-        el("rect", x=x, y=y, width=CHIP_W, height=15, rx=6, fill=colour),
+    parts = shared.framed(x, y, CHIP_W, CHIP_H, rx=6, band=15, colour=colour, fill=fill, stroke=2)
+    kind = board.word(card.type, "card type")
+    name = clip(board.word(card.name), 17)
+    parts += [
         text(x + 5, y + 8, card.id, class_="b", font_size=10, fill="#fff"),
-        text(
-            x + CHIP_W - 5,
-            y + 8,
-            board.word(card.type, "card type"),
-            class_="r",
-            font_size=9,
-            fill="#fff",
-        ),
-        text(
-            x + CHIP_W / 2,
-            y + 26,
-            clip(board.word(card.name), 17),
-            class_="c",
-            font_size=11,
-            fill="#222",
-        ),
+        text(x + CHIP_W - 5, y + 8, kind, class_="r", font_size=9, fill="#fff"),
+        text(x + CHIP_W / 2, y + 26, name, class_="c", font_size=11, fill="#222"),
     ]
     sub = note
     if not sub and card.type in ("material", "project"):
@@ -140,9 +139,7 @@ def _chip(
         )
     if badge:
         bw = max(30, 6 * len(badge))  # a translated badge ("spent") may be longer
-        parts.append(
-            el("rect", x=x + CHIP_W - bw, y=y + CHIP_H - 13, width=bw, height=13, rx=4, fill="#222")
-        )
+        parts.append(rect(x + CHIP_W - bw, y + CHIP_H - 13, bw, 13, rx=4, fill="#222"))
         parts.append(
             text(x + CHIP_W - bw / 2, y + CHIP_H - 6, badge, class_="c b", font_size=9, fill="#fff")
         )
@@ -151,25 +148,10 @@ def _chip(
 
 
 def _hidden_chip(x: float, y: float, label: str) -> str:
-    return el(
-        "g",
-        title(label),
-        el(
-            "rect",
-            x=x,
-            y=y,
-            width=CHIP_W,
-            height=CHIP_H,
-            rx=6,
-            fill="url(#hatch)",
-            stroke="#555",
-            stroke_width=2,
-        ),
-        text(
-            x + CHIP_W / 2, y + CHIP_H / 2, clip(label, 18), class_="c", font_size=10, fill="#fff"
-        ),
-        class_="hidden-card",
-    )
+    frame = rect(x, y, CHIP_W, CHIP_H, rx=6, fill="url(#hatch)", stroke="#555", stroke_width=2)
+    name = clip(label, 18)
+    shown = text(x + CHIP_W / 2, y + CHIP_H / 2, name, class_="c", font_size=10, fill="#fff")
+    return el("g", title(label), frame, shown, class_="hidden-card")
 
 
 class _Grid:
@@ -192,6 +174,37 @@ def _slot_edge(p: Placement, i: int) -> tuple[tuple[int, int], int]:
     return cells_of(p)[h], d
 
 
+def _slot(board: Board, grid: _Grid, p: Placement, i: int, ch: str) -> list[str]:
+    """Slot `i` of a laid space on its edge: a wall, or a door (with its suit's symbol)."""
+    cell, d = _slot_edge(p, i)
+    x1, y1, x2, y2 = grid.edge(cell, d)
+    nx, ny = INWARD[d]
+    x1, y1, x2, y2 = x1 + 3 * nx, y1 + 3 * ny, x2 + 3 * nx, y2 + 3 * ny
+    wall = {"stroke": WALL, "stroke_width": 5, "stroke_linecap": "square"}
+    if ch == "W":
+        return [line(x1, y1, x2, y2, **wall)]
+    # a door: wall stubs at both ends, the opening between them
+    parts = [
+        line(x1 + (x2 - x1) * a, y1 + (y2 - y1) * a, x1 + (x2 - x1) * b, y1 + (y2 - y1) * b, **wall)
+        for a, b in ((0.0, 0.22), (0.78, 1.0))
+    ]
+    suit = SUIT_OF_CODE.get(ch)
+    if suit is not None:
+        code, symbol, strong, _ = SUIT_STYLE[suit]
+        sx, sy = (x1 + x2) / 2 + 8 * nx, (y1 + y2) / 2 + 8 * ny
+        tip = board.t(
+            "{slot}: door with the {suit} symbol ({symbol}, {code})",
+            slot=f"{p.card}#{i}",
+            suit=suit,
+            symbol=board.t(symbol),
+            code=code,
+        )
+        dot = circle(sx, sy, 6.5, fill=strong, stroke="#fff", stroke_width=1.2)
+        letter = text(sx, sy + 0.5, code, class_="c b", font_size=8, fill="#fff")
+        parts.append(el("g", title(tip), dot, letter, class_="symbol"))
+    return parts
+
+
 def _space(grid: _Grid, board: Board, p: Placement, slots: str, converted: bool, seat: int) -> str:
     card = board.game.cat.cards[p.card]
     (ax, ay), (bx, by) = cells_of(p)
@@ -201,33 +214,15 @@ def _space(grid: _Grid, board: Board, p: Placement, slots: str, converted: bool,
     suits = sorted(card.suits)
     joker = converted or card.is_joker
     fill = "url(#joker)" if joker else SUIT_STYLE[suits[0]][3] if suits else "#fff"
-    parts = [
-        el(
-            "rect",
-            x=x + 2,
-            y=y + 2,
-            width=w - 4,
-            height=h - 4,
-            rx=3,
-            fill=fill,
-            stroke="#b9ad97",
-            stroke_width=1,
-        )
-    ]
     cx, cy = x + w / 2, y + h / 2
     rot = f"rotate(-90 {cx} {cy})" if h > w else None
-    parts.append(text(cx, cy - 7, card.id, class_="c b", font_size=12, fill="#222", transform=rot))
-    parts.append(
-        text(
-            cx,
-            cy + 8,
-            clip(board.word(card.name), 13),
-            class_="c",
-            font_size=10,
-            fill="#333",
-            transform=rot,
-        )
-    )
+    name = clip(board.word(card.name), 13)
+    parts = [
+        rect(x + 2, y + 2, w - 4, h - 4, rx=3, fill=fill, stroke="#b9ad97", stroke_width=1),
+        text(cx, cy - 7, card.id, class_="c b", font_size=12, fill="#222", transform=rot),
+        text(cx, cy + 8, name, class_="c", font_size=10, fill="#333", transform=rot),
+    ]
+    lines = [_card_line(board, card), board.t("laid {placement} (F-2.7)", placement=p.compact())]
     if converted:
         parts.append(
             text(
@@ -241,66 +236,52 @@ def _space(grid: _Grid, board: Board, p: Placement, slots: str, converted: bool,
                 transform=rot,
             )
         )
-    for i, ch in enumerate(slots):
-        cell, d = _slot_edge(p, i)
-        x1, y1, x2, y2 = grid.edge(cell, d)
-        nx, ny = INWARD[d]
-        x1, y1, x2, y2 = x1 + 3 * nx, y1 + 3 * ny, x2 + 3 * nx, y2 + 3 * ny
-        if ch == "W":
-            parts.append(
-                el(
-                    "line",
-                    x1=x1,
-                    y1=y1,
-                    x2=x2,
-                    y2=y2,
-                    stroke=WALL,
-                    stroke_width=5,
-                    stroke_linecap="square",
-                )
-            )
-            continue
-        # a door: wall stubs at both ends, the opening between them
-        for a, b in ((0.0, 0.22), (0.78, 1.0)):
-            parts.append(
-                el(
-                    "line",
-                    x1=x1 + (x2 - x1) * a,
-                    y1=y1 + (y2 - y1) * a,
-                    x2=x1 + (x2 - x1) * b,
-                    y2=y1 + (y2 - y1) * b,
-                    stroke=WALL,
-                    stroke_width=5,
-                    stroke_linecap="square",
-                )
-            )
-        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-        suit = SUIT_OF_CODE.get(ch)
-        if suit is not None:
-            code, symbol, strong, _ = SUIT_STYLE[suit]
-            sx, sy = mx + 8 * nx, my + 8 * ny
-            parts.append(
-                el(
-                    "g",
-                    title(
-                        board.t(
-                            "{slot}: door with the {suit} symbol ({symbol}, {code})",
-                            slot=f"{p.card}#{i}",
-                            suit=suit,
-                            symbol=board.t(symbol),
-                            code=code,
-                        )
-                    ),
-                    el("circle", cx=sx, cy=sy, r=6.5, fill=strong, stroke="#fff", stroke_width=1.2),
-                    text(sx, sy + 0.5, code, class_="c b", font_size=8, fill="#fff"),
-                    class_="symbol",
-                )
-            )
-    lines = [_card_line(board, card), board.t("laid {placement} (F-2.7)", placement=p.compact())]
-    if converted:
         lines.append(board.t("converted: every wall is a door, every suit (F-6.3)"))
+    for i, ch in enumerate(slots):
+        parts += _slot(board, grid, p, i, ch)
     tip = "\n".join(lines)
     return el("g", title(tip), *parts, class_="space", data_card=p.card, data_seat=seat)
+
+
+def _meeting(board: Board, mt: Any, mx: float, my: float) -> str | None:
+    """A meeting of two slots at (mx, my): a connection (qualified or not), an obstructed door,
+    or nothing (two walls, or two doors that make no connection)."""
+    slots = {"a": mt.a, "a_slot": mt.a_slot, "b": mt.b, "b_slot": mt.b_slot}
+    if mt.connection:
+        tip = board.t("connection {a} ({a_slot}) with {b} ({b_slot}) (F-5.1)", **slots)
+        if not mt.qualified:
+            ring = circle(mx, my, 5, fill="#fff", stroke="#222", stroke_width=2)
+            return el("g", title(tip), ring, class_="connection")
+        quals = ", ".join(f"{ref} → {suit}" for ref, suit in mt.qualified)
+        tip = board.t(
+            "{connection}; qualified: {qualified} (F-5.2)", connection=tip, qualified=quals
+        )
+        diamond = f"M{mx},{my - 8} L{mx + 8},{my} L{mx},{my + 8} L{mx - 8},{my} Z"
+        shape = el("path", d=diamond, fill="#f5c518", stroke="#6b4e00", stroke_width=1.5)
+        n = text(mx, my + 0.5, len(mt.qualified), class_="c b", font_size=8, fill="#3b2a00")
+        return el("g", title(tip), shape, n, class_="connection qualified")
+    if (mt.a_slot == "W") == (mt.b_slot == "W"):
+        return None
+    # a door against a wall (F-4.4)
+    tip = board.t("obstructed door: {a} ({a_slot}) meets {b} ({b_slot}) (F-4.4)", **slots)
+    r = 4.5
+    cross = f"M{mx - r},{my - r} L{mx + r},{my + r} M{mx - r},{my + r} L{mx + r},{my - r}"
+    shape = el("path", d=cross, stroke="#d12f2f", stroke_width=2.5)
+    return el("g", title(tip), shape, class_="obstructed")
+
+
+def _street_door(board: Board, ref: str, grid: _Grid, cell: tuple[int, int], d: int) -> str:
+    x1, y1, x2, y2 = grid.edge(cell, d)
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    nx, ny = INWARD[d]
+    tx, ty = mx - 9 * nx, my - 9 * ny  # the tip, outside the card
+    px, py = -ny, nx  # along the edge
+    path = (
+        f"M{tx},{ty} L{mx - 2 * nx + 5 * px},{my - 2 * ny + 5 * py} "
+        f"L{mx - 2 * nx - 5 * px},{my - 2 * ny - 5 * py} Z"
+    )
+    tip = title(board.t("street door {door} (F-R15)", door=ref))
+    return el("path", tip, d=path, fill="#6d6d6d", class_="street-door")
 
 
 def _markers(board: Board, grid: _Grid, b: Any, m: Any) -> list[str]:
@@ -312,87 +293,30 @@ def _markers(board: Board, grid: _Grid, b: Any, m: Any) -> list[str]:
         return _slot_edge(b.where[cid], int(i))
 
     for mt in m.meetings:
-        cell, d = locate(mt.a)
-        x1, y1, x2, y2 = grid.edge(cell, d)
-        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-        if mt.connection:
-            quals = ", ".join(f"{ref} → {suit}" for ref, suit in mt.qualified)
-            tip = board.t(
-                "connection {a} ({a_slot}) with {b} ({b_slot}) (F-5.1)",
-                a=mt.a,
-                a_slot=mt.a_slot,
-                b=mt.b,
-                b_slot=mt.b_slot,
-            )
-            if mt.qualified:
-                tip = board.t(
-                    "{connection}; qualified: {qualified} (F-5.2)", connection=tip, qualified=quals
-                )
-                shape = el(
-                    "path",
-                    d=f"M{mx},{my - 8} L{mx + 8},{my} L{mx},{my + 8} L{mx - 8},{my} Z",
-                    fill="#f5c518",
-                    stroke="#6b4e00",
-                    stroke_width=1.5,
-                )
-                label = text(
-                    mx, my + 0.5, len(mt.qualified), class_="c b", font_size=8, fill="#3b2a00"
-                )
-                out.append(el("g", title(tip), shape, label, class_="connection qualified"))
-            else:
-                out.append(
-                    el(
-                        "g",
-                        title(tip),
-                        el("circle", cx=mx, cy=my, r=5, fill="#fff", stroke="#222", stroke_width=2),
-                        class_="connection",
-                    )
-                )
-        elif (mt.a_slot == "W") != (mt.b_slot == "W"):  # a door against a wall (F-4.4)
-            r = 4.5
-            out.append(
-                el(
-                    "g",
-                    title(
-                        board.t(
-                            "obstructed door: {a} ({a_slot}) meets {b} ({b_slot}) (F-4.4)",
-                            a=mt.a,
-                            a_slot=mt.a_slot,
-                            b=mt.b,
-                            b_slot=mt.b_slot,
-                        )
-                    ),
-                    el(
-                        "path",
-                        d=f"M{mx - r},{my - r} L{mx + r},{my + r} M{mx - r},{my + r} "
-                        f"L{mx + r},{my - r}",
-                        stroke="#d12f2f",
-                        stroke_width=2.5,
-                    ),
-                    class_="obstructed",
-                )
-            )
+        x1, y1, x2, y2 = grid.edge(*locate(mt.a))
+        drawn = _meeting(board, mt, (x1 + x2) / 2, (y1 + y2) / 2)
+        if drawn is not None:
+            out.append(drawn)
     for ref in m.street_door_slots:
-        cell, d = locate(ref)
-        x1, y1, x2, y2 = grid.edge(cell, d)
-        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-        nx, ny = INWARD[d]
-        tx, ty = mx - 9 * nx, my - 9 * ny  # the tip, outside the card
-        px, py = -ny, nx  # along the edge
-        path = (
-            f"M{tx},{ty} L{mx - 2 * nx + 5 * px},{my - 2 * ny + 5 * py} "
-            f"L{mx - 2 * nx - 5 * px},{my - 2 * ny - 5 * py} Z"
-        )
-        out.append(
-            el(
-                "path",
-                title(board.t("street door {door} (F-R15)", door=ref)),
-                d=path,
-                fill="#6d6d6d",
-                class_="street-door",
-            )
-        )
+        out.append(_street_door(board, ref, grid, *locate(ref)))
     return out
+
+
+def _grid_cell(board: Board, grid: _Grid, x: int, y: int, patio: bool, seat: int) -> str:
+    """An empty cell around a building (a patio cell, F-R16, drawn as such)."""
+    px, py = grid.px((x, y))
+    cell = json.dumps([x, y])
+    if not patio:
+        return rect(px + 2, py + 2, C - 4, C - 4, **GRID_CELL, data_seat=seat, data_cell=cell)
+    return el(
+        "g",
+        title(board.t("patio cell [{x}, {y}] (F-R16)", x=x, y=y)),
+        rect(px + 1, py + 1, C - 2, C - 2, fill="url(#patio)", stroke="#6aa86a"),
+        text(px + C / 2, py + C / 2, board.t("patio"), class_="c", font_size=10, fill="#2d6b2d"),
+        class_="patio grid-cell",
+        data_seat=seat,
+        data_cell=cell,
+    )
 
 
 def _building(board: Board, seat: int, ox: float, oy: float) -> tuple[list[str], float, float]:
@@ -408,57 +332,13 @@ def _building(board: Board, seat: int, ox: float, oy: float) -> tuple[list[str],
     y0 = min(c[1] for c in cells) - 1
     y1 = max(c[1] for c in cells) + 1
     grid = _Grid(x0, y0, ox, oy)
-    parts: list[str] = []
     patios = set(m.patios)
-    for x in range(x0, x1 + 1):
-        for y in range(y0, y1 + 1):
-            if (x, y) in b.occ:
-                continue
-            px, py = grid.px((x, y))
-            if (x, y) in patios:
-                parts.append(
-                    el(
-                        "g",
-                        title(board.t("patio cell [{x}, {y}] (F-R16)", x=x, y=y)),
-                        el(
-                            "rect",
-                            x=px + 1,
-                            y=py + 1,
-                            width=C - 2,
-                            height=C - 2,
-                            fill="url(#patio)",
-                            stroke="#6aa86a",
-                        ),
-                        text(
-                            px + C / 2,
-                            py + C / 2,
-                            board.t("patio"),
-                            class_="c",
-                            font_size=10,
-                            fill="#2d6b2d",
-                        ),
-                        class_="patio grid-cell",
-                        data_seat=seat,
-                        data_cell=json.dumps([x, y]),
-                    )
-                )
-            else:
-                parts.append(
-                    el(
-                        "rect",
-                        x=px + 2,
-                        y=py + 2,
-                        width=C - 4,
-                        height=C - 4,
-                        rx=3,
-                        fill="#fbf8f1",
-                        stroke="#d8cfbd",
-                        stroke_dasharray="3 3",
-                        class_="grid-cell",
-                        data_seat=seat,
-                        data_cell=json.dumps([x, y]),
-                    )
-                )
+    parts = [
+        _grid_cell(board, grid, x, y, (x, y) in patios, seat)
+        for x in range(x0, x1 + 1)
+        for y in range(y0, y1 + 1)
+        if (x, y) not in b.occ
+    ]
     for p in b.placements:
         parts.append(_space(grid, board, p, b.slots[p.card], p.card in b.converted, seat))
     parts += _markers(board, grid, b, m)
@@ -519,66 +399,8 @@ def _score_lines(board: Board, score: dict[str, Any]) -> tuple[str, str]:
     return first, second
 
 
-def _panel(board: Board, seat: int, x: float, y: float, w: float) -> tuple[str, float]:
-    doc = board.doc
-    s = doc["seats"][seat]
-    work = s["work"]
-    colour = seat_colour(seat)
-    pending = doc.get("pending") or {}
-    to_play = not doc.get("game_over") and pending.get("seat") == seat
-    won = doc.get("game_over") and seat in board.scores.get("winners", [])
-    score = board.scores["seats"][seat]
-    parts: list[str] = []
-    hand = s.get("hand")
-    hand_n = len(hand) if isinstance(hand, list) else s.get("hand_count", 0)
-    name = board.t("Seat {seat}", seat=seat) + (
-        " · " + board.t("you") if board.viewer == seat else ""
-    )
-    parts.append(text(x + 16, y + 18, name, class_="b", font_size=16, fill=colour))
-    parts.append(
-        text(x + 160, y + 18, board.t("hand {hand}", hand=hand_n), font_size=12, fill="#444")
-    )
-    status = board.t("▶ to play") if to_play else board.t("★ winner") if won else ""
-    parts.append(
-        text(
-            x + w - 110,
-            y + 18,
-            status,
-            class_="r b",
-            font_size=12,
-            fill="#b35c00" if to_play else "#1c7c32",
-        )
-    )
-    parts.append(
-        text(
-            x + w - 16,
-            y + 18,
-            board.t("{total} pts", total=score["total"]),
-            class_="r b",
-            font_size=16,
-            fill="#222",
-        )
-    )
-    first, second = _score_lines(board, score)
-    parts.append(
-        el(
-            "g",
-            title(board.t("score as it stands (F-8.4 order): {score}", score=first)),
-            text(x + 16, y + 38, first, font_size=10, fill="#555"),
-        )
-    )
-    parts.append(text(x + 16, y + 52, second, font_size=10, fill="#555"))
-    bparts, bw, bh = _building(board, seat, 0, 0)
-    parts.append(
-        el(
-            "g",
-            *bparts,
-            transform=f"translate({x + (w - bw) / 2} {y + 64})",
-            class_="building",
-            data_seat=seat,
-        )
-    )
-    cy = y + 64 + bh + 10
+def _site_notes(board: Board, work: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """The site cards drawn with a badge and a note: (badge, note) by card."""
     cloned = {c["target"]: c["card"] for c in work.get("clones", [])}
     spent = set(work.get("spent", []))
     notes: dict[str, tuple[str, str]] = {}
@@ -589,48 +411,84 @@ def _panel(board: Board, seat: int, x: float, y: float, w: float) -> tuple[str, 
             notes[cid] = ("x2", board.t("cloned with {card} (F-6.6)", card=what))
         elif cid in spent:
             notes[cid] = (board.t("spent"), board.t("designer spent (F-R20)"))
-    parts.append(text(x + 16, cy + 6, board.t("site"), class_="b", font_size=11, fill="#6b5d45"))
-    chips, ch = _chips(
-        list(work.get("site", [])), board, x + 16, cy + 14, w - 32, "site-card", seat, notes
+    return notes
+
+
+def _panel_head(board: Board, seat: int, x: float, y: float, w: float) -> list[str]:
+    """A seat panel's first lines: the seat, its hand, its standing and its score."""
+    s = board.doc["seats"][seat]
+    score = board.scores["seats"][seat]
+    name = board.t("Seat {seat}", seat=seat) + (
+        " · " + board.t("you") if board.viewer == seat else ""
+    )
+    hand = board.t("hand {hand}", hand=shared.count(s, "hand"))
+    first, second = _score_lines(board, score)
+    told = board.t("score as it stands (F-8.4 order): {score}", score=first)
+    return [
+        text(x + 16, y + 18, name, class_="b", font_size=16, fill=seat_colour(seat)),
+        text(x + 160, y + 18, hand, font_size=12, fill="#444"),
+        shared.status(board, x + w - 110, y + 18, *shared.standing(board, seat)),
+        shared.points(board, x + w - 16, y + 18, score["total"]),
+        el("g", title(told), text(x + 16, y + 38, first, font_size=10, fill="#555")),
+        text(x + 16, y + 52, second, font_size=10, fill="#555"),
+    ]
+
+
+def _labelled_chips(
+    board: Board,
+    label: str,
+    cards: list[str],
+    x: float,
+    y: float,
+    w: float,
+    cls: str,
+    seat: int,
+    notes: dict[str, tuple[str, str]] | None = None,
+) -> tuple[list[str], float]:
+    """A labelled row of chips in a seat's panel; returns (markup, height used)."""
+    chips, ch = _chips(cards, board, x, y + 14, w, cls, seat, notes)
+    return [text(x, y + 6, label, class_="b", font_size=11, fill="#6b5d45"), *chips], 14 + max(
+        ch, 8
+    )
+
+
+def _panel(board: Board, seat: int, x: float, y: float, w: float) -> tuple[str, float]:
+    s = board.doc["seats"][seat]
+    work = s["work"]
+    parts = _panel_head(board, seat, x, y, w)
+    bparts, bw, bh = _building(board, seat, 0, 0)
+    shift = f"translate({x + (w - bw) / 2} {y + 64})"
+    parts.append(el("g", *bparts, transform=shift, class_="building", data_seat=seat))
+    cy = y + 64 + bh + 10
+    site = list(work.get("site", []))
+    notes = _site_notes(board, work)
+    chips, used = _labelled_chips(
+        board, board.t("site"), site, x + 16, cy, w - 32, "site-card", seat, notes
     )
     parts += chips
-    cy += 14 + max(ch, 8)
+    cy += used
+    hand = s.get("hand")
     if isinstance(hand, list):
-        parts.append(
-            text(x + 16, cy + 6, board.t("hand"), class_="b", font_size=11, fill="#6b5d45")
+        chips, used = _labelled_chips(
+            board, board.t("hand"), list(hand), x + 16, cy, w - 32, "hand-card", seat
         )
-        chips, ch = _chips(list(hand), board, x + 16, cy + 14, w - 32, "hand-card", seat)
         parts += chips
-        cy += 14 + max(ch, 8)
+        cy += used
     height = cy - y + 6
-    frame = el(
-        "rect",
-        x=x + 4,
-        y=y + 2,
-        width=w - 8,
-        height=height - 4,
-        rx=10,
-        fill="#fff",
-        stroke=colour,
-        stroke_width=4 if to_play else 2,
+    frame = shared.panel_frame(
+        x + 4, y + 2, w - 8, height - 4, 10, seat_colour(seat), shared.standing(board, seat)[0]
     )
     return el("g", frame, *parts, class_="seat", data_seat=seat), height
 
 
 def _top(board: Board, width: float) -> tuple[list[str], float]:
     doc = board.doc
-    parts: list[str] = []
-    label = board.heading("Fora de Prumo")
-    parts.append(text(PAD, 16, label, class_="b", font_size=18, fill="#3b2f1e"))
     if doc.get("game_over"):
-        winners = ", ".join(board.t("seat {seat}", seat=w) for w in board.scores.get("winners", []))
-        line = board.t(
-            "Game over · winner: {names} ({decided})", names=winners, decided=decided(board)
-        )
+        now = shared.game_over(board, lambda w: board.t("seat {seat}", seat=w))
     else:
         pending = doc.get("pending") or {}
         turn = doc.get("turn") or {}
-        line = board.t(
+        now = board.t(
             "Turn {turn} · seat {seat} · {kind}: {prompt} [{clause}]",
             turn=turn.get("number", "?"),
             seat=pending.get("seat"),
@@ -639,12 +497,11 @@ def _top(board: Board, width: float) -> tuple[list[str], float]:
             clause=pending.get("clause", ""),
         )
         if doc.get("final_round"):
-            line += " · " + board.t("final round")
-    parts.append(text(PAD, 38, clip(line, 130), font_size=13, fill="#333"))
-    deck = doc.get("deck")
-    deck_n = len(deck) if isinstance(deck, list) else doc.get("deck_count", 0)
+            now += " · " + board.t("final round")
+    parts = shared.heading(board, "Fora de Prumo", PAD, now)
     parts.append(text(PAD, 70, board.t("market"), class_="b", font_size=12, fill="#6b5d45"))
-    parts.append(text(PAD, 86, board.t("deck {deck}", deck=deck_n), font_size=11, fill="#555"))
+    deck = board.t("deck {deck}", deck=shared.count(doc, "deck"))
+    parts.append(text(PAD, 86, deck, font_size=11, fill="#555"))
     chips, ch = _chips(
         list(doc.get("market", [])), board, PAD + 70, 56, width - 90 - PAD, "market-card", None
     )
@@ -686,20 +543,5 @@ def render(board: Board) -> str:
             x += widths[seat]
         y += max(heights) + 8
     height = y + 4
-    defs = (
-        '<linearGradient id="joker" x1="0" y1="0" x2="1" y2="1">'
-        + "".join(
-            f'<stop offset="{k / 4}" stop-color="{v[3]}"/><stop offset="{(k + 1) / 4}" '
-            f'stop-color="{v[3]}"/>'
-            for k, v in enumerate(SUIT_STYLE.values())
-        )
-        + "</linearGradient>"
-        '<pattern id="patio" width="8" height="8" patternUnits="userSpaceOnUse">'
-        '<rect width="8" height="8" fill="#e4f4de"/><circle cx="4" cy="4" r="1.3" fill="#7dbb72"/>'
-        "</pattern>"
-        '<pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" '
-        'patternTransform="rotate(45)"><rect width="8" height="8" fill="#5a5550"/>'
-        '<line x1="0" y1="0" x2="0" y2="8" stroke="#77716a" stroke-width="4"/></pattern>'
-    )
-    bg = el("rect", x=0, y=0, width=width, height=height, fill="#efe8d8")
-    return document(width, height, board.t("Fora de Prumo board"), bg, *top, *panels, defs=defs)
+    label = board.t("Fora de Prumo board")
+    return shared.picture(width, height, label, *top, *panels, defs=DEFS)

@@ -1,7 +1,8 @@
 """A few SVG building blocks: every attribute value and every text is escaped here.
 
 States are hostile input (custom catalogs carry arbitrary names), so the drawing code never
-formats markup by hand: it calls `el`, `text` and `title`, which escape what they are given.
+formats markup by hand: it calls `el` (or its shorthands `rect`, `line`, `circle`), `text` and
+`title`, which escape what they are given.
 Attribute names come from the code only (`class_` -> class, `font_size` -> font-size,
 `data_cell` -> data-cell).
 """
@@ -45,6 +46,18 @@ def el(tag: str, *children: str, **attrs: object) -> str:
     if inner:
         return f"<{tag}{_attrs(attrs)}>{inner}</{tag}>"
     return f"<{tag}{_attrs(attrs)}/>"
+
+
+def rect(x: float, y: float, w: float, h: float, *children: str, **attrs: object) -> str:
+    return el("rect", *children, x=x, y=y, width=w, height=h, **attrs)
+
+
+def line(x1: float, y1: float, x2: float, y2: float, **attrs: object) -> str:
+    return el("line", x1=x1, y1=y1, x2=x2, y2=y2, **attrs)
+
+
+def circle(cx: float, cy: float, r: float, **attrs: object) -> str:
+    return el("circle", cx=cx, cy=cy, r=r, **attrs)
 
 
 def text(x: float, y: float, value: object, **attrs: object) -> str:
