@@ -7,9 +7,10 @@ InvalidState listing every problem.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from engine.architectura.catalog import Catalog, builtin_catalogs, load_catalog
+from engine.architectura.catalog import CardDef, Catalog, builtin_catalogs, load_catalog
 from engine.architectura.city import breaks_three_in_a_row, eligible_cells, protected_against
 from engine.architectura.flow import OP_CLAUSE, cost_payable, deciding_seat, options, step
 from engine.architectura.model import BLOCKS, Action, Game
@@ -35,6 +36,7 @@ from engine.errors import (
     unknown_keys,
 )
 from engine.protocol import DecisionProtocol
+from engine.refusals import Refusal, always, first_refusal
 from engine.setup_fields import setup_catalog
 
 
@@ -136,93 +138,152 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
     return tuple(out)
 
 
-def diagnose(g: Game, a: Action, pointer: str) -> IllegalDecision:
-    """Why an action is not among the options: the most specific rule it breaks."""
-    t = g.tasks[-1]
-    seat = t["seat"]
-    opts = options(g)
-    kinds = sorted({o[0] for o in opts})
-    kind = a[0]
-    if kind not in kinds:
-        return IllegalDecision(
-            "wrong_decision_type",
-            f"The pending decision accepts {', '.join(kinds)}, not {kind}.",
-            "A-3",
-            pointer + "/type",
-        )
-    if kind == "play" and t["k"] == "turn":
-        iid, cell = a[1], a[2]
-        card = g.card(iid)
-        if iid not in g.hands[seat]:
-            return IllegalDecision(
-                "card_not_in_hand",
-                f"{g.name(iid)} is not in your hand.",
-                "A-3.2",
-                pointer + "/card",
-            )
-        if card.outside and cell >= 0:
-            return IllegalDecision(
-                "played_outside_city",
-                f"{card.name} is played outside the city (cell null).",
-                "A-9",
-                pointer + "/cell",
-            )
-        if not card.outside and cell < 0:
-            return IllegalDecision(
-                "cell_required",
-                f"{card.name} must be played onto a cell.",
-                "A-3.2",
-                pointer + "/cell",
-            )
-        if not cost_payable(g, seat, iid):
-            return IllegalDecision(
-                "cost_cannot_be_paid",
-                f"{card.name}'s play cost cannot be paid.",
-                "A-3.1c",
-                pointer + "/card",
-            )
-        f = g.fountain[cell]
-        if f >= 0 and f != seat:
-            return IllegalDecision(
-                "fountain_cell",
-                "An opponent's Fountain token lies on that cell.",
-                "A-4.3",
-                pointer + "/cell",
-            )
-        if cell not in eligible_cells(g, seat):
-            return IllegalDecision(
-                "cell_not_eligible", _why_not_eligible(g, cell), "A-4.1", pointer + "/cell"
-            )
-        if breaks_three_in_a_row(g, seat, cell):
-            return IllegalDecision(
-                "three_in_a_row",
-                "With 3 or 4 players you may not play a third consecutive face-up card of your colour in a street.",
-                "A-4.2",
-                pointer + "/cell",
-            )
-    if kind in ("rotate", "destroy", "restore", "move", "swap", "remove", "protect"):
-        cell = g.locate(a[1])
-        if cell >= 0 and g.city[cell][-1][2] and protected_against(g, g.city[cell][-1], seat):
-            return IllegalDecision(
-                "target_protected",
-                f"{g.name(a[1])} is protected against you.",
-                "A-6.2",
-                pointer + "/target",
-            )
-        clause = OP_CLAUSE[kind]
-        return IllegalDecision(
-            "illegal_target",
-            f"{g.name(a[1])} is not a legal target of this {kind} "
-            "(see the pending decision's options).",
-            clause,
-            pointer + "/target",
-        )
-    return IllegalDecision(
-        "illegal_decision",
-        f"That decision is not among the legal options of the pending {t['k']} decision.",
-        "A-3",
-        pointer,
+@dataclass(frozen=True)
+class _Asked:
+    """A decision that is not among the options, as the refusal rows read it."""
+
+    g: Game
+    a: Action
+    seat: int  # the deciding seat
+    task: str  # the pending task's kind
+    kinds: list[str]  # the decision types the pending decision accepts
+
+    @property
+    def card(self) -> CardDef:
+        return self.g.card(self.a[1])
+
+    @property
+    def cell(self) -> int:
+        return int(self.a[2])
+
+    @property
+    def target(self) -> str:
+        return self.g.name(self.a[1])
+
+
+Rule = Refusal[_Asked]  # a row of this game's refusal tables
+
+
+def _target_protected(c: _Asked) -> bool:
+    """A-6.2: the target's face-up card is protected against the deciding seat."""
+    g, cell = c.g, c.g.locate(c.a[1])
+    return cell >= 0 and g.city[cell][-1][2] and protected_against(g, g.city[cell][-1], c.seat)
+
+
+def _opponents_fountain(c: _Asked) -> bool:
+    """A-4.3: an opponent's Fountain token lies on the cell."""
+    f = c.g.fountain[c.cell]
+    return f >= 0 and f != c.seat
+
+
+# The first refusal, whatever the decision: a type the pending decision does not take (A-3).
+WRONG_TYPE: Rule = Rule(
+    "wrong_decision_type",
+    "A-3",
+    "/type",
+    lambda c: c.a[0] not in c.kinds,
+    lambda c: f"The pending decision accepts {', '.join(c.kinds)}, not {c.a[0]}.",
+)
+# A card played in a turn (A-3.2), in the order of its rules.
+TURN_PLAY: tuple[Rule, ...] = (
+    Rule(
+        "card_not_in_hand",
+        "A-3.2",
+        "/card",
+        lambda c: c.a[1] not in c.g.hands[c.seat],
+        lambda c: f"{c.target} is not in your hand.",
+    ),
+    Rule(
+        "played_outside_city",
+        "A-9",
+        "/cell",
+        lambda c: c.card.outside and c.cell >= 0,
+        lambda c: f"{c.card.name} is played outside the city (cell null).",
+    ),
+    Rule(
+        "cell_required",
+        "A-3.2",
+        "/cell",
+        lambda c: not c.card.outside and c.cell < 0,
+        lambda c: f"{c.card.name} must be played onto a cell.",
+    ),
+    Rule(
+        "cost_cannot_be_paid",
+        "A-3.1c",
+        "/card",
+        lambda c: not cost_payable(c.g, c.seat, c.a[1]),
+        lambda c: f"{c.card.name}'s play cost cannot be paid.",
+    ),
+    Rule(
+        "fountain_cell",
+        "A-4.3",
+        "/cell",
+        _opponents_fountain,
+        lambda c: "An opponent's Fountain token lies on that cell.",
+    ),
+    Rule(
+        "cell_not_eligible",
+        "A-4.1",
+        "/cell",
+        lambda c: c.cell not in eligible_cells(c.g, c.seat),
+        lambda c: _why_not_eligible(c.g, c.cell),
+    ),
+    Rule(
+        "three_in_a_row",
+        "A-4.2",
+        "/cell",
+        lambda c: breaks_three_in_a_row(c.g, c.seat, c.cell),
+        lambda c: (
+            "With 3 or 4 players you may not play a third consecutive face-up card of your colour in a street."
+        ),
+    ),
+)
+
+
+def _target_rows(kind: str) -> tuple[Rule, ...]:
+    """A target of an operation (A-7.2 to A-7.8): protected (A-6.2), else not legal by the
+    operation's own clause."""
+    protected: Rule = Rule(
+        "target_protected",
+        "A-6.2",
+        "/target",
+        _target_protected,
+        lambda c: f"{c.target} is protected against you.",
     )
+    illegal: Rule = Rule(
+        "illegal_target",
+        OP_CLAUSE[kind],
+        "/target",
+        always,
+        lambda c: (
+            f"{c.target} is not a legal target of this {c.a[0]} "
+            "(see the pending decision's options)."
+        ),
+    )
+    return protected, illegal
+
+
+TARGET_REFUSALS = {kind: _target_rows(kind) for kind in OP_CLAUSE}
+# The last refusal: a decision of the right type that breaks no rule above (A-3).
+NOT_AN_OPTION: Rule = Rule(
+    "illegal_decision",
+    "A-3",
+    "",
+    always,
+    lambda c: f"That decision is not among the legal options of the pending {c.task} decision.",
+)
+
+
+def diagnose(g: Game, a: Action, pointer: str) -> IllegalDecision:
+    """Why an action is not among the options: the first row of its refusal table that it
+    breaks (WRONG_TYPE, then TURN_PLAY or TARGET_REFUSALS, then NOT_AN_OPTION)."""
+    t = g.tasks[-1]
+    c = _Asked(g, a, t["seat"], t["k"], sorted({o[0] for o in options(g)}))
+    kind = a[0]
+    rows = TURN_PLAY if kind == "play" and c.task == "turn" else TARGET_REFUSALS.get(kind, ())
+    refusal = first_refusal((WRONG_TYPE, *rows, NOT_AN_OPTION), c, pointer)
+    assert refusal is not None  # NOT_AN_OPTION always refuses
+    return refusal
 
 
 def _why_not_eligible(g: Game, cell: int) -> str:

@@ -7,6 +7,7 @@ InvalidState listing every problem; a bad set-up raises SetupError.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import (
@@ -18,7 +19,7 @@ from engine.errors import (
     pointer_token,
 )
 from engine.fora_de_prumo.building import placement_error
-from engine.fora_de_prumo.catalog import Catalog, builtin_catalogs, load_catalog
+from engine.fora_de_prumo.catalog import Card, Catalog, builtin_catalogs, load_catalog
 from engine.fora_de_prumo.flow import (
     CLONE_TARGET_TYPES,
     deciding_seat,
@@ -39,7 +40,9 @@ from engine.fora_de_prumo.serialize import (
 )
 from engine.fora_de_prumo.setup import check_setup
 from engine.fora_de_prumo.setup import new_game as _new_game
+from engine.fora_de_prumo.work import Work
 from engine.protocol import DecisionProtocol
+from engine.refusals import Refusal, Row, always, first_refusal
 from engine.setup_fields import setup_catalog
 
 
@@ -164,177 +167,240 @@ STEP_KINDS = {
 }
 
 
-def _wrong_type(g: Game, a: Action, pointer: str) -> IllegalDecision | None:
-    """A decision of a type the pending step does not take (F-3: buy, then lay)."""
-    kind = a[0]
-    assert g.step is not None
-    if kind in STEP_KINDS[g.step]:
-        if g.step == LAY and kind in ("lay", "clone") and a[-1]:
-            return IllegalDecision(
-                "wrong_decision_type",
-                "Only a final turn buys and lays a card in one decision (from).",
-                "F-8.2",
-                pointer + "/from",
-            )
+@dataclass(frozen=True)
+class _Asked:
+    """A decision that is not among the options, as the refusal rows read it."""
+
+    g: Game
+    a: Action
+    seat: int  # the deciding seat
+    w: Work  # its work
+
+    @property
+    def kind(self) -> str:
+        return str(self.a[0])
+
+    @property
+    def card(self) -> Card:
+        return self.g.cat.cards[self.a[1]]
+
+    def has(self, ability: str) -> bool:
+        return has(self.g, self.seat, ability)
+
+
+Rule = Refusal[_Asked]  # a row of this game's refusal tables
+
+
+def _takes(c: _Asked) -> bool:
+    """F-3: the pending step takes a decision of this type (STEP_KINDS)."""
+    assert c.g.step is not None
+    return c.kind in STEP_KINDS[c.g.step]
+
+
+def _placement(c: _Asked, pointer: str) -> IllegalDecision | None:
+    """F-4: where a space may not be laid (building.placement_error gives the clause)."""
+    if c.card.type != "space":
         return None
-    if kind == "buy" and g.step == FINAL:
-        return IllegalDecision(
-            "purchase_must_be_laid",
-            "In a final turn a card may be bought only to be laid at once: "
-            "send a lay or clone decision with from 'market' or 'deck'.",
-            "F-8.2",
-            pointer + "/type",
-        )
-    if kind == "buy" and g.bought is not None:
-        return IllegalDecision(
-            "already_bought", "At most one card is bought per turn.", "F-R7", pointer + "/type"
-        )
-    allowed = ", ".join(STEP_KINDS[g.step])
+    _, _, x, y, r, _ = c.a
+    perr = placement_error(c.g.buildings[c.seat], c.card, x, y, r, c.has("equipe_de_obras"))
+    if perr is None:
+        return None
+    code, clause, detail = perr
     return IllegalDecision(
-        "wrong_decision_type",
-        f"The pending {g.step} step takes {allowed}, not {kind}.",
-        "F-3.1" if g.step == BUY else "F-3.3",
-        pointer + "/type",
+        code, detail, clause, pointer + ("/r" if code == "invalid_rotation" else "/x")
     )
 
 
-def _source_error(g: Game, cid: str, src: str, pointer: str) -> IllegalDecision | None:
-    """The card must be where the decision says it is laid from."""
-    if src == "" and cid not in g.hands[g.seat]:
-        return IllegalDecision(
-            "card_not_in_hand", f"{cid} is not in your hand.", "F-3.3", pointer + "/card"
-        )
-    if src == "market" and cid not in g.market:
-        return IllegalDecision(
-            "card_not_in_market", f"{cid} is not in the market.", "F-3.1", pointer + "/card"
-        )
-    if src == "deck" and cid not in g.peeked:
-        return IllegalDecision(
-            "card_not_seen",
-            f"{cid} is not one of the deck cards seen with the coordenadora this turn.",
+def _wrong_type_detail(c: _Asked) -> str:
+    assert c.g.step is not None
+    return f"The pending {c.g.step} step takes {', '.join(STEP_KINDS[c.g.step])}, not {c.kind}."
+
+
+# A decision of a type the pending step does not take (F-3: buy, then lay), checked first.
+WRONG_TYPE: tuple[Rule, ...] = (
+    Rule(
+        "wrong_decision_type",
+        "F-8.2",
+        "/from",
+        lambda c: c.g.step == LAY and c.kind in ("lay", "clone") and bool(c.a[-1]),
+        lambda c: "Only a final turn buys and lays a card in one decision (from).",
+    ),
+    Rule(
+        "purchase_must_be_laid",
+        "F-8.2",
+        "/type",
+        lambda c: not _takes(c) and c.kind == "buy" and c.g.step == FINAL,
+        lambda c: (
+            "In a final turn a card may be bought only to be laid at once: "
+            "send a lay or clone decision with from 'market' or 'deck'."
+        ),
+    ),
+    Rule(
+        "already_bought",
+        "F-R7",
+        "/type",
+        lambda c: not _takes(c) and c.kind == "buy" and c.g.bought is not None,
+        lambda c: "At most one card is bought per turn.",
+    ),
+    Rule(
+        "wrong_decision_type",
+        "F-3.1",
+        "/type",
+        lambda c: not _takes(c) and c.g.step == BUY,
+        _wrong_type_detail,
+    ),
+    Rule("wrong_decision_type", "F-3.3", "/type", lambda c: not _takes(c), _wrong_type_detail),
+)
+# The card must be where the decision says it is laid from (lay and clone).
+SOURCE: tuple[Rule, ...] = (
+    Rule(
+        "card_not_in_hand",
+        "F-3.3",
+        "/card",
+        lambda c: c.a[-1] == "" and c.a[1] not in c.g.hands[c.seat],
+        lambda c: f"{c.a[1]} is not in your hand.",
+    ),
+    Rule(
+        "card_not_in_market",
+        "F-3.1",
+        "/card",
+        lambda c: c.a[-1] == "market" and c.a[1] not in c.g.market,
+        lambda c: f"{c.a[1]} is not in the market.",
+    ),
+    Rule(
+        "card_not_seen",
+        "F-R19",
+        "/card",
+        lambda c: c.a[-1] == "deck" and c.a[1] not in c.g.peeked,
+        lambda c: f"{c.a[1]} is not one of the deck cards seen with the coordenadora this turn.",
+    ),
+)
+# Per decision type, its rules in order.
+REFUSALS: dict[str, tuple[Row[_Asked], ...]] = {
+    "look": (
+        Rule(
+            "already_looked",
             "F-R19",
-            pointer + "/card",
-        )
-    return None
+            "",
+            lambda c: bool(c.g.peeked),
+            lambda c: "You have already looked at the deck this turn.",
+        ),
+        Rule(
+            "no_coordenadora",
+            "F-6.1",
+            "/type",
+            lambda c: not c.has("coordenadora"),
+            lambda c: "Only the coordenadora in your work lets you look at the deck.",
+        ),
+        Rule(
+            "deck_empty", "F-R19", "/type", lambda c: not c.g.deck, lambda c: "The deck is empty."
+        ),
+    ),
+    "buy": (
+        Rule(
+            "card_not_in_market",
+            "F-3.1",
+            "/card",
+            lambda c: c.a[1] not in c.g.market and c.a[1] not in c.g.peeked,
+            lambda c: (
+                f"{c.a[1]} is not in the market"
+                + (" nor among the deck cards you saw." if c.g.peeked else ".")
+            ),
+        ),
+    ),
+    "lay": (
+        *SOURCE,
+        Rule(
+            "not_a_space",
+            "F-3.5",
+            "/x",
+            lambda c: c.card.type != "space" and c.a[2] is not None,
+            lambda c: f"{c.a[1]} is a {c.card.type}: it goes to the site, without a position.",
+        ),
+        Rule(
+            "position_required",
+            "F-4.3",
+            "/x",
+            lambda c: c.card.type == "space" and c.a[2] is None,
+            lambda c: f"{c.a[1]} is a space: give x, y and r.",
+        ),
+        _placement,
+    ),
+    "clone": (
+        *SOURCE,
+        Rule(
+            "no_teorica",
+            "F-6.6",
+            "/type",
+            lambda c: not c.has("teorica"),
+            lambda c: "Cloning needs the teórica in your work.",
+        ),
+        Rule(
+            "already_cloned",
+            "F-6.6",
+            "/target",
+            lambda c: c.a[2] in {t for t, _ in c.w.clones},
+            lambda c: f"{c.a[2]} already carries a clone card.",
+        ),
+        Rule(
+            "clone_target",
+            "F-6.6",
+            "/target",
+            lambda c: (
+                c.a[2] not in c.w.site or c.g.cat.cards[c.a[2]].type not in CLONE_TARGET_TYPES
+            ),
+            lambda c: f"{c.a[2]} is not a face-up concept, project or material of your site.",
+        ),
+    ),
+    "convert": (
+        Rule(
+            "already_converted",
+            "F-R20",
+            "/target",
+            lambda c: c.a[2] in c.w.converted,
+            lambda c: f"{c.a[2]} is already converted.",
+        ),
+        Rule(
+            "convert_target",
+            "F-R20",
+            "/target",
+            lambda c: c.a[2] not in {p.card for p in c.w.building},
+            lambda c: f"{c.a[2]} is not a space of your building.",
+        ),
+        Rule(
+            "no_designer",
+            "F-6.3",
+            "/designer",
+            lambda c: c.a[1] not in c.w.site or c.card.ability != "designer_de_interiores",
+            lambda c: f"{c.a[1]} is not a designer de interiores in your site.",
+        ),
+        Rule(
+            "designer_spent",
+            "F-R20",
+            "/designer",
+            lambda c: c.a[1] in c.w.spent,
+            lambda c: f"{c.a[1]} has already converted a space.",
+        ),
+    ),
+}
+# The last refusal: a decision of the right type that breaks no rule above (F-3).
+NOT_AN_OPTION: Rule = Rule(
+    "illegal_decision",
+    "F-3",
+    "",
+    always,
+    lambda c: "That decision is not among the legal options of the pending decision.",
+)
 
 
 def diagnose(g: Game, a: Action, pointer: str) -> IllegalDecision:
-    """Why an action is not among the options: the most specific rule it breaks."""
-    err = _wrong_type(g, a, pointer)
-    if err is not None:
-        return err
-    kind, seat = a[0], g.seat
-    w = g.works[seat]
-    cards = g.cat.cards
-    if kind == "look":
-        if g.peeked:
-            return IllegalDecision(
-                "already_looked", "You have already looked at the deck this turn.", "F-R19", pointer
-            )
-        if not has(g, seat, "coordenadora"):
-            return IllegalDecision(
-                "no_coordenadora",
-                "Only the coordenadora in your work lets you look at the deck.",
-                "F-6.1",
-                pointer + "/type",
-            )
-        if not g.deck:
-            return IllegalDecision("deck_empty", "The deck is empty.", "F-R19", pointer + "/type")
-    elif kind == "buy":
-        cid = a[1]
-        if cid not in g.market and cid not in g.peeked:
-            return IllegalDecision(
-                "card_not_in_market",
-                f"{cid} is not in the market"
-                + (" nor among the deck cards you saw." if g.peeked else "."),
-                "F-3.1",
-                pointer + "/card",
-            )
-    elif kind == "lay":
-        _, cid, x, y, r, src = a
-        err = _source_error(g, cid, src, pointer)
-        if err is not None:
-            return err
-        card = cards[cid]
-        if card.type != "space" and x is not None:
-            return IllegalDecision(
-                "not_a_space",
-                f"{cid} is a {card.type}: it goes to the site, without a position.",
-                "F-3.5",
-                pointer + "/x",
-            )
-        if card.type == "space":
-            if x is None:
-                return IllegalDecision(
-                    "position_required",
-                    f"{cid} is a space: give x, y and r.",
-                    "F-4.3",
-                    pointer + "/x",
-                )
-            perr = placement_error(
-                g.buildings[seat], card, x, y, r, has(g, seat, "equipe_de_obras")
-            )
-            if perr is not None:
-                code, clause, detail = perr
-                return IllegalDecision(
-                    code, detail, clause, pointer + ("/r" if code == "invalid_rotation" else "/x")
-                )
-    elif kind == "clone":
-        _, cid, target, src = a
-        err = _source_error(g, cid, src, pointer)
-        if err is not None:
-            return err
-        if not has(g, seat, "teorica"):
-            return IllegalDecision(
-                "no_teorica", "Cloning needs the teórica in your work.", "F-6.6", pointer + "/type"
-            )
-        if target in {t for t, _ in w.clones}:
-            return IllegalDecision(
-                "already_cloned",
-                f"{target} already carries a clone card.",
-                "F-6.6",
-                pointer + "/target",
-            )
-        if target not in w.site or cards[target].type not in CLONE_TARGET_TYPES:
-            return IllegalDecision(
-                "clone_target",
-                f"{target} is not a face-up concept, project or material of your site.",
-                "F-6.6",
-                pointer + "/target",
-            )
-    elif kind == "convert":
-        _, designer, target = a
-        if target in w.converted:
-            return IllegalDecision(
-                "already_converted", f"{target} is already converted.", "F-R20", pointer + "/target"
-            )
-        if target not in {p.card for p in w.building}:
-            return IllegalDecision(
-                "convert_target",
-                f"{target} is not a space of your building.",
-                "F-R20",
-                pointer + "/target",
-            )
-        if designer not in w.site or cards[designer].ability != "designer_de_interiores":
-            return IllegalDecision(
-                "no_designer",
-                f"{designer} is not a designer de interiores in your site.",
-                "F-6.3",
-                pointer + "/designer",
-            )
-        if designer in w.spent:
-            return IllegalDecision(
-                "designer_spent",
-                f"{designer} has already converted a space.",
-                "F-R20",
-                pointer + "/designer",
-            )
-    return IllegalDecision(
-        "illegal_decision",
-        "That decision is not among the legal options of the pending decision.",
-        "F-3",
-        pointer,
-    )
+    """Why an action is not among the options: the first row of its refusal table that it
+    breaks (WRONG_TYPE, then REFUSALS of its type, then NOT_AN_OPTION)."""
+    c = _Asked(g, a, g.seat, g.works[g.seat])
+    rows: tuple[Row[_Asked], ...] = (*WRONG_TYPE, *REFUSALS.get(c.kind, ()), NOT_AN_OPTION)
+    refusal = first_refusal(rows, c, pointer)
+    assert refusal is not None  # NOT_AN_OPTION always refuses
+    return refusal
 
 
 def apply_internal(g: Game, d: Any, pointer: str = "") -> None:
