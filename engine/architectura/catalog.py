@@ -30,7 +30,9 @@ FORMULA_RE = re.compile(r"^(X|No\.)([+-][0-9]{1,2})?$")
 OPS = {"rotate", "destroy", "restore", "move", "swap", "remove", "protect", "hand_limit", "special"}
 TARGETED_OPS = {"rotate", "destroy", "restore", "move", "swap", "remove", "protect"}
 SPECIALS = {"fountain", "laboratory", "manufactory", "smithy"}
-PASSIVES = {"guesthouse", "graveyard"}
+# A-9 Guesthouse: its passive, the task that asks its owner, and that decision's type.
+GUESTHOUSE = "guesthouse"
+PASSIVES = {GUESTHOUSE, "graveyard"}
 PREGAMES = {"obelisk"}
 SCORES = {"per_match", "if_any", "per_graveyard_card"}
 WHERES = {"adjacent", "street", "city"}
