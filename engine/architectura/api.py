@@ -36,7 +36,7 @@ from engine.errors import (
     unknown_keys,
 )
 from engine.protocol import DecisionProtocol
-from engine.refusals import Refusal, always, first_refusal
+from engine.refusals import Row, first_refusal
 from engine.setup_fields import setup_catalog
 
 
@@ -161,128 +161,122 @@ class _Asked:
         return self.g.name(self.a[1])
 
 
-Rule = Refusal[_Asked]  # a row of this game's refusal tables
+Refused = IllegalDecision | None
 
 
-def _target_protected(c: _Asked) -> bool:
-    """A-6.2: the target's face-up card is protected against the deciding seat."""
-    g, cell = c.g, c.g.locate(c.a[1])
-    return cell >= 0 and g.city[cell][-1][2] and protected_against(g, g.city[cell][-1], c.seat)
+def _wrong_decision_type(c: _Asked, pointer: str) -> Refused:
+    """A-3: a decision of a type the pending decision takes."""
+    if c.a[0] in c.kinds:
+        return None
+    detail = f"The pending decision accepts {', '.join(c.kinds)}, not {c.a[0]}."
+    return IllegalDecision("wrong_decision_type", detail, "A-3", pointer + "/type")
 
 
-def _opponents_fountain(c: _Asked) -> bool:
-    """A-4.3: an opponent's Fountain token lies on the cell."""
+def _card_not_in_hand(c: _Asked, pointer: str) -> Refused:
+    """A-3.2: a card is played from the hand."""
+    if c.a[1] in c.g.hands[c.seat]:
+        return None
+    detail = f"{c.target} is not in your hand."
+    return IllegalDecision("card_not_in_hand", detail, "A-3.2", pointer + "/card")
+
+
+def _played_outside_city(c: _Asked, pointer: str) -> Refused:
+    """A-9 (Graveyard): a card made to be played outside the city takes no cell."""
+    if not (c.card.outside and c.cell >= 0):
+        return None
+    detail = f"{c.card.name} is played outside the city (cell null)."
+    return IllegalDecision("played_outside_city", detail, "A-9", pointer + "/cell")
+
+
+def _cell_required(c: _Asked, pointer: str) -> Refused:
+    """A-3.2: any other card is played onto a cell."""
+    if c.card.outside or c.cell >= 0:
+        return None
+    detail = f"{c.card.name} must be played onto a cell."
+    return IllegalDecision("cell_required", detail, "A-3.2", pointer + "/cell")
+
+
+def _cost_cannot_be_paid(c: _Asked, pointer: str) -> Refused:
+    """A-3.1c: a card with a play cost is played only when the cost can be paid."""
+    if cost_payable(c.g, c.seat, c.a[1]):
+        return None
+    detail = f"{c.card.name}'s play cost cannot be paid."
+    return IllegalDecision("cost_cannot_be_paid", detail, "A-3.1c", pointer + "/card")
+
+
+def _fountain_cell(c: _Asked, pointer: str) -> Refused:
+    """A-4.3: no card is played onto a cell with an opponent's Fountain token."""
     f = c.g.fountain[c.cell]
-    return f >= 0 and f != c.seat
+    if f < 0 or f == c.seat:
+        return None
+    detail = "An opponent's Fountain token lies on that cell."
+    return IllegalDecision("fountain_cell", detail, "A-4.3", pointer + "/cell")
 
 
-# The first refusal, whatever the decision: a type the pending decision does not take (A-3).
-WRONG_TYPE: Rule = Rule(
-    "wrong_decision_type",
-    "A-3",
-    "/type",
-    lambda c: c.a[0] not in c.kinds,
-    lambda c: f"The pending decision accepts {', '.join(c.kinds)}, not {c.a[0]}.",
-)
-# A card played in a turn (A-3.2), in the order of its rules.
-TURN_PLAY: tuple[Rule, ...] = (
-    Rule(
-        "card_not_in_hand",
-        "A-3.2",
-        "/card",
-        lambda c: c.a[1] not in c.g.hands[c.seat],
-        lambda c: f"{c.target} is not in your hand.",
-    ),
-    Rule(
-        "played_outside_city",
-        "A-9",
-        "/cell",
-        lambda c: c.card.outside and c.cell >= 0,
-        lambda c: f"{c.card.name} is played outside the city (cell null).",
-    ),
-    Rule(
-        "cell_required",
-        "A-3.2",
-        "/cell",
-        lambda c: not c.card.outside and c.cell < 0,
-        lambda c: f"{c.card.name} must be played onto a cell.",
-    ),
-    Rule(
-        "cost_cannot_be_paid",
-        "A-3.1c",
-        "/card",
-        lambda c: not cost_payable(c.g, c.seat, c.a[1]),
-        lambda c: f"{c.card.name}'s play cost cannot be paid.",
-    ),
-    Rule(
-        "fountain_cell",
-        "A-4.3",
-        "/cell",
-        _opponents_fountain,
-        lambda c: "An opponent's Fountain token lies on that cell.",
-    ),
-    Rule(
-        "cell_not_eligible",
-        "A-4.1",
-        "/cell",
-        lambda c: c.cell not in eligible_cells(c.g, c.seat),
-        lambda c: _why_not_eligible(c.g, c.cell),
-    ),
-    Rule(
-        "three_in_a_row",
-        "A-4.2",
-        "/cell",
-        lambda c: breaks_three_in_a_row(c.g, c.seat, c.cell),
-        lambda c: (
-            "With 3 or 4 players you may not play a third consecutive face-up card of your colour in a street."
-        ),
-    ),
-)
-
-
-def _target_rows(kind: str) -> tuple[Rule, ...]:
-    """A target of an operation (A-7.2 to A-7.8): protected (A-6.2), else not legal by the
-    operation's own clause."""
-    protected: Rule = Rule(
-        "target_protected",
-        "A-6.2",
-        "/target",
-        _target_protected,
-        lambda c: f"{c.target} is protected against you.",
+def _cell_not_eligible(c: _Asked, pointer: str) -> Refused:
+    """A-4.1: a card is played onto an eligible cell."""
+    if c.cell in eligible_cells(c.g, c.seat):
+        return None
+    return IllegalDecision(
+        "cell_not_eligible", _why_not_eligible(c.g, c.cell), "A-4.1", pointer + "/cell"
     )
-    illegal: Rule = Rule(
-        "illegal_target",
-        OP_CLAUSE[kind],
-        "/target",
-        always,
-        lambda c: (
-            f"{c.target} is not a legal target of this {c.a[0]} "
-            "(see the pending decision's options)."
-        ),
+
+
+def _three_in_a_row(c: _Asked, pointer: str) -> Refused:
+    """A-4.2: with 3 or 4 players, no third consecutive face-up card of a colour in a street."""
+    if not breaks_three_in_a_row(c.g, c.seat, c.cell):
+        return None
+    detail = "With 3 or 4 players you may not play a third consecutive face-up card of your colour in a street."
+    return IllegalDecision("three_in_a_row", detail, "A-4.2", pointer + "/cell")
+
+
+def _target_protected(c: _Asked, pointer: str) -> Refused:
+    """A-6.2: an operation does not target a card protected against its seat."""
+    g, cell = c.g, c.g.locate(c.a[1])
+    if not (cell >= 0 and g.city[cell][-1][2] and protected_against(g, g.city[cell][-1], c.seat)):
+        return None
+    detail = f"{c.target} is protected against you."
+    return IllegalDecision("target_protected", detail, "A-6.2", pointer + "/target")
+
+
+def _illegal_target(c: _Asked, pointer: str) -> Refused:
+    """A-7.2 to A-7.8: else the target is not one the operation may pick (its own clause)."""
+    detail = (
+        f"{c.target} is not a legal target of this {c.a[0]} (see the pending decision's options)."
     )
-    return protected, illegal
+    return IllegalDecision("illegal_target", detail, OP_CLAUSE[c.a[0]], pointer + "/target")
 
 
-TARGET_REFUSALS = {kind: _target_rows(kind) for kind in OP_CLAUSE}
-# The last refusal: a decision of the right type that breaks no rule above (A-3).
-NOT_AN_OPTION: Rule = Rule(
-    "illegal_decision",
-    "A-3",
-    "",
-    always,
-    lambda c: f"That decision is not among the legal options of the pending {c.task} decision.",
+def _illegal_decision(c: _Asked, pointer: str) -> Refused:
+    """A-3: the last refusal, a decision of the right type that breaks no rule above."""
+    detail = f"That decision is not among the legal options of the pending {c.task} decision."
+    return IllegalDecision("illegal_decision", detail, "A-3", pointer)
+
+
+# A card played in a turn, in the order of its rules.
+TURN_PLAY: tuple[Row[_Asked], ...] = (
+    _card_not_in_hand,
+    _played_outside_city,
+    _cell_required,
+    _cost_cannot_be_paid,
+    _fountain_cell,
+    _cell_not_eligible,
+    _three_in_a_row,
 )
+# The target of an operation (A-7.2 to A-7.8).
+TARGET: tuple[Row[_Asked], ...] = (_target_protected, _illegal_target)
 
 
 def diagnose(g: Game, a: Action, pointer: str) -> IllegalDecision:
     """Why an action is not among the options: the first row of its refusal table that it
-    breaks (WRONG_TYPE, then TURN_PLAY or TARGET_REFUSALS, then NOT_AN_OPTION)."""
+    breaks (the type, then TURN_PLAY for a card played in a turn or TARGET for an operation's
+    target, then _illegal_decision)."""
     t = g.tasks[-1]
     c = _Asked(g, a, t["seat"], t["k"], sorted({o[0] for o in options(g)}))
     kind = a[0]
-    rows = TURN_PLAY if kind == "play" and c.task == "turn" else TARGET_REFUSALS.get(kind, ())
-    refusal = first_refusal((WRONG_TYPE, *rows, NOT_AN_OPTION), c, pointer)
-    assert refusal is not None  # NOT_AN_OPTION always refuses
+    rows = TURN_PLAY if kind == "play" and c.task == "turn" else TARGET if kind in OP_CLAUSE else ()
+    refusal = first_refusal((_wrong_decision_type, *rows, _illegal_decision), c, pointer)
+    assert refusal is not None  # _illegal_decision always refuses
     return refusal
 
 

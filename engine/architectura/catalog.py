@@ -10,7 +10,7 @@ import itertools
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
 
@@ -281,35 +281,35 @@ Reader = Callable[[dict[str, Any], str, list[Problem]], Any]
 
 @dataclass(frozen=True)
 class Check:
-    """A field read as it is: refused with `code` and `message` at `<path>/<key>` unless
-    `ok(value, document)` holds (`default` when the key is absent)."""
+    """A field read as it is (`default` when the key is absent): unless `ok(value, document)`
+    holds, it is refused with `refusal`, pointed at `<path>/<key>`."""
 
     key: str
     default: Any
     ok: Callable[[Any, dict[str, Any]], bool]
-    message: str
-    code: str = "catalog_value"
+    refusal: Problem
 
     def __call__(self, d: dict[str, Any], path: str, problems: list[Problem]) -> Any:
         v = d.get(self.key, self.default)
         if not self.ok(v, d):
-            problems.append(Problem(self.code, self.message, f"{path}/{self.key}"))
+            problems.append(replace(self.refusal, pointer=f"{path}/{self.key}"))
         return v
 
 
 @dataclass(frozen=True)
 class Items:
     """A field listing at most MAX_OPS entries, each read by `item` (operations A-7,
-    modifiers A-7.10); an entry that `item` refuses is left out."""
+    modifiers A-7.10); an entry that `item` refuses is left out. Not a list, or a longer
+    one: `refusal`."""
 
     key: str
     item: Callable[[Any, str, list[Problem]], Any]
-    message: str
+    refusal: Problem
 
     def __call__(self, d: dict[str, Any], path: str, problems: list[Problem]) -> tuple[Any, ...]:
         raw = d.get(self.key, [])
         if not isinstance(raw, list) or len(raw) > MAX_OPS:
-            problems.append(Problem("catalog_type", self.message, f"{path}/{self.key}"))
+            problems.append(replace(self.refusal, pointer=f"{path}/{self.key}"))
             raw = []
         read = (self.item(x, f"{path}/{self.key}/{i}", problems) for i, x in enumerate(raw))
         return tuple(x for x in read if x is not None)
@@ -412,13 +412,13 @@ ID = Check(
     "id",
     None,
     lambda v, _: isinstance(v, str) and ID_RE.match(v) is not None,
-    "id must match ^[a-z][a-z0-9_]*$",
+    Problem("catalog_value", "id must match ^[a-z][a-z0-9_]*$"),
 )
 NAME = Check(
     "name",
     None,
     lambda v, _: _text(v, MAX_NAME),
-    f"name must be a string of 1 to {MAX_NAME} characters",
+    Problem("catalog_value", f"name must be a string of 1 to {MAX_NAME} characters"),
 )
 # A card's fields in the order they are checked (docs/catalog.md, A-10): name -> reader.
 CARD_READERS: tuple[tuple[str, Reader], ...] = (
@@ -426,7 +426,12 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
     ("name", NAME),
     (
         "names",
-        Check("names", {}, _names, f"names maps pt/fr/de to names of 1 to {MAX_NAME} characters"),
+        Check(
+            "names",
+            {},
+            _names,
+            Problem("catalog_value", f"names maps pt/fr/de to names of 1 to {MAX_NAME} characters"),
+        ),
     ),
     (
         "kind",
@@ -434,18 +439,17 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
             "kind",
             None,
             lambda v, _: _one_of(v, ("basic", "additional")),
-            "kind must be 'basic' or 'additional'",
+            Problem("catalog_value", "kind must be 'basic' or 'additional'"),
         ),
     ),
-    ("face", _face),
+    ("face", _face),  # A-2.1
     (
-        "shield",
+        "shield",  # A-6.1
         Check(
             "shield",
             False,
             lambda v, _: isinstance(v, bool),
-            "shield must be a boolean",
-            "catalog_type",
+            Problem("catalog_type", "shield must be a boolean"),
         ),
     ),
     (
@@ -454,35 +458,51 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
             "replaces",
             None,
             lambda v, d: v is None or (d.get("kind") == "additional" and isinstance(v, str)),
-            "only an additional card may name the card it replaces",
+            Problem("catalog_value", "only an additional card may name the card it replaces"),
         ),
     ),
-    ("cost", _cost),
+    ("cost", _cost),  # A-3.1c
     (
         "placement",  # A-9 (Graveyard)
         Check(
             "placement",
             "city",
             lambda v, _: _one_of(v, ("city", "outside")),
-            "placement must be 'city' or 'outside'",
+            Problem("catalog_value", "placement must be 'city' or 'outside'"),
         ),
     ),
-    ("on_play", Items("on_play", _op, f"on_play must list at most {MAX_OPS} operations")),
     (
-        "end_of_game",
-        Items("end_of_game", _score, f"end_of_game must list at most {MAX_OPS} modifiers"),
+        "on_play",  # A-7
+        Items(
+            "on_play",
+            _op,
+            Problem("catalog_type", f"on_play must list at most {MAX_OPS} operations"),
+        ),
     ),
     (
-        "passive",
-        Check("passive", [], _passive, f"passive lists distinct entries of {sorted(PASSIVES)}"),
+        "end_of_game",  # A-7.10
+        Items(
+            "end_of_game",
+            _score,
+            Problem("catalog_type", f"end_of_game must list at most {MAX_OPS} modifiers"),
+        ),
     ),
     (
-        "pregame",
+        "passive",  # A-9 (Guesthouse, Graveyard)
+        Check(
+            "passive",
+            [],
+            _passive,
+            Problem("catalog_value", f"passive lists distinct entries of {sorted(PASSIVES)}"),
+        ),
+    ),
+    (
+        "pregame",  # A-3.1a (Obelisk)
         Check(
             "pregame",
             None,
             lambda v, _: v is None or _one_of(v, PREGAMES),
-            f"pregame must be one of {sorted(PREGAMES)}",
+            Problem("catalog_value", f"pregame must be one of {sorted(PREGAMES)}"),
         ),
     ),
     (
@@ -491,31 +511,32 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
             "text",
             "",
             lambda v, _: isinstance(v, str) and len(v) <= MAX_TEXT,
-            f"text must be a string of at most {MAX_TEXT} characters",
-            "catalog_type",
+            Problem("catalog_type", f"text must be a string of at most {MAX_TEXT} characters"),
         ),
     ),
 )
 # The keys a card may have: its readers' (the face reads values, basic and formula).
 CARD_FIELDS = {name for name, _ in CARD_READERS if name != "face"} | {"values", "basic", "formula"}
-# The catalog's own fields, checked before its cards.
-CATALOG_READERS: tuple[Check, ...] = (
-    Check("format", None, lambda v, _: v == FORMAT, f"format must be {FORMAT!r}", "catalog_format"),
-    ID,
-    NAME,
-    Check(
-        "provenance",
-        None,
-        lambda v, _: _text(v, MAX_TEXT),
-        f"provenance must be a string of 1 to {MAX_TEXT} characters",
-    ),
-    Check(
-        "colours",
-        list(DEFAULT_COLOURS),
-        _colours,
-        "colours must list 4 distinct colour ids (A-1.1)",
-    ),
-)
+
+
+def _header(data: dict[str, Any], problems: list[Problem]) -> list[str]:
+    """A-10: the catalog's own fields, checked before its cards: format, id, name and
+    provenance, the seats' colours (A-1.1). Its colours."""
+    if data.get("format") != FORMAT:
+        problems.append(Problem("catalog_format", f"format must be {FORMAT!r}", "/format"))
+    ID(data, "", problems)
+    for k, most in (("name", MAX_NAME), ("provenance", MAX_TEXT)):
+        if not _text(data.get(k), most):
+            problems.append(
+                Problem("catalog_value", f"{k} must be a string of 1 to {most} characters", f"/{k}")
+            )
+    colours = data.get("colours", list(DEFAULT_COLOURS))
+    if not _colours(colours, data):
+        problems.append(
+            Problem("catalog_value", "colours must list 4 distinct colour ids (A-1.1)", "/colours")
+        )
+        colours = list(DEFAULT_COLOURS)
+    return list(colours)
 
 
 def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
@@ -595,7 +616,7 @@ def _references(
 
 def load_catalog(data: Any) -> Catalog:
     """Check a catalog document and build it, or raise CatalogError listing every problem
-    (A-10): its own fields (CATALOG_READERS), each card (CARD_READERS), a deck of 12 basic
+    (A-10): its own fields (_header), each card (CARD_READERS), a deck of 12 basic
     cards (A-1.3), then what the cards name (_references)."""
     problems: list[Problem] = ProblemList()
     if not isinstance(data, dict):
@@ -603,7 +624,7 @@ def load_catalog(data: Any) -> Catalog:
     _unknown(
         data, ("format", "id", "name", "provenance", "colours", "cards"), "catalog ", "", problems
     )
-    fields = {check.key: check(data, "", problems) for check in CATALOG_READERS}
+    colours = _header(data, problems)
     raw_cards = data.get("cards")
     cards: dict[str, CardDef] = {}
     if not isinstance(raw_cards, list) or not 1 <= len(raw_cards) <= MAX_CARDS:
@@ -634,7 +655,7 @@ def load_catalog(data: Any) -> Catalog:
         id=str(data["id"]),
         name=str(data["name"]),
         provenance=str(data["provenance"]),
-        colours=tuple(fields["colours"]),
+        colours=tuple(colours),
         cards=cards,
         basic_ids=tuple(c.id for c in basics),
         raw=data,

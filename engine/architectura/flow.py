@@ -34,6 +34,7 @@ from engine.architectura.city import (
 )
 from engine.architectura.model import BLOCKS, Action, Entry, Game, Task, cell_json
 from engine.architectura.scoring import final_scores
+from engine.errors import Problem
 
 DECLINE: Action = ("decline",)
 APPLY: Action = ("apply",)
@@ -979,9 +980,9 @@ def _end_turn(g: Game, t: Task) -> None:
 
 # -- what a resumed task needs from the rest of the state ------------------------------
 # The engine only ever writes tasks that satisfy these; a state read from outside is checked
-# with them (serialize), each finding given as (sentence, field of the task, clause).
-Inconsistency = tuple[str, str, str | None]
-CheckFn = Callable[[Game, Task], list[Inconsistency]]
+# with them (serialize), each problem pointed at the field of the task (serialize puts the
+# task's own pointer before it).
+CheckFn = Callable[[Game, Task], list[Problem]]
 OUTCOMES = ("destroy", "lower", "raise")  # what a protection choice applies (A-5.2 to A-5.4)
 
 
@@ -993,40 +994,43 @@ def top_face_up(g: Game, iid: int) -> Entry | None:
     return g.city[cell][-1]
 
 
-def _consistent(g: Game, t: Task) -> list[Inconsistency]:
+def _consistent(g: Game, t: Task) -> list[Problem]:
     return []
 
 
-def _op_is_targeted(g: Game, t: Task) -> list[Inconsistency]:
+def _op_is_targeted(g: Game, t: Task) -> list[Problem]:
     """A-7.1: an operation step resolves a targeted operation, not one of all cards."""
     op = g.cat.cards[t["def"]].on_play[t["i"]]
     if op.op not in OP_CLAUSE or op.count == 0:
-        return [(f"operation {t['i']} of {t['def']} is not a targeted operation", "/i", None)]
+        detail = f"operation {t['i']} of {t['def']} is not a targeted operation"
+        return [Problem("inconsistent_resolving", detail, "/i")]
     return []
 
 
-def _op_is_special(g: Game, t: Task) -> list[Inconsistency]:
+def _op_is_special(g: Game, t: Task) -> list[Problem]:
     """A-9: a Fountain, Manufactory or Smithy step resolves that special operation."""
     op = g.cat.cards[t["def"]].on_play[t["i"]]
     if op.op != "special" or op.name != t["k"]:
-        return [(f"operation {t['i']} of {t['def']} is not {t['k']}", "/i", None)]
+        detail = f"operation {t['i']} of {t['def']} is not {t['k']}"
+        return [Problem("inconsistent_resolving", detail, "/i")]
     return []
 
 
-def _consent_consistent(g: Game, t: Task) -> list[Inconsistency]:
+def _consent_consistent(g: Game, t: Task) -> list[Problem]:
     """A-6.3: a protection choice is about a face-up protected card of the deciding seat, and
     applies one of the comparison's OUTCOMES."""
-    out: list[Inconsistency] = []
+    out: list[Problem] = []
     entry = top_face_up(g, t["target"])
     if entry is None or g.owner(entry[0]) != t["seat"] or not is_protected(g, entry):
         detail = "a protection choice is about a face-up protected card of the deciding seat"
-        out.append((detail, "/target", "A-6.3"))
+        out.append(Problem("inconsistent_resolving", detail, "/target", "A-6.3"))
     if t["action"] not in OUTCOMES:
-        out.append((f"action must be one of {list(OUTCOMES)}", "/action", None))
+        detail = f"action must be one of {list(OUTCOMES)}"
+        out.append(Problem("inconsistent_resolving", detail, "/action"))
     return out
 
 
-def _guesthouse_consistent(g: Game, t: Task) -> list[Inconsistency]:
+def _guesthouse_consistent(g: Game, t: Task) -> list[Problem]:
     """A-9 Guesthouse: an escape is about the deciding seat's face-up Guesthouse."""
     entry = top_face_up(g, t["target"])
     if (
@@ -1035,14 +1039,14 @@ def _guesthouse_consistent(g: Game, t: Task) -> list[Inconsistency]:
         or GUESTHOUSE not in g.card(entry[0]).passive
     ):
         detail = "a Guesthouse escape is about the deciding seat's face-up Guesthouse"
-        return [(detail, "/target", "A-9")]
+        return [Problem("inconsistent_resolving", detail, "/target", "A-9")]
     return []
 
 
-def _pay_consistent(g: Game, t: Task) -> list[Inconsistency]:
+def _pay_consistent(g: Game, t: Task) -> list[Problem]:
     """A-9 (play costs): a payment is for a card with a play cost of the deciding seat, on a
     cell where it may be played (A-4.1), or outside the city for a card played there (A-3.2)."""
-    out: list[Inconsistency] = []
+    out: list[Problem] = []
     card = g.card(t["card"])
     if (
         not card.cost_remove
@@ -1050,42 +1054,45 @@ def _pay_consistent(g: Game, t: Task) -> list[Inconsistency]:
         or not 1 <= t["left"] <= card.cost_remove
     ):
         detail = "a payment step is for a card with a play cost of the deciding seat"
-        out.append((detail, "/card", "A-9"))
+        out.append(Problem("inconsistent_resolving", detail, "/card", "A-9"))
     cell = t["cell"]
     if cell >= 0 and (
         (g.city[cell] and g.city[cell][-1][2]) or g.fountain[cell] not in (-1, t["seat"])
     ):
         detail = "a card is played only onto an empty or face-down cell free of an opponent's Fountain token"
-        out.append((detail, "/cell", "A-4.1"))
+        out.append(Problem("inconsistent_resolving", detail, "/cell", "A-4.1"))
     if (t["cell"] < 0) != card.outside:
         detail = "the payment step's cell does not fit where the card is played"
-        out.append((detail, "/cell", "A-3.2"))
+        out.append(Problem("inconsistent_resolving", detail, "/cell", "A-3.2"))
     return out
 
 
-def _manuf_play_consistent(g: Game, t: Task) -> list[Inconsistency]:
+def _manuf_play_consistent(g: Game, t: Task) -> list[Problem]:
     """A-9 Manufactory: the returned card is in the seat's hand, the freed cell not face up."""
-    out: list[Inconsistency] = []
+    out: list[Problem] = []
     if t["excluded"] not in g.hands[t["seat"]]:
         detail = "the Manufactory's returned card is in the deciding seat's hand"
-        out.append((detail, "/excluded", "A-9"))
+        out.append(Problem("inconsistent_resolving", detail, "/excluded", "A-9"))
     if g.city[t["cell"]] and g.city[t["cell"]][-1][2]:
-        out.append(("the Manufactory's freed cell holds a face-up card", "/cell", "A-9"))
+        detail = "the Manufactory's freed cell holds a face-up card"
+        out.append(Problem("inconsistent_resolving", detail, "/cell", "A-9"))
     return out
 
 
-def _lab_consistent(g: Game, t: Task) -> list[Inconsistency]:
+def _lab_consistent(g: Game, t: Task) -> list[Problem]:
     """A-9 Laboratory: each opponent is asked once."""
     order = [t["seat"], *t["queue"]]
     if t["by"] in order or len(set(order)) != len(order):
-        return [("a Laboratory asks each opponent once", "", "A-9")]
+        detail = "a Laboratory asks each opponent once"
+        return [Problem("inconsistent_resolving", detail, "", "A-9")]
     return []
 
 
-def _smithy_remove_consistent(g: Game, t: Task) -> list[Inconsistency]:
+def _smithy_remove_consistent(g: Game, t: Task) -> list[Problem]:
     """A-9 Smithy: only a Smithy is removed after copying."""
     if not g.card(t["card"]).is_smithy:
-        return [("only a Smithy is removed after copying", "/card", "A-9")]
+        detail = "only a Smithy is removed after copying"
+        return [Problem("inconsistent_resolving", detail, "/card", "A-9")]
     return []
 
 

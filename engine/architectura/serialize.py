@@ -6,6 +6,7 @@ every problem at once with a JSON pointer (InvalidState), never a silently fixed
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import msgspec
@@ -644,11 +645,11 @@ def _read_task(r: _Reader, g: Game, t: Any, p: str, seen: dict[int, Where]) -> T
 
 
 def _check_task(r: _Reader, g: Game, t: Task, p: str) -> None:
-    """What the resolving step needs from the rest of the state to be resumable (its kind's
-    check, flow.TASK_KINDS): the engine only ever writes steps that satisfy these, so
+    """What the resolving step at `p` needs from the rest of the state to be resumable (its
+    kind's check, flow.TASK_KINDS): the engine only ever writes steps that satisfy these, so
     anything else was edited."""
-    for detail, field, clause in TASK_KINDS[t["k"]].check(g, t):
-        r.bad("inconsistent_resolving", detail, p + field, clause)
+    for problem in TASK_KINDS[t["k"]].check(g, t):
+        r.problems.append(replace(problem, pointer=p + problem.pointer))
 
 
 def _check_values(r: _Reader, g: Game, shown: list[Shown]) -> None:

@@ -42,7 +42,7 @@ from engine.fora_de_prumo.setup import check_setup
 from engine.fora_de_prumo.setup import new_game as _new_game
 from engine.fora_de_prumo.work import Work
 from engine.protocol import DecisionProtocol
-from engine.refusals import Refusal, Row, always, first_refusal
+from engine.refusals import Row, first_refusal
 from engine.setup_fields import setup_catalog
 
 
@@ -184,20 +184,145 @@ class _Asked:
     def card(self) -> Card:
         return self.g.cat.cards[self.a[1]]
 
+    @property
+    def takes(self) -> bool:
+        """F-3: the pending step takes a decision of this type (STEP_KINDS)."""
+        assert self.g.step is not None
+        return self.kind in STEP_KINDS[self.g.step]
+
     def has(self, ability: str) -> bool:
         return has(self.g, self.seat, ability)
 
 
-Rule = Refusal[_Asked]  # a row of this game's refusal tables
+Refused = IllegalDecision | None
+
+# -- the decision's type (F-3: buy, then lay) ---------------------------------------------
 
 
-def _takes(c: _Asked) -> bool:
-    """F-3: the pending step takes a decision of this type (STEP_KINDS)."""
+def _bought_and_laid(c: _Asked, pointer: str) -> Refused:
+    """F-8.2: only a final turn buys and lays a card in one decision."""
+    if not (c.g.step == LAY and c.kind in ("lay", "clone") and c.a[-1]):
+        return None
+    detail = "Only a final turn buys and lays a card in one decision (from)."
+    return IllegalDecision("wrong_decision_type", detail, "F-8.2", pointer + "/from")
+
+
+def _purchase_must_be_laid(c: _Asked, pointer: str) -> Refused:
+    """F-8.2: in a final turn a card is bought only to be laid at once."""
+    if c.takes or c.kind != "buy" or c.g.step != FINAL:
+        return None
+    detail = (
+        "In a final turn a card may be bought only to be laid at once: "
+        "send a lay or clone decision with from 'market' or 'deck'."
+    )
+    return IllegalDecision("purchase_must_be_laid", detail, "F-8.2", pointer + "/type")
+
+
+def _already_bought(c: _Asked, pointer: str) -> Refused:
+    """F-R7: at most one card is bought per turn."""
+    if c.takes or c.kind != "buy" or c.g.bought is None:
+        return None
+    detail = "At most one card is bought per turn."
+    return IllegalDecision("already_bought", detail, "F-R7", pointer + "/type")
+
+
+def _wrong_decision_type(c: _Asked, pointer: str) -> Refused:
+    """F-3.1 (the buy step) / F-3.3 (the lay step): a type the pending step takes."""
+    if c.takes:
+        return None
     assert c.g.step is not None
-    return c.kind in STEP_KINDS[c.g.step]
+    detail = f"The pending {c.g.step} step takes {', '.join(STEP_KINDS[c.g.step])}, not {c.kind}."
+    clause = "F-3.1" if c.g.step == BUY else "F-3.3"
+    return IllegalDecision("wrong_decision_type", detail, clause, pointer + "/type")
 
 
-def _placement(c: _Asked, pointer: str) -> IllegalDecision | None:
+# -- where a card is laid from (lay, clone) -------------------------------------------------
+
+
+def _card_not_in_hand(c: _Asked, pointer: str) -> Refused:
+    """F-3.3: a card laid from the hand is in the hand."""
+    if c.a[-1] != "" or c.a[1] in c.g.hands[c.seat]:
+        return None
+    detail = f"{c.a[1]} is not in your hand."
+    return IllegalDecision("card_not_in_hand", detail, "F-3.3", pointer + "/card")
+
+
+def _card_not_in_market(c: _Asked, pointer: str) -> Refused:
+    """F-3.1: a card bought from the market (to be laid, F-8.2) is in the market."""
+    if c.a[-1] != "market" or c.a[1] in c.g.market:
+        return None
+    detail = f"{c.a[1]} is not in the market."
+    return IllegalDecision("card_not_in_market", detail, "F-3.1", pointer + "/card")
+
+
+def _card_not_seen(c: _Asked, pointer: str) -> Refused:
+    """F-R19: a card bought from the deck is one seen with the coordenadora this turn."""
+    if c.a[-1] != "deck" or c.a[1] in c.g.peeked:
+        return None
+    detail = f"{c.a[1]} is not one of the deck cards seen with the coordenadora this turn."
+    return IllegalDecision("card_not_seen", detail, "F-R19", pointer + "/card")
+
+
+# -- look --------------------------------------------------------------------------------
+
+
+def _already_looked(c: _Asked, pointer: str) -> Refused:
+    """F-R19: one look at the deck per turn."""
+    if not c.g.peeked:
+        return None
+    detail = "You have already looked at the deck this turn."
+    return IllegalDecision("already_looked", detail, "F-R19", pointer)
+
+
+def _no_coordenadora(c: _Asked, pointer: str) -> Refused:
+    """F-6.1: only the coordenadora lets a player look at the deck."""
+    if c.has("coordenadora"):
+        return None
+    detail = "Only the coordenadora in your work lets you look at the deck."
+    return IllegalDecision("no_coordenadora", detail, "F-6.1", pointer + "/type")
+
+
+def _deck_empty(c: _Asked, pointer: str) -> Refused:
+    """F-R19: there is a deck to look at."""
+    if c.g.deck:
+        return None
+    return IllegalDecision("deck_empty", "The deck is empty.", "F-R19", pointer + "/type")
+
+
+# -- buy ---------------------------------------------------------------------------------
+
+
+def _not_for_sale(c: _Asked, pointer: str) -> Refused:
+    """F-3.1: a card is bought from the market (or the deck cards seen, F-6.1)."""
+    cid = c.a[1]
+    if cid in c.g.market or cid in c.g.peeked:
+        return None
+    detail = f"{cid} is not in the market" + (
+        " nor among the deck cards you saw." if c.g.peeked else "."
+    )
+    return IllegalDecision("card_not_in_market", detail, "F-3.1", pointer + "/card")
+
+
+# -- lay ---------------------------------------------------------------------------------
+
+
+def _not_a_space(c: _Asked, pointer: str) -> Refused:
+    """F-3.5: a card that is not a space goes to the site, without a position."""
+    if c.card.type == "space" or c.a[2] is None:
+        return None
+    detail = f"{c.a[1]} is a {c.card.type}: it goes to the site, without a position."
+    return IllegalDecision("not_a_space", detail, "F-3.5", pointer + "/x")
+
+
+def _position_required(c: _Asked, pointer: str) -> Refused:
+    """F-4.3: a space is laid at a position."""
+    if c.card.type != "space" or c.a[2] is not None:
+        return None
+    detail = f"{c.a[1]} is a space: give x, y and r."
+    return IllegalDecision("position_required", detail, "F-4.3", pointer + "/x")
+
+
+def _placement(c: _Asked, pointer: str) -> Refused:
     """F-4: where a space may not be laid (building.placement_error gives the clause)."""
     if c.card.type != "space":
         return None
@@ -211,195 +336,101 @@ def _placement(c: _Asked, pointer: str) -> IllegalDecision | None:
     )
 
 
-def _wrong_type_detail(c: _Asked) -> str:
-    assert c.g.step is not None
-    return f"The pending {c.g.step} step takes {', '.join(STEP_KINDS[c.g.step])}, not {c.kind}."
+# -- clone -------------------------------------------------------------------------------
 
 
-# A decision of a type the pending step does not take (F-3: buy, then lay), checked first.
-WRONG_TYPE: tuple[Rule, ...] = (
-    Rule(
-        "wrong_decision_type",
-        "F-8.2",
-        "/from",
-        lambda c: c.g.step == LAY and c.kind in ("lay", "clone") and bool(c.a[-1]),
-        lambda c: "Only a final turn buys and lays a card in one decision (from).",
-    ),
-    Rule(
-        "purchase_must_be_laid",
-        "F-8.2",
-        "/type",
-        lambda c: not _takes(c) and c.kind == "buy" and c.g.step == FINAL,
-        lambda c: (
-            "In a final turn a card may be bought only to be laid at once: "
-            "send a lay or clone decision with from 'market' or 'deck'."
-        ),
-    ),
-    Rule(
-        "already_bought",
-        "F-R7",
-        "/type",
-        lambda c: not _takes(c) and c.kind == "buy" and c.g.bought is not None,
-        lambda c: "At most one card is bought per turn.",
-    ),
-    Rule(
-        "wrong_decision_type",
-        "F-3.1",
-        "/type",
-        lambda c: not _takes(c) and c.g.step == BUY,
-        _wrong_type_detail,
-    ),
-    Rule("wrong_decision_type", "F-3.3", "/type", lambda c: not _takes(c), _wrong_type_detail),
+def _no_teorica(c: _Asked, pointer: str) -> Refused:
+    """F-6.6: cloning needs the teórica."""
+    if c.has("teorica"):
+        return None
+    detail = "Cloning needs the teórica in your work."
+    return IllegalDecision("no_teorica", detail, "F-6.6", pointer + "/type")
+
+
+def _already_cloned(c: _Asked, pointer: str) -> Refused:
+    """F-6.6: a card carries one clone card at most."""
+    if c.a[2] not in {t for t, _ in c.w.clones}:
+        return None
+    detail = f"{c.a[2]} already carries a clone card."
+    return IllegalDecision("already_cloned", detail, "F-6.6", pointer + "/target")
+
+
+def _clone_target(c: _Asked, pointer: str) -> Refused:
+    """F-6.6: a clone card lies on a face-up concept, project or material of the site."""
+    target = c.a[2]
+    if target in c.w.site and c.g.cat.cards[target].type in CLONE_TARGET_TYPES:
+        return None
+    detail = f"{target} is not a face-up concept, project or material of your site."
+    return IllegalDecision("clone_target", detail, "F-6.6", pointer + "/target")
+
+
+# -- convert -----------------------------------------------------------------------------
+
+
+def _already_converted(c: _Asked, pointer: str) -> Refused:
+    """F-R20: a space is converted once."""
+    if c.a[2] not in c.w.converted:
+        return None
+    detail = f"{c.a[2]} is already converted."
+    return IllegalDecision("already_converted", detail, "F-R20", pointer + "/target")
+
+
+def _convert_target(c: _Asked, pointer: str) -> Refused:
+    """F-R20: a conversion is of a space of the building."""
+    if c.a[2] in {p.card for p in c.w.building}:
+        return None
+    detail = f"{c.a[2]} is not a space of your building."
+    return IllegalDecision("convert_target", detail, "F-R20", pointer + "/target")
+
+
+def _no_designer(c: _Asked, pointer: str) -> Refused:
+    """F-6.3: a designer de interiores of the site converts."""
+    if c.a[1] in c.w.site and c.card.ability == "designer_de_interiores":
+        return None
+    detail = f"{c.a[1]} is not a designer de interiores in your site."
+    return IllegalDecision("no_designer", detail, "F-6.3", pointer + "/designer")
+
+
+def _designer_spent(c: _Asked, pointer: str) -> Refused:
+    """F-R20: each designer converts one space."""
+    if c.a[1] not in c.w.spent:
+        return None
+    detail = f"{c.a[1]} has already converted a space."
+    return IllegalDecision("designer_spent", detail, "F-R20", pointer + "/designer")
+
+
+def _illegal_decision(c: _Asked, pointer: str) -> Refused:
+    """F-3: the last refusal, a decision of the right type that breaks no rule above."""
+    detail = "That decision is not among the legal options of the pending decision."
+    return IllegalDecision("illegal_decision", detail, "F-3", pointer)
+
+
+# A decision of a type the pending step does not take, checked first.
+WRONG_TYPE: tuple[Row[_Asked], ...] = (
+    _bought_and_laid,
+    _purchase_must_be_laid,
+    _already_bought,
+    _wrong_decision_type,
 )
 # The card must be where the decision says it is laid from (lay and clone).
-SOURCE: tuple[Rule, ...] = (
-    Rule(
-        "card_not_in_hand",
-        "F-3.3",
-        "/card",
-        lambda c: c.a[-1] == "" and c.a[1] not in c.g.hands[c.seat],
-        lambda c: f"{c.a[1]} is not in your hand.",
-    ),
-    Rule(
-        "card_not_in_market",
-        "F-3.1",
-        "/card",
-        lambda c: c.a[-1] == "market" and c.a[1] not in c.g.market,
-        lambda c: f"{c.a[1]} is not in the market.",
-    ),
-    Rule(
-        "card_not_seen",
-        "F-R19",
-        "/card",
-        lambda c: c.a[-1] == "deck" and c.a[1] not in c.g.peeked,
-        lambda c: f"{c.a[1]} is not one of the deck cards seen with the coordenadora this turn.",
-    ),
-)
+SOURCE: tuple[Row[_Asked], ...] = (_card_not_in_hand, _card_not_in_market, _card_not_seen)
 # Per decision type, its rules in order.
 REFUSALS: dict[str, tuple[Row[_Asked], ...]] = {
-    "look": (
-        Rule(
-            "already_looked",
-            "F-R19",
-            "",
-            lambda c: bool(c.g.peeked),
-            lambda c: "You have already looked at the deck this turn.",
-        ),
-        Rule(
-            "no_coordenadora",
-            "F-6.1",
-            "/type",
-            lambda c: not c.has("coordenadora"),
-            lambda c: "Only the coordenadora in your work lets you look at the deck.",
-        ),
-        Rule(
-            "deck_empty", "F-R19", "/type", lambda c: not c.g.deck, lambda c: "The deck is empty."
-        ),
-    ),
-    "buy": (
-        Rule(
-            "card_not_in_market",
-            "F-3.1",
-            "/card",
-            lambda c: c.a[1] not in c.g.market and c.a[1] not in c.g.peeked,
-            lambda c: (
-                f"{c.a[1]} is not in the market"
-                + (" nor among the deck cards you saw." if c.g.peeked else ".")
-            ),
-        ),
-    ),
-    "lay": (
-        *SOURCE,
-        Rule(
-            "not_a_space",
-            "F-3.5",
-            "/x",
-            lambda c: c.card.type != "space" and c.a[2] is not None,
-            lambda c: f"{c.a[1]} is a {c.card.type}: it goes to the site, without a position.",
-        ),
-        Rule(
-            "position_required",
-            "F-4.3",
-            "/x",
-            lambda c: c.card.type == "space" and c.a[2] is None,
-            lambda c: f"{c.a[1]} is a space: give x, y and r.",
-        ),
-        _placement,
-    ),
-    "clone": (
-        *SOURCE,
-        Rule(
-            "no_teorica",
-            "F-6.6",
-            "/type",
-            lambda c: not c.has("teorica"),
-            lambda c: "Cloning needs the teórica in your work.",
-        ),
-        Rule(
-            "already_cloned",
-            "F-6.6",
-            "/target",
-            lambda c: c.a[2] in {t for t, _ in c.w.clones},
-            lambda c: f"{c.a[2]} already carries a clone card.",
-        ),
-        Rule(
-            "clone_target",
-            "F-6.6",
-            "/target",
-            lambda c: (
-                c.a[2] not in c.w.site or c.g.cat.cards[c.a[2]].type not in CLONE_TARGET_TYPES
-            ),
-            lambda c: f"{c.a[2]} is not a face-up concept, project or material of your site.",
-        ),
-    ),
-    "convert": (
-        Rule(
-            "already_converted",
-            "F-R20",
-            "/target",
-            lambda c: c.a[2] in c.w.converted,
-            lambda c: f"{c.a[2]} is already converted.",
-        ),
-        Rule(
-            "convert_target",
-            "F-R20",
-            "/target",
-            lambda c: c.a[2] not in {p.card for p in c.w.building},
-            lambda c: f"{c.a[2]} is not a space of your building.",
-        ),
-        Rule(
-            "no_designer",
-            "F-6.3",
-            "/designer",
-            lambda c: c.a[1] not in c.w.site or c.card.ability != "designer_de_interiores",
-            lambda c: f"{c.a[1]} is not a designer de interiores in your site.",
-        ),
-        Rule(
-            "designer_spent",
-            "F-R20",
-            "/designer",
-            lambda c: c.a[1] in c.w.spent,
-            lambda c: f"{c.a[1]} has already converted a space.",
-        ),
-    ),
+    "look": (_already_looked, _no_coordenadora, _deck_empty),
+    "buy": (_not_for_sale,),
+    "lay": (*SOURCE, _not_a_space, _position_required, _placement),
+    "clone": (*SOURCE, _no_teorica, _already_cloned, _clone_target),
+    "convert": (_already_converted, _convert_target, _no_designer, _designer_spent),
 }
-# The last refusal: a decision of the right type that breaks no rule above (F-3).
-NOT_AN_OPTION: Rule = Rule(
-    "illegal_decision",
-    "F-3",
-    "",
-    always,
-    lambda c: "That decision is not among the legal options of the pending decision.",
-)
 
 
 def diagnose(g: Game, a: Action, pointer: str) -> IllegalDecision:
     """Why an action is not among the options: the first row of its refusal table that it
-    breaks (WRONG_TYPE, then REFUSALS of its type, then NOT_AN_OPTION)."""
+    breaks (WRONG_TYPE, then REFUSALS of its type, then _illegal_decision)."""
     c = _Asked(g, a, g.seat, g.works[g.seat])
-    rows: tuple[Row[_Asked], ...] = (*WRONG_TYPE, *REFUSALS.get(c.kind, ()), NOT_AN_OPTION)
+    rows = (*WRONG_TYPE, *REFUSALS.get(c.kind, ()), _illegal_decision)
     refusal = first_refusal(rows, c, pointer)
-    assert refusal is not None  # NOT_AN_OPTION always refuses
+    assert refusal is not None  # _illegal_decision always refuses
     return refusal
 
 
