@@ -48,6 +48,7 @@ from engine.architectura.view import (
     player_view,
     sample_world,
 )
+from engine.protocol import is_terminal
 
 GAME_ID = "architectura"
 CATALOG_CLAUSE = "A-10"
@@ -62,10 +63,6 @@ def tournament_setup(seed: int, seats: int, variant: str | None = None) -> dict[
             builtin_catalogs()["reference"], random.Random(seed), seats
         )
     return setup
-
-
-def is_terminal(g: Game) -> bool:
-    return g.over
 
 
 __all__ = [

@@ -7,11 +7,9 @@ The format is described in docs/catalog.md. A catalog is refused with every prob
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from importlib import resources
 from typing import Any
 
 from engine.canonical import digest
@@ -23,6 +21,7 @@ from engine.errors import (
     short_repr,
     unknown_keys,
 )
+from engine.protocol import reference_catalog
 
 FORMAT = "architectura-catalog/1"
 ID_RE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -679,12 +678,7 @@ _BUILTIN: dict[str, Catalog] = {}
 def builtin_catalogs() -> dict[str, Catalog]:
     """The catalogs shipped with the engine, by id (today: the A-10 reference catalog)."""
     if not _BUILTIN:
-        text = (
-            resources.files("engine.architectura")
-            .joinpath("data/reference.json")
-            .read_text("utf-8")
-        )
-        cat = load_catalog(json.loads(text))
+        cat = reference_catalog("engine.architectura", load_catalog)
         _BUILTIN[cat.id] = cat
     return _BUILTIN
 

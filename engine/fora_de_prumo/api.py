@@ -434,13 +434,6 @@ def diagnose(g: Game, a: Action, pointer: str) -> IllegalDecision:
     return refusal
 
 
-def apply_internal(g: Game, d: Any, pointer: str = "") -> None:
-    a = parse_decision(g, d, pointer)
-    if a not in options(g):
-        raise diagnose(g, a, pointer)
-    step(g, a)
-
-
 _PROTOCOL: DecisionProtocol[Game] = DecisionProtocol(
     catalog_type=Catalog,
     load_catalog=load_catalog,
@@ -450,10 +443,14 @@ _PROTOCOL: DecisionProtocol[Game] = DecisionProtocol(
     write_state=game_to_json,
     pending_json=pending_json,
     new_game_internal=new_game_internal,
-    apply_internal=apply_internal,
+    parse_decision=parse_decision,
+    options=options,
+    diagnose=diagnose,
+    step=step,
     final_scores=final_scores,
 )
 # The shared decision protocol (engine/protocol.py) gives the rest of the JSON face.
+apply_internal = _PROTOCOL.apply_internal
 get_catalog = _PROTOCOL.get_catalog
 load = _PROTOCOL.load
 new_game = _PROTOCOL.new_game
