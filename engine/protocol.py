@@ -16,16 +16,29 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from engine.errors import IllegalDecision, SetupError, short_repr
 
-G = TypeVar("G")
-C = TypeVar("C")  # a game's catalog  # the game's in-memory state: has .over, .n and .log
+G = TypeVar("G")  # the game's in-memory state: has .over, .n and .log
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+C = TypeVar("C", bound=_Identified)  # a game's catalog
 JSON = dict[str, Any]
 
 
-def reference_catalog(package: str, load_catalog: Callable[[Any], C]) -> C:
-    """The reference catalog shipped with a game's engine (`<package>/data/reference.json`),
-    loaded and checked by the game's own loader (A-10, F-10)."""
-    text = resources.files(package).joinpath("data/reference.json").read_text("utf-8")
-    return load_catalog(json.loads(text))
+def shipped_catalogs(
+    package: str, load_catalog: Callable[[Any], C], into: dict[str, C]
+) -> dict[str, C]:
+    """The catalogs shipped with a game's engine, by id, read once into `into` (today its
+    reference catalog, `<package>/data/reference.json`, loaded and checked by the game's own
+    loader: A-10, F-10)."""
+    if not into:
+        text = resources.files(package).joinpath("data/reference.json").read_text("utf-8")
+        cat = load_catalog(json.loads(text))
+        into[cat.id] = cat
+    return into
 
 
 class _Ends(Protocol):

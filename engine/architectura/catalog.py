@@ -21,7 +21,7 @@ from engine.errors import (
     short_repr,
     unknown_keys,
 )
-from engine.protocol import reference_catalog
+from engine.protocol import shipped_catalogs
 
 FORMAT = "architectura-catalog/1"
 ID_RE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -677,10 +677,7 @@ _BUILTIN: dict[str, Catalog] = {}
 
 def builtin_catalogs() -> dict[str, Catalog]:
     """The catalogs shipped with the engine, by id (today: the A-10 reference catalog)."""
-    if not _BUILTIN:
-        cat = reference_catalog("engine.architectura", load_catalog)
-        _BUILTIN[cat.id] = cat
-    return _BUILTIN
+    return shipped_catalogs("engine.architectura", load_catalog, _BUILTIN)
 
 
 def find_catalog(cat_id: str, cat_hash: str) -> Catalog | None:

@@ -25,7 +25,7 @@ from engine.errors import (
     short_repr,
     unknown_keys,
 )
-from engine.protocol import reference_catalog
+from engine.protocol import shipped_catalogs
 
 FORMAT = "fora-de-prumo-catalog/1"
 CLAUSE = "F-2.8"
@@ -336,7 +336,4 @@ _BUILTIN: dict[str, Catalog] = {}
 
 def builtin_catalogs() -> dict[str, Catalog]:
     """The catalogs shipped with the engine, by id (today: the F-10 reference catalog)."""
-    if not _BUILTIN:
-        cat = reference_catalog("engine.fora_de_prumo", load_catalog)
-        _BUILTIN[cat.id] = cat
-    return _BUILTIN
+    return shipped_catalogs("engine.fora_de_prumo", load_catalog, _BUILTIN)
