@@ -103,36 +103,39 @@ def _measures_json(m: Measures) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Seat:
-    """One seat's work as the F-8 clauses read it: its face-up site cards, the measures of
-    every work (F-7.2 compares them) and the clone factor of each card (F-6.6)."""
+    """One seat's work as the F-8 clauses read it: its face-up site cards by type, the
+    measures of every work (F-7.2 compares them) and the clone factor of each card (F-6.6)."""
 
     cat: Catalog
     works: list[Work]
     ms: list[Measures]
     seat: int
     m: Measures
-    site: list[Card]
+    types: dict[str, list[Card]]  # the site's cards by type, in site order
     cloned: set[str]
     factor: dict[str, int]
 
     def of_type(self, kind: str) -> list[Card]:
-        return [c for c in self.site if c.type == kind]
+        return self.types.get(kind) or []
 
 
-# One clause's score: its points and the details it adds (in the breakdown's order).
-_Scored = tuple[int, dict[str, Any]]
+# One clause's score: (the seat, the details to add to, in the breakdown's order) -> points.
+Clause = Callable[[_Seat, dict[str, Any]], int]
 
 
-def _qualified_connections(s: _Seat) -> _Scored:
+def _qualified_connections(s: _Seat, details: dict[str, Any]) -> int:
     """F-8.5: PER_QUALIFICATION points per qualified connection."""
     m = s.m
-    details = {"qualifications": m.qualified, "per_qualification": PER_QUALIFICATION}
-    return PER_QUALIFICATION * m.qualified, {"qualified_connections": details}
+    details["qualified_connections"] = {
+        "qualifications": m.qualified,
+        "per_qualification": PER_QUALIFICATION,
+    }
+    return PER_QUALIFICATION * m.qualified
 
 
-def _materials(s: _Seat) -> _Scored:
+def _materials(s: _Seat, details: dict[str, Any]) -> int:
     """F-8.6 / F-R29 / F-R35: each material's value times its suit's qualifications (double
     when cloned, F-6.6), and SYNERGY per qualification of a suit with phases 2 and 3."""
     quals = s.m.qualifications
@@ -157,8 +160,10 @@ def _materials(s: _Seat) -> _Scored:
             syn_lines.append(
                 {"suit": suit, "qualifications": quals[suit], "points": SYNERGY * quals[suit]}
             )
-    pts = sum(x["points"] for x in mat_lines) + sum(x["points"] for x in syn_lines)
-    return pts, {"materials": mat_lines, "synergy": syn_lines}
+    details["materials"] = mat_lines
+    details["synergy"] = syn_lines
+    pts: int = sum(x["points"] for x in mat_lines) + sum(x["points"] for x in syn_lines)
+    return pts
 
 
 def _engenheiro(m: Measures) -> dict[str, Any]:
@@ -185,7 +190,7 @@ PERSON_BONUSES: dict[str, Callable[[Measures], dict[str, Any]]] = {
 }
 
 
-def _people(s: _Seat) -> _Scored:
+def _people(s: _Seat, details: dict[str, Any]) -> int:
     """F-8.7: PER_PERSON per person card, and the people's bonuses (PERSON_BONUSES); each
     person card applies its ability (F-R36)."""
     people = s.of_type("person")
@@ -197,11 +202,13 @@ def _people(s: _Seat) -> _Scored:
         bonus = PERSON_BONUSES.get(c.ability) if c.ability is not None else None
         if bonus is not None:
             bonus_lines.append({"card": c.id, "ability": c.ability, **bonus(s.m)})
-    pts = sum(x["points"] for x in person_lines) + sum(x["points"] for x in bonus_lines)
-    return pts, {"people": person_lines, "bonuses": bonus_lines}
+    details["people"] = person_lines
+    details["bonuses"] = bonus_lines
+    pts: int = sum(x["points"] for x in person_lines) + sum(x["points"] for x in bonus_lines)
+    return pts
 
 
-def _concepts(s: _Seat) -> _Scored:
+def _concepts(s: _Seat, details: dict[str, Any]) -> int:
     """F-8.8 / F-7.3: a met concept's points (each arquiteta card adds its +1, F-6.8 /
     F-R36) per connection, double when cloned (F-6.6)."""
     m = s.m
@@ -225,10 +232,11 @@ def _concepts(s: _Seat) -> _Scored:
             }
         )
         concept_lines.append(line)
-    return sum(x["points"] for x in concept_lines), {"concepts": concept_lines}
+    details["concepts"] = concept_lines
+    return sum(x["points"] for x in concept_lines)
 
 
-def _projects(s: _Seat) -> _Scored:
+def _projects(s: _Seat, details: dict[str, Any]) -> int:
     """F-8.9: each project's value per space, double when cloned (F-6.6)."""
     spaces = s.m.spaces
     project_lines: list[dict[str, Any]] = [
@@ -242,20 +250,22 @@ def _projects(s: _Seat) -> _Scored:
         }
         for c in s.of_type("project")
     ]
-    return sum(x["points"] for x in project_lines), {"projects": project_lines}
+    details["projects"] = project_lines
+    return sum(x["points"] for x in project_lines)
 
 
-def _complete_projects(s: _Seat) -> _Scored:
+def _complete_projects(s: _Seat, details: dict[str, Any]) -> int:
     """F-8.10 / F-R30: PER_TRIO per trio of projects of phases 1, 2 and 3 (a clone adds no
     project card, F-R23)."""
     projects = s.of_type("project")
     by_phase = [sum(1 for c in projects if c.phase == p) for p in (1, 2, 3)]
     trios = min(by_phase)
-    return PER_TRIO * trios, {"trios": {"phase_counts": by_phase, "trios": trios}}
+    details["trios"] = {"phase_counts": by_phase, "trios": trios}
+    return PER_TRIO * trios
 
 
 # F-8.4: the components in the text's order, each scored by its clause's function.
-SCORING: tuple[tuple[str, Callable[[_Seat], _Scored]], ...] = (
+SCORING: tuple[tuple[str, Clause], ...] = (
     ("qualified_connections", _qualified_connections),
     ("materials", _materials),
     ("people", _people),
@@ -270,17 +280,21 @@ def _score_one(cat: Catalog, works: list[Work], ms: list[Measures], seat: int) -
     """F-8.4: one seat's breakdown (SCORING's components, total, details, measures); F-R31:
     without a space nothing scores."""
     work, m = works[seat], ms[seat]
-    site = [cat.cards[c] for c in work.site]
+    cards = cat.cards
     cloned = work.cloned()
-    factor = {c.id: 2 if c.id in cloned else 1 for c in site}  # F-6.6: the card scores double
-    s = _Seat(cat, works, ms, seat, m, site, cloned, factor)
+    types: dict[str, list[Card]] = {}
+    factor: dict[str, int] = {}
+    for cid in work.site:
+        c = cards[cid]
+        types.setdefault(c.type, []).append(c)
+        factor[cid] = 2 if cid in cloned else 1  # F-6.6: the card scores double
+    s = _Seat(cat, works, ms, seat, m, types, cloned, factor)
     no_space = m.spaces == 0
     breakdown: dict[str, Any] = {}
     details: dict[str, Any] = {"no_space": no_space}
     for name, clause in SCORING:
-        pts, more = clause(s)
+        pts = clause(s, details)
         breakdown[name] = 0 if no_space else pts
-        details.update(more)
     breakdown["total"] = sum(breakdown[k] for k in COMPONENTS)
     breakdown["details"] = details
     breakdown["measures"] = _measures_json(m)
