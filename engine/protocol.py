@@ -8,14 +8,46 @@ nothing, standings, a dispute replayed, and the win shares the bots and tourname
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from importlib import resources
+from typing import Any, Generic, Protocol, TypeVar
 
 from engine.errors import IllegalDecision, SetupError, short_repr
 
 G = TypeVar("G")  # the game's in-memory state: has .over, .n and .log
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+C = TypeVar("C", bound=_Identified)  # a game's catalog
 JSON = dict[str, Any]
+
+
+def shipped_catalogs(
+    package: str, load_catalog: Callable[[Any], C], into: dict[str, C]
+) -> dict[str, C]:
+    """The catalogs shipped with a game's engine, by id, read once into `into` (today its
+    reference catalog, `<package>/data/reference.json`, loaded and checked by the game's own
+    loader: A-10, F-10)."""
+    if not into:
+        text = resources.files(package).joinpath("data/reference.json").read_text("utf-8")
+        cat = load_catalog(json.loads(text))
+        into[cat.id] = cat
+    return into
+
+
+class _Ends(Protocol):
+    over: bool
+
+
+def is_terminal(g: _Ends) -> bool:
+    """Is the game over? (every game's state has `.over`: A-8, F-8.4)"""
+    return g.over
 
 
 def finish_view(view: JSON, seat: int) -> JSON:
@@ -41,8 +73,19 @@ class DecisionProtocol(Generic[G]):
     write_state: Callable[[G], JSON]
     pending_json: Callable[[G], JSON | None]
     new_game_internal: Callable[[JSON], G]
-    apply_internal: Callable[[G, Any, str], None]  # one decision, checked, in place
+    parse_decision: Callable[[G, Any, str], Any]  # a decision object to the game's action
+    options: Callable[[G], list[Any]]  # the legal actions now
+    diagnose: Callable[[G, Any, str], IllegalDecision]  # why an action is not an option
+    step: Callable[[G, Any], None]  # apply a legal action in place
     final_scores: Callable[[G], JSON]
+
+    def apply_internal(self, g: G, d: Any, pointer: str = "") -> None:
+        """One decision object, read and checked against the options (refused with the rule
+        it breaks, `diagnose`), applied in place."""
+        a = self.parse_decision(g, d, pointer)
+        if a not in self.options(g):
+            raise self.diagnose(g, a, pointer)
+        self.step(g, a)
 
     def get_catalog(self, spec: Any) -> Any:
         """A catalog by id (a built-in one), given inline as a catalog document, or already

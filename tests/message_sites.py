@@ -45,7 +45,7 @@ PASSED_ON: dict[tuple[str, str, str], str] = {
     ("engine/setup_fields.py", "setup_catalog", "e.detail"): "ENGINE",
     ("engine/errors.py", "add_problems_of", "p.detail"): "ENGINE",
     ("engine/fora_de_prumo/api.py", "validate", "e.detail"): "ENGINE",
-    ("engine/fora_de_prumo/api.py", "diagnose", "detail"): "placement_error's third item "
+    ("engine/fora_de_prumo/api.py", "_placement", "detail"): "placement_error's third item "
     "(PLACEMENT below)",
     ("engine/architectura/api.py", "validate", "e.detail"): "ENGINE",
     ("engine/architectura/api.py", "parse_decision", "p.detail"): "parse_cell's problem",

@@ -49,6 +49,7 @@ from engine.architectura.view import (
     player_view,
     sample_world,
 )
+from engine.protocol import is_terminal
 from engine.registry import GameInfo, register_game
 
 GAME_ID = "architectura"
@@ -64,10 +65,6 @@ def tournament_setup(seed: int, seats: int, variant: str | None = None) -> dict[
             builtin_catalogs()["reference"], random.Random(seed), seats
         )
     return setup
-
-
-def is_terminal(g: Game) -> bool:
-    return g.over
 
 
 def card_kind(card: str) -> str:

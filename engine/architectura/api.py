@@ -7,9 +7,10 @@ InvalidState listing every problem.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from engine.architectura.catalog import Catalog, builtin_catalogs, load_catalog
+from engine.architectura.catalog import CardDef, Catalog, builtin_catalogs, load_catalog
 from engine.architectura.city import breaks_three_in_a_row, eligible_cells, protected_against
 from engine.architectura.flow import OP_CLAUSE, cost_payable, deciding_seat, options, step
 from engine.architectura.model import BLOCKS, Action, Game
@@ -35,6 +36,7 @@ from engine.errors import (
     unknown_keys,
 )
 from engine.protocol import DecisionProtocol
+from engine.refusals import Row, first_refusal
 from engine.setup_fields import setup_catalog
 
 
@@ -136,93 +138,146 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
     return tuple(out)
 
 
-def diagnose(g: Game, a: Action, pointer: str) -> IllegalDecision:
-    """Why an action is not among the options: the most specific rule it breaks."""
-    t = g.tasks[-1]
-    seat = t["seat"]
-    opts = options(g)
-    kinds = sorted({o[0] for o in opts})
-    kind = a[0]
-    if kind not in kinds:
-        return IllegalDecision(
-            "wrong_decision_type",
-            f"The pending decision accepts {', '.join(kinds)}, not {kind}.",
-            "A-3",
-            pointer + "/type",
-        )
-    if kind == "play" and t["k"] == "turn":
-        iid, cell = a[1], a[2]
-        card = g.card(iid)
-        if iid not in g.hands[seat]:
-            return IllegalDecision(
-                "card_not_in_hand",
-                f"{g.name(iid)} is not in your hand.",
-                "A-3.2",
-                pointer + "/card",
-            )
-        if card.outside and cell >= 0:
-            return IllegalDecision(
-                "played_outside_city",
-                f"{card.name} is played outside the city (cell null).",
-                "A-9",
-                pointer + "/cell",
-            )
-        if not card.outside and cell < 0:
-            return IllegalDecision(
-                "cell_required",
-                f"{card.name} must be played onto a cell.",
-                "A-3.2",
-                pointer + "/cell",
-            )
-        if not cost_payable(g, seat, iid):
-            return IllegalDecision(
-                "cost_cannot_be_paid",
-                f"{card.name}'s play cost cannot be paid.",
-                "A-3.1c",
-                pointer + "/card",
-            )
-        f = g.fountain[cell]
-        if f >= 0 and f != seat:
-            return IllegalDecision(
-                "fountain_cell",
-                "An opponent's Fountain token lies on that cell.",
-                "A-4.3",
-                pointer + "/cell",
-            )
-        if cell not in eligible_cells(g, seat):
-            return IllegalDecision(
-                "cell_not_eligible", _why_not_eligible(g, cell), "A-4.1", pointer + "/cell"
-            )
-        if breaks_three_in_a_row(g, seat, cell):
-            return IllegalDecision(
-                "three_in_a_row",
-                "With 3 or 4 players you may not play a third consecutive face-up card of your colour in a street.",
-                "A-4.2",
-                pointer + "/cell",
-            )
-    if kind in ("rotate", "destroy", "restore", "move", "swap", "remove", "protect"):
-        cell = g.locate(a[1])
-        if cell >= 0 and g.city[cell][-1][2] and protected_against(g, g.city[cell][-1], seat):
-            return IllegalDecision(
-                "target_protected",
-                f"{g.name(a[1])} is protected against you.",
-                "A-6.2",
-                pointer + "/target",
-            )
-        clause = OP_CLAUSE[kind]
-        return IllegalDecision(
-            "illegal_target",
-            f"{g.name(a[1])} is not a legal target of this {kind} "
-            "(see the pending decision's options).",
-            clause,
-            pointer + "/target",
-        )
+@dataclass(frozen=True)
+class _Asked:
+    """A decision that is not among the options, as the refusal rows read it."""
+
+    g: Game
+    a: Action
+    seat: int  # the deciding seat
+    task: str  # the pending task's kind
+    kinds: list[str]  # the decision types the pending decision accepts
+
+    @property
+    def card(self) -> CardDef:
+        return self.g.card(self.a[1])
+
+    @property
+    def cell(self) -> int:
+        return int(self.a[2])
+
+    @property
+    def target(self) -> str:
+        return self.g.name(self.a[1])
+
+
+Refused = IllegalDecision | None
+
+
+def _wrong_decision_type(c: _Asked, pointer: str) -> Refused:
+    """A-3: a decision of a type the pending decision takes."""
+    if c.a[0] in c.kinds:
+        return None
+    detail = f"The pending decision accepts {', '.join(c.kinds)}, not {c.a[0]}."
+    return IllegalDecision("wrong_decision_type", detail, "A-3", pointer + "/type")
+
+
+def _card_not_in_hand(c: _Asked, pointer: str) -> Refused:
+    """A-3.2: a card is played from the hand."""
+    if c.a[1] in c.g.hands[c.seat]:
+        return None
+    detail = f"{c.target} is not in your hand."
+    return IllegalDecision("card_not_in_hand", detail, "A-3.2", pointer + "/card")
+
+
+def _played_outside_city(c: _Asked, pointer: str) -> Refused:
+    """A-9 (Graveyard): a card made to be played outside the city takes no cell."""
+    if not (c.card.outside and c.cell >= 0):
+        return None
+    detail = f"{c.card.name} is played outside the city (cell null)."
+    return IllegalDecision("played_outside_city", detail, "A-9", pointer + "/cell")
+
+
+def _cell_required(c: _Asked, pointer: str) -> Refused:
+    """A-3.2: any other card is played onto a cell."""
+    if c.card.outside or c.cell >= 0:
+        return None
+    detail = f"{c.card.name} must be played onto a cell."
+    return IllegalDecision("cell_required", detail, "A-3.2", pointer + "/cell")
+
+
+def _cost_cannot_be_paid(c: _Asked, pointer: str) -> Refused:
+    """A-3.1c: a card with a play cost is played only when the cost can be paid."""
+    if cost_payable(c.g, c.seat, c.a[1]):
+        return None
+    detail = f"{c.card.name}'s play cost cannot be paid."
+    return IllegalDecision("cost_cannot_be_paid", detail, "A-3.1c", pointer + "/card")
+
+
+def _fountain_cell(c: _Asked, pointer: str) -> Refused:
+    """A-4.3: no card is played onto a cell with an opponent's Fountain token."""
+    f = c.g.fountain[c.cell]
+    if f < 0 or f == c.seat:
+        return None
+    detail = "An opponent's Fountain token lies on that cell."
+    return IllegalDecision("fountain_cell", detail, "A-4.3", pointer + "/cell")
+
+
+def _cell_not_eligible(c: _Asked, pointer: str) -> Refused:
+    """A-4.1: a card is played onto an eligible cell."""
+    if c.cell in eligible_cells(c.g, c.seat):
+        return None
     return IllegalDecision(
-        "illegal_decision",
-        f"That decision is not among the legal options of the pending {t['k']} decision.",
-        "A-3",
-        pointer,
+        "cell_not_eligible", _why_not_eligible(c.g, c.cell), "A-4.1", pointer + "/cell"
     )
+
+
+def _three_in_a_row(c: _Asked, pointer: str) -> Refused:
+    """A-4.2: with 3 or 4 players, no third consecutive face-up card of a colour in a street."""
+    if not breaks_three_in_a_row(c.g, c.seat, c.cell):
+        return None
+    detail = "With 3 or 4 players you may not play a third consecutive face-up card of your colour in a street."
+    return IllegalDecision("three_in_a_row", detail, "A-4.2", pointer + "/cell")
+
+
+def _target_protected(c: _Asked, pointer: str) -> Refused:
+    """A-6.2: an operation does not target a card protected against its seat."""
+    g, cell = c.g, c.g.locate(c.a[1])
+    if not (cell >= 0 and g.city[cell][-1][2] and protected_against(g, g.city[cell][-1], c.seat)):
+        return None
+    detail = f"{c.target} is protected against you."
+    return IllegalDecision("target_protected", detail, "A-6.2", pointer + "/target")
+
+
+def _illegal_target(c: _Asked, pointer: str) -> Refused:
+    """A-7.2 to A-7.8: else the target is not one the operation may pick (its own clause)."""
+    detail = (
+        f"{c.target} is not a legal target of this {c.a[0]} (see the pending decision's options)."
+    )
+    return IllegalDecision("illegal_target", detail, OP_CLAUSE[c.a[0]], pointer + "/target")
+
+
+def _illegal_decision(c: _Asked, pointer: str) -> Refused:
+    """A-3: the last refusal, a decision of the right type that breaks no rule above."""
+    detail = f"That decision is not among the legal options of the pending {c.task} decision."
+    return IllegalDecision("illegal_decision", detail, "A-3", pointer)
+
+
+# A card played in a turn, in the order of its rules.
+TURN_PLAY: tuple[Row[_Asked], ...] = (
+    _card_not_in_hand,
+    _played_outside_city,
+    _cell_required,
+    _cost_cannot_be_paid,
+    _fountain_cell,
+    _cell_not_eligible,
+    _three_in_a_row,
+)
+# The target of an operation (A-7.2 to A-7.8).
+TARGET: tuple[Row[_Asked], ...] = (_target_protected, _illegal_target)
+
+
+def diagnose(g: Game, a: Action, pointer: str) -> IllegalDecision:
+    """Why an action is not among the options: the first row of its refusal table that it
+    breaks (the type, then TURN_PLAY for a card played in a turn or TARGET for an operation's
+    target, then _illegal_decision)."""
+    t = g.tasks[-1]
+    c = _Asked(g, a, t["seat"], t["k"], sorted({o[0] for o in options(g)}))
+    kind = a[0]
+    rows = TURN_PLAY if kind == "play" and c.task == "turn" else TARGET if kind in OP_CLAUSE else ()
+    refusal = first_refusal((_wrong_decision_type, *rows, _illegal_decision), c, pointer)
+    assert refusal is not None  # _illegal_decision always refuses
+    return refusal
 
 
 def _why_not_eligible(g: Game, cell: int) -> str:
@@ -235,13 +290,6 @@ def _why_not_eligible(g: Game, cell: int) -> str:
     return f"Cell {where} is empty and the cell to its left is empty."
 
 
-def apply_internal(g: Game, d: Any, pointer: str = "") -> None:
-    a = parse_decision(g, d, pointer)
-    if a not in options(g):
-        raise diagnose(g, a, pointer)
-    step(g, a)
-
-
 _PROTOCOL: DecisionProtocol[Game] = DecisionProtocol(
     catalog_type=Catalog,
     load_catalog=load_catalog,
@@ -251,10 +299,14 @@ _PROTOCOL: DecisionProtocol[Game] = DecisionProtocol(
     write_state=game_to_json,
     pending_json=pending_json,
     new_game_internal=new_game_internal,
-    apply_internal=apply_internal,
+    parse_decision=parse_decision,
+    options=options,
+    diagnose=diagnose,
+    step=step,
     final_scores=final_scores,
 )
 # The shared decision protocol (engine/protocol.py) gives the rest of the JSON face.
+apply_internal = _PROTOCOL.apply_internal
 get_catalog = _PROTOCOL.get_catalog
 load = _PROTOCOL.load
 new_game = _PROTOCOL.new_game

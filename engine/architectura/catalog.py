@@ -7,10 +7,9 @@ The format is described in docs/catalog.md. A catalog is refused with every prob
 from __future__ import annotations
 
 import itertools
-import json
 import re
-from dataclasses import dataclass, field
-from importlib import resources
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.canonical import digest
@@ -22,6 +21,7 @@ from engine.errors import (
     short_repr,
     unknown_keys,
 )
+from engine.protocol import shipped_catalogs
 
 FORMAT = "architectura-catalog/1"
 ID_RE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -29,7 +29,9 @@ FORMULA_RE = re.compile(r"^(X|No\.)([+-][0-9]{1,2})?$")
 OPS = {"rotate", "destroy", "restore", "move", "swap", "remove", "protect", "hand_limit", "special"}
 TARGETED_OPS = {"rotate", "destroy", "restore", "move", "swap", "remove", "protect"}
 SPECIALS = {"fountain", "laboratory", "manufactory", "smithy"}
-PASSIVES = {"guesthouse", "graveyard"}
+# A-9 Guesthouse: its passive, the task that asks its owner, and that decision's type.
+GUESTHOUSE = "guesthouse"
+PASSIVES = {GUESTHOUSE, "graveyard"}
 PREGAMES = {"obelisk"}
 SCORES = {"per_match", "if_any", "per_graveyard_card"}
 WHERES = {"adjacent", "street", "city"}
@@ -271,66 +273,50 @@ def _score(d: Any, path: str, problems: list[Problem]) -> Score | None:
     return Score(str(d["score"]), int(pts), target)
 
 
-CARD_FIELDS = {
-    "id",
-    "name",
-    "names",
-    "kind",
-    "values",
-    "basic",
-    "formula",
-    "shield",
-    "replaces",
-    "cost",
-    "placement",
-    "on_play",
-    "end_of_game",
-    "passive",
-    "pregame",
-    "text",
-}
+# A card or catalog field as a table row reads it: `read(d, path, problems)` gives the
+# field's value, each problem it finds appended (the card is refused if there is any).
+Reader = Callable[[dict[str, Any], str, list[Problem]], Any]
 
 
-def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
-    if not isinstance(d, dict):
-        problems.append(Problem("catalog_type", "a card must be an object", path))
-        return None
-    start = problem_count(problems)
-    _unknown(d, CARD_FIELDS, "card ", path, problems)
-    cid = d.get("id")
-    if not isinstance(cid, str) or not ID_RE.match(cid):
-        problems.append(Problem("catalog_value", "id must match ^[a-z][a-z0-9_]*$", f"{path}/id"))
-        cid = "?"
-    name = d.get("name")
-    if not _text(name, MAX_NAME):
-        problems.append(
-            Problem(
-                "catalog_value",
-                f"name must be a string of 1 to {MAX_NAME} characters",
-                f"{path}/name",
-            )
-        )
-    names = d.get("names", {})
-    if not isinstance(names, dict) or any(
-        k not in ("pt", "fr", "de") or not _text(v, MAX_NAME) for k, v in names.items()
-    ):
-        problems.append(
-            Problem(
-                "catalog_value",
-                f"names maps pt/fr/de to names of 1 to {MAX_NAME} characters",
-                f"{path}/names",
-            )
-        )
-        names = {}
-    kind = d.get("kind")
-    if not _one_of(kind, ("basic", "additional")):
-        problems.append(
-            Problem("catalog_value", "kind must be 'basic' or 'additional'", f"{path}/kind")
-        )
-    values: tuple[int, ...] = ()
-    basic_index = 0
-    formula: str | None = None
-    offset = 0
+@dataclass(frozen=True)
+class Check:
+    """A field read as it is (`default` when the key is absent): unless `ok(value, document)`
+    holds, it is refused with `refusal`, pointed at `<path>/<key>`."""
+
+    key: str
+    default: Any
+    ok: Callable[[Any, dict[str, Any]], bool]
+    refusal: Problem
+
+    def __call__(self, d: dict[str, Any], path: str, problems: list[Problem]) -> Any:
+        v = d.get(self.key, self.default)
+        if not self.ok(v, d):
+            problems.append(replace(self.refusal, pointer=f"{path}/{self.key}"))
+        return v
+
+
+@dataclass(frozen=True)
+class Items:
+    """A field listing at most MAX_OPS entries, each read by `item` (operations A-7,
+    modifiers A-7.10); an entry that `item` refuses is left out. Not a list, or a longer
+    one: `refusal`."""
+
+    key: str
+    item: Callable[[Any, str, list[Problem]], Any]
+    refusal: Problem
+
+    def __call__(self, d: dict[str, Any], path: str, problems: list[Problem]) -> tuple[Any, ...]:
+        raw = d.get(self.key, [])
+        if not isinstance(raw, list) or len(raw) > MAX_OPS:
+            problems.append(replace(self.refusal, pointer=f"{path}/{self.key}"))
+            raw = []
+        read = (self.item(x, f"{path}/{self.key}/{i}", problems) for i, x in enumerate(raw))
+        return tuple(x for x in read if x is not None)
+
+
+def _face(d: dict[str, Any], path: str, problems: list[Problem]) -> tuple[Any, ...]:
+    """A-2.1: printed side values (strictly ascending) and the basic one, or a formula (X or
+    No., with an offset). (values, basic index, formula, offset)."""
     if "formula" in d:
         if "values" in d or "basic" in d:
             problems.append(
@@ -343,218 +329,255 @@ def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
                     "catalog_value", "formula must look like X, X+2, No., No.-1", f"{path}/formula"
                 )
             )
-        else:
-            formula = m.group(1)
-            offset = int(m.group(2) or 0)
-    else:
-        raw_values = d.get("values")
-        if (
-            not isinstance(raw_values, list)
-            or not 1 <= len(raw_values) <= 4
-            or not all(_int(v, 0, MAX_VALUE) for v in raw_values)
-        ):
-            problems.append(
-                Problem(
-                    "catalog_value",
-                    f"values must list 1 to 4 integers from 0 to {MAX_VALUE}",
-                    f"{path}/values",
-                )
-            )
-        elif any(a >= b for a, b in itertools.pairwise(raw_values)):
-            problems.append(
-                Problem(
-                    "catalog_value", "values must be strictly ascending (A-2.1)", f"{path}/values"
-                )
-            )
-        else:
-            values = tuple(raw_values)
-            basic = d.get("basic")
-            if not _int(basic, 0, MAX_VALUE) or basic not in values:
-                problems.append(
-                    Problem(
-                        "catalog_value", "basic must be one of the card's values", f"{path}/basic"
-                    )
-                )
-            else:
-                basic_index = values.index(basic)
-    shield = d.get("shield", False)
-    if not isinstance(shield, bool):
-        problems.append(Problem("catalog_type", "shield must be a boolean", f"{path}/shield"))
-        shield = False
-    replaces = d.get("replaces")
-    if replaces is not None and (kind != "additional" or not isinstance(replaces, str)):
-        problems.append(
-            Problem(
-                "catalog_value",
-                "only an additional card may name the card it replaces",
-                f"{path}/replaces",
-            )
-        )
-        replaces = None
-    cost_remove = 0
-    cost_from: tuple[str, ...] = ()
-    if "cost" in d:
-        c = d["cost"]
-        if (
-            not isinstance(c, dict)
-            or set(c) != {"remove", "from"}
-            or not _int(c["remove"], 1, 3)
-            or not isinstance(c["from"], list)
-            or not 1 <= len(c["from"]) <= 2
-            or not all(_one_of(z, ("hand", "graveyard")) for z in c["from"])
-            or len(set(c["from"])) != len(c["from"])
-        ):
-            problems.append(
-                Problem(
-                    "catalog_value",
-                    "cost is {remove: 1..3, from: [hand|graveyard]}",
-                    f"{path}/cost",
-                )
-            )
-        else:
-            cost_remove, cost_from = c["remove"], tuple(c["from"])
-    placement = d.get("placement", "city")
-    if not _one_of(placement, ("city", "outside")):
-        problems.append(
-            Problem("catalog_value", "placement must be 'city' or 'outside'", f"{path}/placement")
-        )
-    on_play: list[Op] = []
-    raw_ops = d.get("on_play", [])
-    if not isinstance(raw_ops, list) or len(raw_ops) > MAX_OPS:
-        problems.append(
-            Problem(
-                "catalog_type", f"on_play must list at most {MAX_OPS} operations", f"{path}/on_play"
-            )
-        )
-        raw_ops = []
-    for i, o in enumerate(raw_ops):
-        op = _op(o, f"{path}/on_play/{i}", problems)
-        if op:
-            on_play.append(op)
-    eog: list[Score] = []
-    raw_scores = d.get("end_of_game", [])
-    if not isinstance(raw_scores, list) or len(raw_scores) > MAX_OPS:
-        problems.append(
-            Problem(
-                "catalog_type",
-                f"end_of_game must list at most {MAX_OPS} modifiers",
-                f"{path}/end_of_game",
-            )
-        )
-        raw_scores = []
-    for i, s in enumerate(raw_scores):
-        sc = _score(s, f"{path}/end_of_game/{i}", problems)
-        if sc:
-            eog.append(sc)
-    passive = d.get("passive", [])
+            return (), 0, None, 0
+        return (), 0, m.group(1), int(m.group(2) or 0)
+    raw_values = d.get("values")
     if (
-        not isinstance(passive, list)
-        or len(passive) > len(PASSIVES)
-        or not all(_one_of(p, PASSIVES) for p in passive)
-        or len(set(passive)) != len(passive)
+        not isinstance(raw_values, list)
+        or not 1 <= len(raw_values) <= 4
+        or not all(_int(v, 0, MAX_VALUE) for v in raw_values)
     ):
         problems.append(
             Problem(
                 "catalog_value",
-                f"passive lists distinct entries of {sorted(PASSIVES)}",
-                f"{path}/passive",
+                f"values must list 1 to 4 integers from 0 to {MAX_VALUE}",
+                f"{path}/values",
             )
         )
-        passive = []
-    pregame = d.get("pregame")
-    if pregame is not None and not _one_of(pregame, PREGAMES):
+        return (), 0, None, 0
+    if any(a >= b for a, b in itertools.pairwise(raw_values)):
+        problems.append(
+            Problem("catalog_value", "values must be strictly ascending (A-2.1)", f"{path}/values")
+        )
+        return (), 0, None, 0
+    values = tuple(raw_values)
+    basic = d.get("basic")
+    if not _int(basic, 0, MAX_VALUE) or basic not in values:
+        problems.append(
+            Problem("catalog_value", "basic must be one of the card's values", f"{path}/basic")
+        )
+        return values, 0, None, 0
+    return values, values.index(basic), None, 0
+
+
+def _cost(d: dict[str, Any], path: str, problems: list[Problem]) -> tuple[Any, ...]:
+    """A-3.1c: a play cost, cards removed from the hand or the graveyard. (remove, from)."""
+    if "cost" not in d:
+        return 0, ()
+    c = d["cost"]
+    if (
+        not isinstance(c, dict)
+        or set(c) != {"remove", "from"}
+        or not _int(c["remove"], 1, 3)
+        or not isinstance(c["from"], list)
+        or not 1 <= len(c["from"]) <= 2
+        or not all(_one_of(z, ("hand", "graveyard")) for z in c["from"])
+        or len(set(c["from"])) != len(c["from"])
+    ):
         problems.append(
             Problem(
-                "catalog_value", f"pregame must be one of {sorted(PREGAMES)}", f"{path}/pregame"
+                "catalog_value", "cost is {remove: 1..3, from: [hand|graveyard]}", f"{path}/cost"
             )
         )
-        pregame = None
-    text = d.get("text", "")
-    if not isinstance(text, str) or len(text) > MAX_TEXT:
-        problems.append(
-            Problem(
-                "catalog_type",
-                f"text must be a string of at most {MAX_TEXT} characters",
-                f"{path}/text",
-            )
-        )
-        text = ""
-    if problem_count(problems) > start:
-        return None
-    return CardDef(
-        id=str(cid),
-        name=str(name),
-        kind=str(kind),
-        values=values,
-        basic_index=basic_index,
-        formula=formula,
-        offset=offset,
-        shield=shield,
-        replaces=replaces,
-        cost_remove=cost_remove,
-        cost_from=cost_from,
-        outside=placement == "outside",
-        on_play=tuple(on_play),
-        end_of_game=tuple(eog),
-        passive=frozenset(passive),
-        pregame=pregame,
-        names=dict(names),
-        text=text,
+        return 0, ()
+    return c["remove"], tuple(c["from"])
+
+
+def _names(v: Any, _: dict[str, Any]) -> bool:
+    return isinstance(v, dict) and all(
+        k in ("pt", "fr", "de") and _text(x, MAX_NAME) for k, x in v.items()
     )
 
 
-def load_catalog(data: Any) -> Catalog:
-    """Check a catalog document and build it, or raise CatalogError listing every problem."""
-    problems: list[Problem] = ProblemList()
-    if not isinstance(data, dict):
-        raise CatalogError([Problem("catalog_type", "a catalog must be a JSON object", "")])
-    _unknown(
-        data, ("format", "id", "name", "provenance", "colours", "cards"), "catalog ", "", problems
+def _passive(v: Any, _: dict[str, Any]) -> bool:
+    return (
+        isinstance(v, list)
+        and len(v) <= len(PASSIVES)
+        and all(_one_of(p, PASSIVES) for p in v)
+        and len(set(v)) == len(v)
     )
+
+
+def _colours(v: Any, _: dict[str, Any]) -> bool:
+    return (
+        isinstance(v, list)
+        and len(v) == 4
+        and all(isinstance(c, str) and ID_RE.match(c) is not None for c in v)
+        and len(set(v)) == 4
+    )
+
+
+ID = Check(
+    "id",
+    None,
+    lambda v, _: isinstance(v, str) and ID_RE.match(v) is not None,
+    Problem("catalog_value", "id must match ^[a-z][a-z0-9_]*$"),
+)
+NAME = Check(
+    "name",
+    None,
+    lambda v, _: _text(v, MAX_NAME),
+    Problem("catalog_value", f"name must be a string of 1 to {MAX_NAME} characters"),
+)
+# A card's fields in the order they are checked (docs/catalog.md, A-10): name -> reader.
+CARD_READERS: tuple[tuple[str, Reader], ...] = (
+    ("id", ID),
+    ("name", NAME),
+    (
+        "names",
+        Check(
+            "names",
+            {},
+            _names,
+            Problem("catalog_value", f"names maps pt/fr/de to names of 1 to {MAX_NAME} characters"),
+        ),
+    ),
+    (
+        "kind",
+        Check(
+            "kind",
+            None,
+            lambda v, _: _one_of(v, ("basic", "additional")),
+            Problem("catalog_value", "kind must be 'basic' or 'additional'"),
+        ),
+    ),
+    ("face", _face),  # A-2.1
+    (
+        "shield",  # A-6.1
+        Check(
+            "shield",
+            False,
+            lambda v, _: isinstance(v, bool),
+            Problem("catalog_type", "shield must be a boolean"),
+        ),
+    ),
+    (
+        "replaces",  # A-1.5
+        Check(
+            "replaces",
+            None,
+            lambda v, d: v is None or (d.get("kind") == "additional" and isinstance(v, str)),
+            Problem("catalog_value", "only an additional card may name the card it replaces"),
+        ),
+    ),
+    ("cost", _cost),  # A-3.1c
+    (
+        "placement",  # A-9 (Graveyard)
+        Check(
+            "placement",
+            "city",
+            lambda v, _: _one_of(v, ("city", "outside")),
+            Problem("catalog_value", "placement must be 'city' or 'outside'"),
+        ),
+    ),
+    (
+        "on_play",  # A-7
+        Items(
+            "on_play",
+            _op,
+            Problem("catalog_type", f"on_play must list at most {MAX_OPS} operations"),
+        ),
+    ),
+    (
+        "end_of_game",  # A-7.10
+        Items(
+            "end_of_game",
+            _score,
+            Problem("catalog_type", f"end_of_game must list at most {MAX_OPS} modifiers"),
+        ),
+    ),
+    (
+        "passive",  # A-9 (Guesthouse, Graveyard)
+        Check(
+            "passive",
+            [],
+            _passive,
+            Problem("catalog_value", f"passive lists distinct entries of {sorted(PASSIVES)}"),
+        ),
+    ),
+    (
+        "pregame",  # A-3.1a (Obelisk)
+        Check(
+            "pregame",
+            None,
+            lambda v, _: v is None or _one_of(v, PREGAMES),
+            Problem("catalog_value", f"pregame must be one of {sorted(PREGAMES)}"),
+        ),
+    ),
+    (
+        "text",
+        Check(
+            "text",
+            "",
+            lambda v, _: isinstance(v, str) and len(v) <= MAX_TEXT,
+            Problem("catalog_type", f"text must be a string of at most {MAX_TEXT} characters"),
+        ),
+    ),
+)
+# The keys a card may have: its readers' (the face reads values, basic and formula).
+CARD_FIELDS = {name for name, _ in CARD_READERS if name != "face"} | {"values", "basic", "formula"}
+
+
+def _header(data: dict[str, Any], problems: list[Problem]) -> list[str]:
+    """A-10: the catalog's own fields, checked before its cards: format, id, name and
+    provenance, the seats' colours (A-1.1). Its colours."""
     if data.get("format") != FORMAT:
         problems.append(Problem("catalog_format", f"format must be {FORMAT!r}", "/format"))
-    cat_id = data.get("id")
-    if not isinstance(cat_id, str) or not ID_RE.match(cat_id):
-        problems.append(Problem("catalog_value", "id must match ^[a-z][a-z0-9_]*$", "/id"))
+    ID(data, "", problems)
     for k, most in (("name", MAX_NAME), ("provenance", MAX_TEXT)):
         if not _text(data.get(k), most):
             problems.append(
                 Problem("catalog_value", f"{k} must be a string of 1 to {most} characters", f"/{k}")
             )
     colours = data.get("colours", list(DEFAULT_COLOURS))
-    if (
-        not isinstance(colours, list)
-        or len(colours) != 4
-        or not all(isinstance(c, str) and ID_RE.match(c) for c in colours)
-        or len(set(colours)) != 4
-    ):
+    if not _colours(colours, data):
         problems.append(
             Problem("catalog_value", "colours must list 4 distinct colour ids (A-1.1)", "/colours")
         )
         colours = list(DEFAULT_COLOURS)
-    raw_cards = data.get("cards")
-    cards: dict[str, CardDef] = {}
-    if not isinstance(raw_cards, list) or not 1 <= len(raw_cards) <= MAX_CARDS:
-        problems.append(
-            Problem("catalog_value", f"cards must list 1 to {MAX_CARDS} cards", "/cards")
-        )
-        raw_cards = []
-    for i, rc in enumerate(raw_cards):
-        card = _card(rc, f"/cards/{i}", problems)
-        if card is None:
-            continue
-        if card.id in cards:
-            problems.append(
-                Problem("catalog_duplicate", f"card id {card.id!r} appears twice", f"/cards/{i}/id")
-            )
-        cards[card.id] = card
-    basics = [c for c in cards.values() if c.kind == "basic"]
-    if raw_cards and len(basics) != 12 and not problems:
-        problems.append(
-            Problem(
-                "catalog_value", f"a deck has 12 basic cards (A-1.3); found {len(basics)}", "/cards"
-            )
-        )
+    return list(colours)
+
+
+def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
+    """A card of the catalog, each field read by its row of CARD_READERS; None when any
+    problem was found (all of them listed)."""
+    if not isinstance(d, dict):
+        problems.append(Problem("catalog_type", "a card must be an object", path))
+        return None
+    start = problem_count(problems)
+    _unknown(d, CARD_FIELDS, "card ", path, problems)
+    f = {name: read(d, path, problems) for name, read in CARD_READERS}
+    if problem_count(problems) > start:
+        return None
+    values, basic_index, formula, offset = f["face"]
+    cost_remove, cost_from = f["cost"]
+    return CardDef(
+        id=str(f["id"]),
+        name=str(f["name"]),
+        kind=str(f["kind"]),
+        values=values,
+        basic_index=basic_index,
+        formula=formula,
+        offset=offset,
+        shield=f["shield"],
+        replaces=f["replaces"],
+        cost_remove=cost_remove,
+        cost_from=cost_from,
+        outside=f["placement"] == "outside",
+        on_play=f["on_play"],
+        end_of_game=f["end_of_game"],
+        passive=frozenset(f["passive"]),
+        pregame=f["pregame"],
+        names=dict(f["names"]),
+        text=f["text"],
+    )
+
+
+def _references(
+    raw_cards: list[Any], cards: dict[str, CardDef], basics: list[CardDef], problems: list[Problem]
+) -> None:
+    """What a card names must be in the catalog: the basic card it replaces (A-1.5; without
+    one, a basic card of its basic value), the cards its modifiers count (A-7.10)."""
     for i, rc in enumerate(raw_cards):
         if not isinstance(rc, dict) or not _one_of(rc.get("id"), cards):
             continue
@@ -588,10 +611,47 @@ def load_catalog(data: Any) -> Catalog:
                         f"/cards/{i}/end_of_game/{j}/target/card",
                     )
                 )
+
+
+def load_catalog(data: Any) -> Catalog:
+    """Check a catalog document and build it, or raise CatalogError listing every problem
+    (A-10): its own fields (_header), each card (CARD_READERS), a deck of 12 basic
+    cards (A-1.3), then what the cards name (_references)."""
+    problems: list[Problem] = ProblemList()
+    if not isinstance(data, dict):
+        raise CatalogError([Problem("catalog_type", "a catalog must be a JSON object", "")])
+    _unknown(
+        data, ("format", "id", "name", "provenance", "colours", "cards"), "catalog ", "", problems
+    )
+    colours = _header(data, problems)
+    raw_cards = data.get("cards")
+    cards: dict[str, CardDef] = {}
+    if not isinstance(raw_cards, list) or not 1 <= len(raw_cards) <= MAX_CARDS:
+        problems.append(
+            Problem("catalog_value", f"cards must list 1 to {MAX_CARDS} cards", "/cards")
+        )
+        raw_cards = []
+    for i, rc in enumerate(raw_cards):
+        card = _card(rc, f"/cards/{i}", problems)
+        if card is None:
+            continue
+        if card.id in cards:
+            problems.append(
+                Problem("catalog_duplicate", f"card id {card.id!r} appears twice", f"/cards/{i}/id")
+            )
+        cards[card.id] = card
+    basics = [c for c in cards.values() if c.kind == "basic"]
+    if raw_cards and len(basics) != 12 and not problems:
+        problems.append(
+            Problem(
+                "catalog_value", f"a deck has 12 basic cards (A-1.3); found {len(basics)}", "/cards"
+            )
+        )
+    _references(raw_cards, cards, basics, problems)
     if problems:
         raise CatalogError(problems)
     return Catalog(
-        id=str(cat_id),
+        id=str(data["id"]),
         name=str(data["name"]),
         provenance=str(data["provenance"]),
         colours=tuple(colours),
@@ -617,15 +677,7 @@ _BUILTIN: dict[str, Catalog] = {}
 
 def builtin_catalogs() -> dict[str, Catalog]:
     """The catalogs shipped with the engine, by id (today: the A-10 reference catalog)."""
-    if not _BUILTIN:
-        text = (
-            resources.files("engine.architectura")
-            .joinpath("data/reference.json")
-            .read_text("utf-8")
-        )
-        cat = load_catalog(json.loads(text))
-        _BUILTIN[cat.id] = cat
-    return _BUILTIN
+    return shipped_catalogs("engine.architectura", load_catalog, _BUILTIN)
 
 
 def find_catalog(cat_id: str, cat_hash: str) -> Catalog | None:

@@ -12,9 +12,10 @@ Every function cites the clause it implements.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from engine import rng as rngmod
-from engine.architectura.catalog import Op
+from engine.architectura.catalog import GUESTHOUSE, Op
 from engine.architectura.city import (
     breaks_three_in_a_row,
     current_value,
@@ -31,8 +32,9 @@ from engine.architectura.city import (
     selected_tops,
     swap_now,
 )
-from engine.architectura.model import BLOCKS, Action, Game, Task, cell_json
+from engine.architectura.model import BLOCKS, Action, Entry, Game, Task, cell_json
 from engine.architectura.scoring import final_scores
+from engine.errors import Problem
 
 DECLINE: Action = ("decline",)
 APPLY: Action = ("apply",)
@@ -392,9 +394,9 @@ def comparison_result(g: Game, seat: int, cell: int, outcome: str, clause: str) 
 def request_destroy(g: Game, cell: int, clause: str) -> None:
     """A-7.3, with the Guesthouse's owner asked first (A-9 Guesthouse)."""
     entry = g.city[cell][-1]
-    if "guesthouse" in g.inst.cdef[entry[0]].passive and entry[2]:
+    if GUESTHOUSE in g.inst.cdef[entry[0]].passive and entry[2]:
         g.tasks.append(
-            {"k": "guesthouse", "seat": g.owner(entry[0]), "target": entry[0], "clause": clause}
+            {"k": GUESTHOUSE, "seat": g.owner(entry[0]), "target": entry[0], "clause": clause}
         )
         return
     destroy_now(g, cell, clause)
@@ -812,7 +814,7 @@ def _guesthouse_options(g: Game, t: Task) -> list[Action]:
     cell = g.locate(t["target"])
     if cell < 0 or not g.city[cell][-1][2]:
         return []  # no longer a face-up card of the city: nothing left to escape
-    dests = [("guesthouse", d) for d in eligible_cells(g, t["seat"], lifted=cell) if d != cell]
+    dests = [(GUESTHOUSE, d) for d in eligible_cells(g, t["seat"], lifted=cell) if d != cell]
     return [*dests, DECLINE] if dests else []
 
 
@@ -976,24 +978,238 @@ def _end_turn(g: Game, t: Task) -> None:
     begin_turn(g, (t["seat"] + 1) % g.n)
 
 
-# A task kind that asks: (options, apply, what happens when there is nothing to choose).
+# -- what a resumed task needs from the rest of the state ------------------------------
+# The engine only ever writes tasks that satisfy these; a state read from outside is checked
+# with them (serialize), each problem pointed at the field of the task (serialize puts the
+# task's own pointer before it).
+CheckFn = Callable[[Game, Task], list[Problem]]
+OUTCOMES = ("destroy", "lower", "raise")  # what a protection choice applies (A-5.2 to A-5.4)
+
+
+def top_face_up(g: Game, iid: int) -> Entry | None:
+    """The card's entry when it is the face-up top card of its cell, else None."""
+    cell = g.locate(iid)
+    if cell < 0 or not g.city[cell][-1][2]:
+        return None
+    return g.city[cell][-1]
+
+
+def _consistent(g: Game, t: Task) -> list[Problem]:
+    return []
+
+
+def _op_is_targeted(g: Game, t: Task) -> list[Problem]:
+    """A-7.1: an operation step resolves a targeted operation, not one of all cards."""
+    op = g.cat.cards[t["def"]].on_play[t["i"]]
+    if op.op not in OP_CLAUSE or op.count == 0:
+        detail = f"operation {t['i']} of {t['def']} is not a targeted operation"
+        return [Problem("inconsistent_resolving", detail, "/i")]
+    return []
+
+
+def _op_is_special(g: Game, t: Task) -> list[Problem]:
+    """A-9: a Fountain, Manufactory or Smithy step resolves that special operation."""
+    op = g.cat.cards[t["def"]].on_play[t["i"]]
+    if op.op != "special" or op.name != t["k"]:
+        detail = f"operation {t['i']} of {t['def']} is not {t['k']}"
+        return [Problem("inconsistent_resolving", detail, "/i")]
+    return []
+
+
+def _consent_consistent(g: Game, t: Task) -> list[Problem]:
+    """A-6.3: a protection choice is about a face-up protected card of the deciding seat, and
+    applies one of the comparison's OUTCOMES."""
+    out: list[Problem] = []
+    entry = top_face_up(g, t["target"])
+    if entry is None or g.owner(entry[0]) != t["seat"] or not is_protected(g, entry):
+        detail = "a protection choice is about a face-up protected card of the deciding seat"
+        out.append(Problem("inconsistent_resolving", detail, "/target", "A-6.3"))
+    if t["action"] not in OUTCOMES:
+        detail = f"action must be one of {list(OUTCOMES)}"
+        out.append(Problem("inconsistent_resolving", detail, "/action"))
+    return out
+
+
+def _guesthouse_consistent(g: Game, t: Task) -> list[Problem]:
+    """A-9 Guesthouse: an escape is about the deciding seat's face-up Guesthouse."""
+    entry = top_face_up(g, t["target"])
+    if (
+        entry is None
+        or g.owner(entry[0]) != t["seat"]
+        or GUESTHOUSE not in g.card(entry[0]).passive
+    ):
+        detail = "a Guesthouse escape is about the deciding seat's face-up Guesthouse"
+        return [Problem("inconsistent_resolving", detail, "/target", "A-9")]
+    return []
+
+
+def _pay_consistent(g: Game, t: Task) -> list[Problem]:
+    """A-9 (play costs): a payment is for a card with a play cost of the deciding seat, on a
+    cell where it may be played (A-4.1), or outside the city for a card played there (A-3.2)."""
+    out: list[Problem] = []
+    card = g.card(t["card"])
+    if (
+        not card.cost_remove
+        or g.owner(t["card"]) != t["seat"]
+        or not 1 <= t["left"] <= card.cost_remove
+    ):
+        detail = "a payment step is for a card with a play cost of the deciding seat"
+        out.append(Problem("inconsistent_resolving", detail, "/card", "A-9"))
+    cell = t["cell"]
+    if cell >= 0 and (
+        (g.city[cell] and g.city[cell][-1][2]) or g.fountain[cell] not in (-1, t["seat"])
+    ):
+        detail = "a card is played only onto an empty or face-down cell free of an opponent's Fountain token"
+        out.append(Problem("inconsistent_resolving", detail, "/cell", "A-4.1"))
+    if (t["cell"] < 0) != card.outside:
+        detail = "the payment step's cell does not fit where the card is played"
+        out.append(Problem("inconsistent_resolving", detail, "/cell", "A-3.2"))
+    return out
+
+
+def _manuf_play_consistent(g: Game, t: Task) -> list[Problem]:
+    """A-9 Manufactory: the returned card is in the seat's hand, the freed cell not face up."""
+    out: list[Problem] = []
+    if t["excluded"] not in g.hands[t["seat"]]:
+        detail = "the Manufactory's returned card is in the deciding seat's hand"
+        out.append(Problem("inconsistent_resolving", detail, "/excluded", "A-9"))
+    if g.city[t["cell"]] and g.city[t["cell"]][-1][2]:
+        detail = "the Manufactory's freed cell holds a face-up card"
+        out.append(Problem("inconsistent_resolving", detail, "/cell", "A-9"))
+    return out
+
+
+def _lab_consistent(g: Game, t: Task) -> list[Problem]:
+    """A-9 Laboratory: each opponent is asked once."""
+    order = [t["seat"], *t["queue"]]
+    if t["by"] in order or len(set(order)) != len(order):
+        detail = "a Laboratory asks each opponent once"
+        return [Problem("inconsistent_resolving", detail, "", "A-9")]
+    return []
+
+
+def _smithy_remove_consistent(g: Game, t: Task) -> list[Problem]:
+    """A-9 Smithy: only a Smithy is removed after copying."""
+    if not g.card(t["card"]).is_smithy:
+        detail = "only a Smithy is removed after copying"
+        return [Problem("inconsistent_resolving", detail, "/card", "A-9")]
+    return []
+
+
+# -- the task kinds ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TaskKind:
+    """One kind of resolving step, declared once: the fields a state writes for it (how
+    serialize reads each: seat, card, cell, cell?, int, str, def, seats, list), what it does
+    — asks (options, apply, what happens when there is nothing to choose) or resolves by
+    itself (auto) —, the pending decision it shows when it asks (kind, clause, prompt), and
+    what it needs from the rest of the state to be resumed (check)."""
+
+    fields: dict[str, str]
+    check: CheckFn = _consistent
+    asks: tuple[OptionsFn, ApplyFn, AutoFn] | None = None
+    pending: tuple[str, str, str] | None = None
+    auto: AutoFn | None = None
+
+
+_SPECIAL_FIELDS = {"seat": "seat", "src": "card", "def": "def", "i": "int"}
+TASK_KINDS: dict[str, TaskKind] = {
+    "turn": TaskKind(
+        {"seat": "seat"},
+        asks=(_turn_options, _turn_apply, _turn_empty),
+        pending=(
+            "play",
+            "A-3",
+            "play a card from your hand onto an eligible cell (or use a start-of-turn option)",
+        ),
+    ),
+    "end_turn": TaskKind({"seat": "seat"}, auto=_end_turn),
+    "pay": TaskKind(
+        {"seat": "seat", "card": "card", "cell": "cell?", "left": "int"},
+        _pay_consistent,
+        asks=(_pay_options, _pay_apply, _pay_empty),
+        pending=("pay_cost", "A-9", "choose a card to remove from the game to pay the play cost"),
+    ),
+    "consent": TaskKind(
+        {"seat": "seat", "target": "card", "action": "str", "clause": "str"},
+        _consent_consistent,
+        asks=(_consent_options, _consent_apply, _pop),
+        pending=(
+            "protection_choice",
+            "A-6.3",
+            "your own card would affect your protected card: apply it or decline",
+        ),
+    ),
+    "op": TaskKind(
+        {"seat": "seat", "src": "card", "def": "def", "i": "int", "n": "int", "done": "list"},
+        _op_is_targeted,
+        asks=(_op_options, _decline_or(apply_op), _pop),
+        pending=("effect", "A-7", "choose how to resolve the effect"),
+    ),
+    "effect": TaskKind(_SPECIAL_FIELDS, auto=run_effect_step),
+    "destroy": TaskKind({"target": "card", "clause": "str"}, auto=_destroy_auto),
+    GUESTHOUSE: TaskKind(
+        {"seat": "seat", "target": "card", "clause": "str"},
+        _guesthouse_consistent,
+        asks=(_guesthouse_options, _guesthouse_apply, _guesthouse_empty),
+        pending=(
+            "guesthouse",
+            "A-9",
+            "your Guesthouse would be destroyed: move it to an eligible cell or decline",
+        ),
+    ),
+    "fountain": TaskKind(
+        _SPECIAL_FIELDS,
+        _op_is_special,
+        asks=(fountain_options, _fountain_apply, _pop),
+        pending=("effect", "A-9", "put a protection token on an eligible empty cell (Fountain)"),
+    ),
+    "lab": TaskKind(
+        {"seat": "seat", "queue": "seats", "by": "seat"},
+        _lab_consistent,
+        asks=(lab_options, _lab_apply, _lab_empty),
+        pending=(
+            "laboratory",
+            "A-9",
+            "play a card from your hand face down onto an eligible cell (Laboratory)",
+        ),
+    ),
+    "manufactory": TaskKind(
+        _SPECIAL_FIELDS,
+        _op_is_special,
+        asks=(manufactory_options, _decline_or(_manufactory_apply), _pop),
+        pending=(
+            "effect",
+            "A-9",
+            "you may return one of your face-up city cards to your hand (Manufactory)",
+        ),
+    ),
+    "manuf_play": TaskKind(
+        {"seat": "seat", "cell": "cell", "excluded": "card"},
+        _manuf_play_consistent,
+        asks=(_manuf_play_options, _manuf_play_apply, _pop),
+        pending=(
+            "manufactory_play",
+            "A-9",
+            "play a different card from your hand onto the freed cell (Manufactory)",
+        ),
+    ),
+    "smithy": TaskKind(
+        _SPECIAL_FIELDS,
+        _op_is_special,
+        asks=(smithy_options, _decline_or(_smithy_apply), _pop),
+        pending=("effect", "A-9", "you may copy the on-play effect of a face-up card (Smithy)"),
+    ),
+    "smithy_remove": TaskKind({"card": "card"}, _smithy_remove_consistent, auto=_smithy_remove),
+}
+# What the interpreter looks up (settle, step), read from TASK_KINDS.
 ASKING: dict[str, tuple[OptionsFn, ApplyFn, AutoFn]] = {
-    "turn": (_turn_options, _turn_apply, _turn_empty),
-    "pay": (_pay_options, _pay_apply, _pay_empty),
-    "consent": (_consent_options, _consent_apply, _pop),
-    "op": (_op_options, _decline_or(apply_op), _pop),
-    "guesthouse": (_guesthouse_options, _guesthouse_apply, _guesthouse_empty),
-    "fountain": (fountain_options, _fountain_apply, _pop),
-    "lab": (lab_options, _lab_apply, _lab_empty),
-    "manufactory": (manufactory_options, _decline_or(_manufactory_apply), _pop),
-    "manuf_play": (_manuf_play_options, _manuf_play_apply, _pop),
-    "smithy": (smithy_options, _decline_or(_smithy_apply), _pop),
+    k: kind.asks for k, kind in TASK_KINDS.items() if kind.asks is not None
 }
 AUTOMATIC: dict[str, AutoFn] = {
-    "effect": run_effect_step,
-    "destroy": _destroy_auto,
-    "smithy_remove": _smithy_remove,
-    "end_turn": _end_turn,
+    k: kind.auto for k, kind in TASK_KINDS.items() if kind.auto is not None
 }
 
 

@@ -6,21 +6,21 @@ every problem at once with a JSON pointer (InvalidState), never a silently fixed
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import msgspec
 
 from engine import rng as rngmod
 from engine.architectura.catalog import Catalog, find_catalog
-from engine.architectura.city import current_value, has_graveyard, is_protected
-from engine.architectura.flow import ASKING, AUTOMATIC, OP_CLAUSE, options, settle
+from engine.architectura.city import current_value, has_graveyard
+from engine.architectura.flow import ASKING, AUTOMATIC, OP_CLAUSE, TASK_KINDS, options, settle
 from engine.architectura.model import (
     BLOCKS,
     HAND_LIMIT,
     RULES_VERSION,
     TOKENS,
     Action,
-    Entry,
     Game,
     Task,
     cell_json,
@@ -44,61 +44,13 @@ from engine.errors import InvalidState, Problem, short_repr
 # by the engine, and is refused before its steps are read.
 MAX_RESOLVING = 64
 
-KIND = {
-    "turn": (
-        "play",
-        "A-3",
-        "play a card from your hand onto an eligible cell (or use a start-of-turn option)",
-    ),
-    "pay": ("pay_cost", "A-9", "choose a card to remove from the game to pay the play cost"),
-    "consent": (
-        "protection_choice",
-        "A-6.3",
-        "your own card would affect your protected card: apply it or decline",
-    ),
-    "op": ("effect", "A-7", "choose how to resolve the effect"),
-    "guesthouse": (
-        "guesthouse",
-        "A-9",
-        "your Guesthouse would be destroyed: move it to an eligible cell or decline",
-    ),
-    "fountain": ("effect", "A-9", "put a protection token on an eligible empty cell (Fountain)"),
-    "lab": (
-        "laboratory",
-        "A-9",
-        "play a card from your hand face down onto an eligible cell (Laboratory)",
-    ),
-    "manufactory": (
-        "effect",
-        "A-9",
-        "you may return one of your face-up city cards to your hand (Manufactory)",
-    ),
-    "manuf_play": (
-        "manufactory_play",
-        "A-9",
-        "play a different card from your hand onto the freed cell (Manufactory)",
-    ),
-    "smithy": ("effect", "A-9", "you may copy the on-play effect of a face-up card (Smithy)"),
-}
+# What each task kind that asks shows as its pending decision: (kind, clause, prompt).
+KIND = {k: kind.pending for k, kind in TASK_KINDS.items() if kind.pending is not None}
 
 # task fields holding a card instance, a cell, a seat, a list of seats
 CARD_KEYS = ("src", "card", "target", "excluded")
-TASK_FIELDS: dict[str, dict[str, str]] = {
-    "turn": {"seat": "seat"},
-    "end_turn": {"seat": "seat"},
-    "pay": {"seat": "seat", "card": "card", "cell": "cell?", "left": "int"},
-    "consent": {"seat": "seat", "target": "card", "action": "str", "clause": "str"},
-    "op": {"seat": "seat", "src": "card", "def": "def", "i": "int", "n": "int", "done": "list"},
-    "effect": {"seat": "seat", "src": "card", "def": "def", "i": "int"},
-    "destroy": {"target": "card", "clause": "str"},
-    "guesthouse": {"seat": "seat", "target": "card", "clause": "str"},
-    "fountain": {"seat": "seat", "src": "card", "def": "def", "i": "int"},
-    "lab": {"seat": "seat", "queue": "seats", "by": "seat"},
-    "manufactory": {"seat": "seat", "src": "card", "def": "def", "i": "int"},
-    "manuf_play": {"seat": "seat", "cell": "cell", "excluded": "card"},
-    "smithy": {"seat": "seat", "src": "card", "def": "def", "i": "int"},
-    "smithy_remove": {"card": "card"},
-}
+# How each field of each task kind is read (flow.TASK_KINDS declares them).
+TASK_FIELDS: dict[str, dict[str, str]] = {k: kind.fields for k, kind in TASK_KINDS.items()}
 TASK_KEYS = {k: frozenset({*spec, "k"}) for k, spec in TASK_FIELDS.items()}
 
 # -- writing -----------------------------------------------------------------------------
@@ -692,103 +644,16 @@ def _read_task(r: _Reader, g: Game, t: Any, p: str, seen: dict[int, Where]) -> T
     return out
 
 
-SPECIAL_STEPS = ("fountain", "manufactory", "smithy")
-OUTCOMES = ("destroy", "lower", "raise")
-
-
-def _top_face_up(g: Game, iid: int) -> Entry | None:
-    cell = g.locate(iid)
-    if cell < 0 or not g.city[cell][-1][2]:
-        return None
-    return g.city[cell][-1]
-
-
 def _check_task(r: _Reader, g: Game, t: Task, p: str) -> None:
-    """What each resolving step needs from the rest of the state to be resumable: the
-    engine only ever writes steps that satisfy these, so anything else was edited."""
-    k = t["k"]
-    bad = "inconsistent_resolving"
-    if "def" in t and "i" in t and k != "effect":
-        op = g.cat.cards[t["def"]].on_play[t["i"]]
-        if k == "op" and (op.op not in OP_CLAUSE or op.count == 0):
-            r.bad(bad, f"operation {t['i']} of {t['def']} is not a targeted operation", f"{p}/i")
-        if k in SPECIAL_STEPS and (op.op != "special" or op.name != k):
-            r.bad(bad, f"operation {t['i']} of {t['def']} is not {k}", f"{p}/i")
-    if k == "consent":
-        entry = _top_face_up(g, t["target"])
-        if entry is None or g.owner(entry[0]) != t["seat"] or not is_protected(g, entry):
-            r.bad(
-                bad,
-                "a protection choice is about a face-up protected card of the deciding seat",
-                f"{p}/target",
-                "A-6.3",
-            )
-        if t["action"] not in OUTCOMES:
-            r.bad(bad, f"action must be one of {list(OUTCOMES)}", f"{p}/action")
-    elif k == "guesthouse":
-        entry = _top_face_up(g, t["target"])
-        if (
-            entry is None
-            or g.owner(entry[0]) != t["seat"]
-            or "guesthouse" not in g.card(entry[0]).passive
-        ):
-            r.bad(
-                bad,
-                "a Guesthouse escape is about the deciding seat's face-up Guesthouse",
-                f"{p}/target",
-                "A-9",
-            )
-    elif k == "pay":
-        card = g.card(t["card"])
-        if (
-            not card.cost_remove
-            or g.owner(t["card"]) != t["seat"]
-            or not 1 <= t["left"] <= card.cost_remove
-        ):
-            r.bad(
-                bad,
-                "a payment step is for a card with a play cost of the deciding seat",
-                f"{p}/card",
-                "A-9",
-            )
-        cell = t["cell"]
-        if cell >= 0 and (
-            (g.city[cell] and g.city[cell][-1][2]) or g.fountain[cell] not in (-1, t["seat"])
-        ):
-            r.bad(
-                bad,
-                "a card is played only onto an empty or face-down cell free of an opponent's Fountain token",
-                f"{p}/cell",
-                "A-4.1",
-            )
-        if (t["cell"] < 0) != card.outside:
-            r.bad(
-                bad,
-                "the payment step's cell does not fit where the card is played",
-                f"{p}/cell",
-                "A-3.2",
-            )
-    elif k == "manuf_play":
-        if t["excluded"] not in g.hands[t["seat"]]:
-            r.bad(
-                bad,
-                "the Manufactory's returned card is in the deciding seat's hand",
-                f"{p}/excluded",
-                "A-9",
-            )
-        if g.city[t["cell"]] and g.city[t["cell"]][-1][2]:
-            r.bad(bad, "the Manufactory's freed cell holds a face-up card", f"{p}/cell", "A-9")
-    elif k == "lab":
-        order = [t["seat"], *t["queue"]]
-        if t["by"] in order or len(set(order)) != len(order):
-            r.bad(bad, "a Laboratory asks each opponent once", p, "A-9")
-    elif k == "smithy_remove" and not g.card(t["card"]).is_smithy:
-        r.bad(bad, "only a Smithy is removed after copying", f"{p}/card", "A-9")
+    """What the resolving step at `p` needs from the rest of the state to be resumable (its
+    kind's check, flow.TASK_KINDS): the engine only ever writes steps that satisfy these, so
+    anything else was edited."""
+    for problem in TASK_KINDS[t["k"]].check(g, t):
+        r.problems.append(replace(problem, pointer=p + problem.pointer))
 
 
-def _check_flow(r: _Reader, g: Game, data: dict[str, Any], shown: list[Shown]) -> None:
-    """The values shown must be the cards' values, and the pending decision the one the
-    resolving steps ask for."""
+def _check_values(r: _Reader, g: Game, shown: list[Shown]) -> None:
+    """A-2.6: a value shown is the card's current value."""
     for st, b, depth, value in shown:
         now = current_value(g, st * BLOCKS + b)
         if value != now:
@@ -798,47 +663,45 @@ def _check_flow(r: _Reader, g: Game, data: dict[str, Any], shown: list[Shown]) -
                 f"/city/{st}/{b}/{depth}/value",
                 "A-2.6",
             )
-    for j, t in enumerate(g.tasks):
-        _check_task(r, g, t, f"/resolving/{j}")
-    if r.problems:
-        return
-    if g.over:
-        if g.tasks:
-            r.bad(
-                "inconsistent_pending", "a finished game has nothing left to resolve", "/resolving"
-            )
-        if data.get("pending") is not None:
-            r.bad("inconsistent_pending", "a finished game has no pending decision", "/pending")
-        if data.get("scores") is not None and data["scores"] != final_scores(g):
-            r.bad("inconsistent_scores", "scores do not match the city", "/scores", "A-8")
-        return
+
+
+def _check_finished(r: _Reader, g: Game, data: dict[str, Any]) -> None:
+    """A finished game has nothing left to resolve, no pending decision, and the final scores
+    of its city if any (A-8)."""
+    if g.tasks:
+        r.bad("inconsistent_pending", "a finished game has nothing left to resolve", "/resolving")
+    if data.get("pending") is not None:
+        r.bad("inconsistent_pending", "a finished game has no pending decision", "/pending")
+    if data.get("scores") is not None and data["scores"] != final_scores(g):
+        r.bad("inconsistent_scores", "scores do not match the city", "/scores", "A-8")
+
+
+def _resolving_error(g: Game) -> Problem | None:
+    """A-3: a running game's resolving steps are the turn of turn.seat at the bottom, no other
+    turn, and a decision on top."""
     if not g.tasks:
-        r.bad(
-            "inconsistent_pending",
-            "a running game always has a decision to resolve",
-            "/resolving",
-            "A-3",
-        )
-        return
+        detail = "a running game always has a decision to resolve"
+        return Problem("inconsistent_pending", detail, "/resolving", "A-3")
     bottom = g.tasks[0]
     if bottom["k"] not in ("turn", "end_turn") or bottom["seat"] != g.seat:
-        r.bad(
-            "inconsistent_pending",
-            "the first resolving step must be the turn of turn.seat",
-            "/resolving/0",
-            "A-3",
-        )
-        return
+        detail = "the first resolving step must be the turn of turn.seat"
+        return Problem("inconsistent_pending", detail, "/resolving/0", "A-3")
     if any(t["k"] in ("turn", "end_turn") for t in g.tasks[1:]):
-        r.bad("inconsistent_pending", "only one turn resolves at a time", "/resolving", "A-3")
-        return
+        detail = "only one turn resolves at a time"
+        return Problem("inconsistent_pending", detail, "/resolving", "A-3")
     top = g.tasks[-1]
     if top["k"] in AUTOMATIC or top["k"] not in ASKING:
-        r.bad(
-            "inconsistent_pending",
-            "the last resolving step must be a decision",
-            f"/resolving/{len(g.tasks) - 1}",
-        )
+        detail = "the last resolving step must be a decision"
+        return Problem("inconsistent_pending", detail, f"/resolving/{len(g.tasks) - 1}")
+    return None
+
+
+def _check_running(r: _Reader, g: Game, data: dict[str, Any]) -> None:
+    """A running game's resolving steps ask a decision with legal options (A-3), the one its
+    pending shows if given; no scores until the game is over (A-8)."""
+    problem = _resolving_error(g)
+    if problem is not None:
+        r.problems.append(problem)
         return
     try:
         probe = g.copy()
@@ -869,3 +732,17 @@ def _check_flow(r: _Reader, g: Game, data: dict[str, Any], shown: list[Shown]) -
         r.bad(
             "inconsistent_scores", "scores are only given when the game is over", "/scores", "A-8"
         )
+
+
+def _check_flow(r: _Reader, g: Game, data: dict[str, Any], shown: list[Shown]) -> None:
+    """The values shown must be the cards' values (A-2.6), each resolving step resumable, and
+    the pending decision the one the resolving steps ask for."""
+    _check_values(r, g, shown)
+    for j, t in enumerate(g.tasks):
+        _check_task(r, g, t, f"/resolving/{j}")
+    if r.problems:
+        return
+    if g.over:
+        _check_finished(r, g, data)
+    else:
+        _check_running(r, g, data)

@@ -47,14 +47,11 @@ from engine.fora_de_prumo.view import (
     player_view,
     sample_world,
 )
+from engine.protocol import is_terminal
 from engine.registry import GameInfo, register_game
 
 CATALOG_CLAUSE = "F-10"  # the catalog (format F-2.1, refusals F-2.8, reference catalog F-10)
 SEATS_CLAUSE = "F-1.1"  # the clause that numbers the seats
-
-
-def is_terminal(g: Game) -> bool:
-    return g.over
 
 
 __all__ = [

@@ -7,6 +7,7 @@ InvalidState listing every problem; a bad set-up raises SetupError.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import (
@@ -18,7 +19,7 @@ from engine.errors import (
     pointer_token,
 )
 from engine.fora_de_prumo.building import placement_error
-from engine.fora_de_prumo.catalog import Catalog, builtin_catalogs, load_catalog
+from engine.fora_de_prumo.catalog import Card, Catalog, builtin_catalogs, load_catalog
 from engine.fora_de_prumo.flow import (
     CLONE_TARGET_TYPES,
     deciding_seat,
@@ -39,7 +40,9 @@ from engine.fora_de_prumo.serialize import (
 )
 from engine.fora_de_prumo.setup import check_setup
 from engine.fora_de_prumo.setup import new_game as _new_game
+from engine.fora_de_prumo.work import Work
 from engine.protocol import DecisionProtocol
+from engine.refusals import Row, first_refusal
 from engine.setup_fields import setup_catalog
 
 
@@ -164,184 +167,271 @@ STEP_KINDS = {
 }
 
 
-def _wrong_type(g: Game, a: Action, pointer: str) -> IllegalDecision | None:
-    """A decision of a type the pending step does not take (F-3: buy, then lay)."""
-    kind = a[0]
-    assert g.step is not None
-    if kind in STEP_KINDS[g.step]:
-        if g.step == LAY and kind in ("lay", "clone") and a[-1]:
-            return IllegalDecision(
-                "wrong_decision_type",
-                "Only a final turn buys and lays a card in one decision (from).",
-                "F-8.2",
-                pointer + "/from",
-            )
+@dataclass(frozen=True)
+class _Asked:
+    """A decision that is not among the options, as the refusal rows read it."""
+
+    g: Game
+    a: Action
+    seat: int  # the deciding seat
+    w: Work  # its work
+
+    @property
+    def kind(self) -> str:
+        return str(self.a[0])
+
+    @property
+    def card(self) -> Card:
+        return self.g.cat.cards[self.a[1]]
+
+    @property
+    def takes(self) -> bool:
+        """F-3: the pending step takes a decision of this type (STEP_KINDS)."""
+        assert self.g.step is not None
+        return self.kind in STEP_KINDS[self.g.step]
+
+    def has(self, ability: str) -> bool:
+        return has(self.g, self.seat, ability)
+
+
+Refused = IllegalDecision | None
+
+# -- the decision's type (F-3: buy, then lay) ---------------------------------------------
+
+
+def _bought_and_laid(c: _Asked, pointer: str) -> Refused:
+    """F-8.2: only a final turn buys and lays a card in one decision."""
+    if not (c.g.step == LAY and c.kind in ("lay", "clone") and c.a[-1]):
         return None
-    if kind == "buy" and g.step == FINAL:
-        return IllegalDecision(
-            "purchase_must_be_laid",
-            "In a final turn a card may be bought only to be laid at once: "
-            "send a lay or clone decision with from 'market' or 'deck'.",
-            "F-8.2",
-            pointer + "/type",
-        )
-    if kind == "buy" and g.bought is not None:
-        return IllegalDecision(
-            "already_bought", "At most one card is bought per turn.", "F-R7", pointer + "/type"
-        )
-    allowed = ", ".join(STEP_KINDS[g.step])
+    detail = "Only a final turn buys and lays a card in one decision (from)."
+    return IllegalDecision("wrong_decision_type", detail, "F-8.2", pointer + "/from")
+
+
+def _purchase_must_be_laid(c: _Asked, pointer: str) -> Refused:
+    """F-8.2: in a final turn a card is bought only to be laid at once."""
+    if c.takes or c.kind != "buy" or c.g.step != FINAL:
+        return None
+    detail = (
+        "In a final turn a card may be bought only to be laid at once: "
+        "send a lay or clone decision with from 'market' or 'deck'."
+    )
+    return IllegalDecision("purchase_must_be_laid", detail, "F-8.2", pointer + "/type")
+
+
+def _already_bought(c: _Asked, pointer: str) -> Refused:
+    """F-R7: at most one card is bought per turn."""
+    if c.takes or c.kind != "buy" or c.g.bought is None:
+        return None
+    detail = "At most one card is bought per turn."
+    return IllegalDecision("already_bought", detail, "F-R7", pointer + "/type")
+
+
+def _wrong_decision_type(c: _Asked, pointer: str) -> Refused:
+    """F-3.1 (the buy step) / F-3.3 (the lay step): a type the pending step takes."""
+    if c.takes:
+        return None
+    assert c.g.step is not None
+    detail = f"The pending {c.g.step} step takes {', '.join(STEP_KINDS[c.g.step])}, not {c.kind}."
+    clause = "F-3.1" if c.g.step == BUY else "F-3.3"
+    return IllegalDecision("wrong_decision_type", detail, clause, pointer + "/type")
+
+
+# -- where a card is laid from (lay, clone) -------------------------------------------------
+
+
+def _card_not_in_hand(c: _Asked, pointer: str) -> Refused:
+    """F-3.3: a card laid from the hand is in the hand."""
+    if c.a[-1] != "" or c.a[1] in c.g.hands[c.seat]:
+        return None
+    detail = f"{c.a[1]} is not in your hand."
+    return IllegalDecision("card_not_in_hand", detail, "F-3.3", pointer + "/card")
+
+
+def _card_not_in_market(c: _Asked, pointer: str) -> Refused:
+    """F-3.1: a card bought from the market (to be laid, F-8.2) is in the market."""
+    if c.a[-1] != "market" or c.a[1] in c.g.market:
+        return None
+    detail = f"{c.a[1]} is not in the market."
+    return IllegalDecision("card_not_in_market", detail, "F-3.1", pointer + "/card")
+
+
+def _card_not_seen(c: _Asked, pointer: str) -> Refused:
+    """F-R19: a card bought from the deck is one seen with the coordenadora this turn."""
+    if c.a[-1] != "deck" or c.a[1] in c.g.peeked:
+        return None
+    detail = f"{c.a[1]} is not one of the deck cards seen with the coordenadora this turn."
+    return IllegalDecision("card_not_seen", detail, "F-R19", pointer + "/card")
+
+
+# -- look --------------------------------------------------------------------------------
+
+
+def _already_looked(c: _Asked, pointer: str) -> Refused:
+    """F-R19: one look at the deck per turn."""
+    if not c.g.peeked:
+        return None
+    detail = "You have already looked at the deck this turn."
+    return IllegalDecision("already_looked", detail, "F-R19", pointer)
+
+
+def _no_coordenadora(c: _Asked, pointer: str) -> Refused:
+    """F-6.1: only the coordenadora lets a player look at the deck."""
+    if c.has("coordenadora"):
+        return None
+    detail = "Only the coordenadora in your work lets you look at the deck."
+    return IllegalDecision("no_coordenadora", detail, "F-6.1", pointer + "/type")
+
+
+def _deck_empty(c: _Asked, pointer: str) -> Refused:
+    """F-R19: there is a deck to look at."""
+    if c.g.deck:
+        return None
+    return IllegalDecision("deck_empty", "The deck is empty.", "F-R19", pointer + "/type")
+
+
+# -- buy ---------------------------------------------------------------------------------
+
+
+def _not_for_sale(c: _Asked, pointer: str) -> Refused:
+    """F-3.1: a card is bought from the market (or the deck cards seen, F-6.1)."""
+    cid = c.a[1]
+    if cid in c.g.market or cid in c.g.peeked:
+        return None
+    detail = f"{cid} is not in the market" + (
+        " nor among the deck cards you saw." if c.g.peeked else "."
+    )
+    return IllegalDecision("card_not_in_market", detail, "F-3.1", pointer + "/card")
+
+
+# -- lay ---------------------------------------------------------------------------------
+
+
+def _not_a_space(c: _Asked, pointer: str) -> Refused:
+    """F-3.5: a card that is not a space goes to the site, without a position."""
+    if c.card.type == "space" or c.a[2] is None:
+        return None
+    detail = f"{c.a[1]} is a {c.card.type}: it goes to the site, without a position."
+    return IllegalDecision("not_a_space", detail, "F-3.5", pointer + "/x")
+
+
+def _position_required(c: _Asked, pointer: str) -> Refused:
+    """F-4.3: a space is laid at a position."""
+    if c.card.type != "space" or c.a[2] is not None:
+        return None
+    detail = f"{c.a[1]} is a space: give x, y and r."
+    return IllegalDecision("position_required", detail, "F-4.3", pointer + "/x")
+
+
+def _placement(c: _Asked, pointer: str) -> Refused:
+    """F-4: where a space may not be laid (building.placement_error gives the clause)."""
+    if c.card.type != "space":
+        return None
+    _, _, x, y, r, _ = c.a
+    perr = placement_error(c.g.buildings[c.seat], c.card, x, y, r, c.has("equipe_de_obras"))
+    if perr is None:
+        return None
+    code, clause, detail = perr
     return IllegalDecision(
-        "wrong_decision_type",
-        f"The pending {g.step} step takes {allowed}, not {kind}.",
-        "F-3.1" if g.step == BUY else "F-3.3",
-        pointer + "/type",
+        code, detail, clause, pointer + ("/r" if code == "invalid_rotation" else "/x")
     )
 
 
-def _source_error(g: Game, cid: str, src: str, pointer: str) -> IllegalDecision | None:
-    """The card must be where the decision says it is laid from."""
-    if src == "" and cid not in g.hands[g.seat]:
-        return IllegalDecision(
-            "card_not_in_hand", f"{cid} is not in your hand.", "F-3.3", pointer + "/card"
-        )
-    if src == "market" and cid not in g.market:
-        return IllegalDecision(
-            "card_not_in_market", f"{cid} is not in the market.", "F-3.1", pointer + "/card"
-        )
-    if src == "deck" and cid not in g.peeked:
-        return IllegalDecision(
-            "card_not_seen",
-            f"{cid} is not one of the deck cards seen with the coordenadora this turn.",
-            "F-R19",
-            pointer + "/card",
-        )
-    return None
+# -- clone -------------------------------------------------------------------------------
+
+
+def _no_teorica(c: _Asked, pointer: str) -> Refused:
+    """F-6.6: cloning needs the teórica."""
+    if c.has("teorica"):
+        return None
+    detail = "Cloning needs the teórica in your work."
+    return IllegalDecision("no_teorica", detail, "F-6.6", pointer + "/type")
+
+
+def _already_cloned(c: _Asked, pointer: str) -> Refused:
+    """F-6.6: a card carries one clone card at most."""
+    if c.a[2] not in {t for t, _ in c.w.clones}:
+        return None
+    detail = f"{c.a[2]} already carries a clone card."
+    return IllegalDecision("already_cloned", detail, "F-6.6", pointer + "/target")
+
+
+def _clone_target(c: _Asked, pointer: str) -> Refused:
+    """F-6.6: a clone card lies on a face-up concept, project or material of the site."""
+    target = c.a[2]
+    if target in c.w.site and c.g.cat.cards[target].type in CLONE_TARGET_TYPES:
+        return None
+    detail = f"{target} is not a face-up concept, project or material of your site."
+    return IllegalDecision("clone_target", detail, "F-6.6", pointer + "/target")
+
+
+# -- convert -----------------------------------------------------------------------------
+
+
+def _already_converted(c: _Asked, pointer: str) -> Refused:
+    """F-R20: a space is converted once."""
+    if c.a[2] not in c.w.converted:
+        return None
+    detail = f"{c.a[2]} is already converted."
+    return IllegalDecision("already_converted", detail, "F-R20", pointer + "/target")
+
+
+def _convert_target(c: _Asked, pointer: str) -> Refused:
+    """F-R20: a conversion is of a space of the building."""
+    if c.a[2] in {p.card for p in c.w.building}:
+        return None
+    detail = f"{c.a[2]} is not a space of your building."
+    return IllegalDecision("convert_target", detail, "F-R20", pointer + "/target")
+
+
+def _no_designer(c: _Asked, pointer: str) -> Refused:
+    """F-6.3: a designer de interiores of the site converts."""
+    if c.a[1] in c.w.site and c.card.ability == "designer_de_interiores":
+        return None
+    detail = f"{c.a[1]} is not a designer de interiores in your site."
+    return IllegalDecision("no_designer", detail, "F-6.3", pointer + "/designer")
+
+
+def _designer_spent(c: _Asked, pointer: str) -> Refused:
+    """F-R20: each designer converts one space."""
+    if c.a[1] not in c.w.spent:
+        return None
+    detail = f"{c.a[1]} has already converted a space."
+    return IllegalDecision("designer_spent", detail, "F-R20", pointer + "/designer")
+
+
+def _illegal_decision(c: _Asked, pointer: str) -> Refused:
+    """F-3: the last refusal, a decision of the right type that breaks no rule above."""
+    detail = "That decision is not among the legal options of the pending decision."
+    return IllegalDecision("illegal_decision", detail, "F-3", pointer)
+
+
+# A decision of a type the pending step does not take, checked first.
+WRONG_TYPE: tuple[Row[_Asked], ...] = (
+    _bought_and_laid,
+    _purchase_must_be_laid,
+    _already_bought,
+    _wrong_decision_type,
+)
+# The card must be where the decision says it is laid from (lay and clone).
+SOURCE: tuple[Row[_Asked], ...] = (_card_not_in_hand, _card_not_in_market, _card_not_seen)
+# Per decision type, its rules in order.
+REFUSALS: dict[str, tuple[Row[_Asked], ...]] = {
+    "look": (_already_looked, _no_coordenadora, _deck_empty),
+    "buy": (_not_for_sale,),
+    "lay": (*SOURCE, _not_a_space, _position_required, _placement),
+    "clone": (*SOURCE, _no_teorica, _already_cloned, _clone_target),
+    "convert": (_already_converted, _convert_target, _no_designer, _designer_spent),
+}
 
 
 def diagnose(g: Game, a: Action, pointer: str) -> IllegalDecision:
-    """Why an action is not among the options: the most specific rule it breaks."""
-    err = _wrong_type(g, a, pointer)
-    if err is not None:
-        return err
-    kind, seat = a[0], g.seat
-    w = g.works[seat]
-    cards = g.cat.cards
-    if kind == "look":
-        if g.peeked:
-            return IllegalDecision(
-                "already_looked", "You have already looked at the deck this turn.", "F-R19", pointer
-            )
-        if not has(g, seat, "coordenadora"):
-            return IllegalDecision(
-                "no_coordenadora",
-                "Only the coordenadora in your work lets you look at the deck.",
-                "F-6.1",
-                pointer + "/type",
-            )
-        if not g.deck:
-            return IllegalDecision("deck_empty", "The deck is empty.", "F-R19", pointer + "/type")
-    elif kind == "buy":
-        cid = a[1]
-        if cid not in g.market and cid not in g.peeked:
-            return IllegalDecision(
-                "card_not_in_market",
-                f"{cid} is not in the market"
-                + (" nor among the deck cards you saw." if g.peeked else "."),
-                "F-3.1",
-                pointer + "/card",
-            )
-    elif kind == "lay":
-        _, cid, x, y, r, src = a
-        err = _source_error(g, cid, src, pointer)
-        if err is not None:
-            return err
-        card = cards[cid]
-        if card.type != "space" and x is not None:
-            return IllegalDecision(
-                "not_a_space",
-                f"{cid} is a {card.type}: it goes to the site, without a position.",
-                "F-3.5",
-                pointer + "/x",
-            )
-        if card.type == "space":
-            if x is None:
-                return IllegalDecision(
-                    "position_required",
-                    f"{cid} is a space: give x, y and r.",
-                    "F-4.3",
-                    pointer + "/x",
-                )
-            perr = placement_error(
-                g.buildings[seat], card, x, y, r, has(g, seat, "equipe_de_obras")
-            )
-            if perr is not None:
-                code, clause, detail = perr
-                return IllegalDecision(
-                    code, detail, clause, pointer + ("/r" if code == "invalid_rotation" else "/x")
-                )
-    elif kind == "clone":
-        _, cid, target, src = a
-        err = _source_error(g, cid, src, pointer)
-        if err is not None:
-            return err
-        if not has(g, seat, "teorica"):
-            return IllegalDecision(
-                "no_teorica", "Cloning needs the teórica in your work.", "F-6.6", pointer + "/type"
-            )
-        if target in {t for t, _ in w.clones}:
-            return IllegalDecision(
-                "already_cloned",
-                f"{target} already carries a clone card.",
-                "F-6.6",
-                pointer + "/target",
-            )
-        if target not in w.site or cards[target].type not in CLONE_TARGET_TYPES:
-            return IllegalDecision(
-                "clone_target",
-                f"{target} is not a face-up concept, project or material of your site.",
-                "F-6.6",
-                pointer + "/target",
-            )
-    elif kind == "convert":
-        _, designer, target = a
-        if target in w.converted:
-            return IllegalDecision(
-                "already_converted", f"{target} is already converted.", "F-R20", pointer + "/target"
-            )
-        if target not in {p.card for p in w.building}:
-            return IllegalDecision(
-                "convert_target",
-                f"{target} is not a space of your building.",
-                "F-R20",
-                pointer + "/target",
-            )
-        if designer not in w.site or cards[designer].ability != "designer_de_interiores":
-            return IllegalDecision(
-                "no_designer",
-                f"{designer} is not a designer de interiores in your site.",
-                "F-6.3",
-                pointer + "/designer",
-            )
-        if designer in w.spent:
-            return IllegalDecision(
-                "designer_spent",
-                f"{designer} has already converted a space.",
-                "F-R20",
-                pointer + "/designer",
-            )
-    return IllegalDecision(
-        "illegal_decision",
-        "That decision is not among the legal options of the pending decision.",
-        "F-3",
-        pointer,
-    )
-
-
-def apply_internal(g: Game, d: Any, pointer: str = "") -> None:
-    a = parse_decision(g, d, pointer)
-    if a not in options(g):
-        raise diagnose(g, a, pointer)
-    step(g, a)
+    """Why an action is not among the options: the first row of its refusal table that it
+    breaks (WRONG_TYPE, then REFUSALS of its type, then _illegal_decision)."""
+    c = _Asked(g, a, g.seat, g.works[g.seat])
+    rows = (*WRONG_TYPE, *REFUSALS.get(c.kind, ()), _illegal_decision)
+    refusal = first_refusal(rows, c, pointer)
+    assert refusal is not None  # _illegal_decision always refuses
+    return refusal
 
 
 _PROTOCOL: DecisionProtocol[Game] = DecisionProtocol(
@@ -353,10 +443,14 @@ _PROTOCOL: DecisionProtocol[Game] = DecisionProtocol(
     write_state=game_to_json,
     pending_json=pending_json,
     new_game_internal=new_game_internal,
-    apply_internal=apply_internal,
+    parse_decision=parse_decision,
+    options=options,
+    diagnose=diagnose,
+    step=step,
     final_scores=final_scores,
 )
 # The shared decision protocol (engine/protocol.py) gives the rest of the JSON face.
+apply_internal = _PROTOCOL.apply_internal
 get_catalog = _PROTOCOL.get_catalog
 load = _PROTOCOL.load
 new_game = _PROTOCOL.new_game

@@ -12,10 +12,8 @@ records.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field, replace
-from importlib import resources
 from typing import Any
 
 from engine.canonical import digest
@@ -27,6 +25,7 @@ from engine.errors import (
     short_repr,
     unknown_keys,
 )
+from engine.protocol import shipped_catalogs
 
 FORMAT = "fora-de-prumo-catalog/1"
 CLAUSE = "F-2.8"
@@ -337,12 +336,4 @@ _BUILTIN: dict[str, Catalog] = {}
 
 def builtin_catalogs() -> dict[str, Catalog]:
     """The catalogs shipped with the engine, by id (today: the F-10 reference catalog)."""
-    if not _BUILTIN:
-        text = (
-            resources.files("engine.fora_de_prumo")
-            .joinpath("data/reference.json")
-            .read_text("utf-8")
-        )
-        cat = load_catalog(json.loads(text))
-        _BUILTIN[cat.id] = cat
-    return _BUILTIN
+    return shipped_catalogs("engine.fora_de_prumo", load_catalog, _BUILTIN)

@@ -6,6 +6,8 @@ plain JSON (lists, dicts, ints, bools) so it can sit in a game state and round-t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engine.fora_de_prumo.building import Building, Measures, measure
@@ -21,15 +23,6 @@ PAISAGISTA_PER_PATIO = 9  # F-6.4
 URBANISTA_PER_STREET_DOOR = 2  # F-6.7
 ARQUITETA_PER_CONNECTION = 1  # F-6.8
 PER_TRIO = 10  # F-8.10 / F-R30
-
-COMPONENTS = (
-    "qualified_connections",
-    "materials",
-    "people",
-    "concepts",
-    "projects",
-    "complete_projects",
-)
 
 
 def measure_work(cat: Catalog, work: Work, building: Building | None = None) -> Measures:
@@ -110,82 +103,119 @@ def _measures_json(m: Measures) -> dict[str, Any]:
     }
 
 
-def _score_one(cat: Catalog, works: list[Work], ms: list[Measures], seat: int) -> dict[str, Any]:
-    work, m = works[seat], ms[seat]
-    cards = cat.cards
-    site = [cards[c] for c in work.site]
-    cloned = work.cloned()
-    factor = {c.id: 2 if c.id in cloned else 1 for c in site}  # F-6.6: the card scores double
-    quals = m.qualifications
+@dataclass(slots=True)
+class _Seat:
+    """One seat's work as the F-8 clauses read it: its face-up site cards by type, the
+    measures of every work (F-7.2 compares them) and the clone factor of each card (F-6.6)."""
 
-    # F-8.5
-    qualified = PER_QUALIFICATION * m.qualified
-    # F-8.6, F-R29, F-R35
-    materials = [c for c in site if c.type == "material"]
+    cat: Catalog
+    works: list[Work]
+    ms: list[Measures]
+    seat: int
+    m: Measures
+    types: dict[str, list[Card]]  # the site's cards by type, in site order
+    cloned: set[str]
+    factor: dict[str, int]
+
+    def of_type(self, kind: str) -> list[Card]:
+        return self.types.get(kind) or []
+
+
+# One clause's score: (the seat, the details to add to, in the breakdown's order) -> points.
+Clause = Callable[[_Seat, dict[str, Any]], int]
+
+
+def _qualified_connections(s: _Seat, details: dict[str, Any]) -> int:
+    """F-8.5: PER_QUALIFICATION points per qualified connection."""
+    m = s.m
+    details["qualified_connections"] = {
+        "qualifications": m.qualified,
+        "per_qualification": PER_QUALIFICATION,
+    }
+    return PER_QUALIFICATION * m.qualified
+
+
+def _materials(s: _Seat, details: dict[str, Any]) -> int:
+    """F-8.6 / F-R29 / F-R35: each material's value times its suit's qualifications (double
+    when cloned, F-6.6), and SYNERGY per qualification of a suit with phases 2 and 3."""
+    quals = s.m.qualifications
+    materials = s.of_type("material")
     mat_lines: list[dict[str, Any]] = []
     for c in materials:
         assert c.suit is not None
-        pts = c.value * factor[c.id] * quals[c.suit]
         mat_lines.append(
             {
                 "card": c.id,
                 "suit": c.suit,
                 "value": c.value,
-                "cloned": c.id in cloned,
+                "cloned": c.id in s.cloned,
                 "qualifications": quals[c.suit],
-                "points": pts,
+                "points": c.value * s.factor[c.id] * quals[c.suit],
             }
         )
     syn_lines: list[dict[str, Any]] = []
-    for s in SUITS:
-        phases = {c.phase for c in materials if c.suit == s}
+    for suit in SUITS:
+        phases = {c.phase for c in materials if c.suit == suit}
         if 2 in phases and 3 in phases:
-            syn_lines.append({"suit": s, "qualifications": quals[s], "points": SYNERGY * quals[s]})
-    materials_pts = sum(x["points"] for x in mat_lines) + sum(x["points"] for x in syn_lines)
-    # F-8.7 and the people's bonuses; each person card applies its ability (F-R36)
-    people = [c for c in site if c.type == "person"]
+            syn_lines.append(
+                {"suit": suit, "qualifications": quals[suit], "points": SYNERGY * quals[suit]}
+            )
+    details["materials"] = mat_lines
+    details["synergy"] = syn_lines
+    pts: int = sum(x["points"] for x in mat_lines) + sum(x["points"] for x in syn_lines)
+    return pts
+
+
+def _engenheiro(m: Measures) -> dict[str, Any]:
+    """F-6.2: ENGENHEIRO_PER_AREA per cell of a rectangular building's area."""
+    pts = ENGENHEIRO_PER_AREA * m.area if m.rectangular else 0
+    return {"rectangular": m.rectangular, "area": m.area, "points": pts}
+
+
+def _paisagista(m: Measures) -> dict[str, Any]:
+    """F-6.4: PAISAGISTA_PER_PATIO per patio cell."""
+    return {"patio_cells": m.patio_cells, "points": PAISAGISTA_PER_PATIO * m.patio_cells}
+
+
+def _urbanista(m: Measures) -> dict[str, Any]:
+    """F-6.7: URBANISTA_PER_STREET_DOOR per door on the street."""
+    return {"street_doors": m.street_doors, "points": URBANISTA_PER_STREET_DOOR * m.street_doors}
+
+
+# The person abilities that score a bonus at the end (F-8.7), each applied per card (F-R36).
+PERSON_BONUSES: dict[str, Callable[[Measures], dict[str, Any]]] = {
+    "engenheiro": _engenheiro,
+    "paisagista": _paisagista,
+    "urbanista": _urbanista,
+}
+
+
+def _people(s: _Seat, details: dict[str, Any]) -> int:
+    """F-8.7: PER_PERSON per person card, and the people's bonuses (PERSON_BONUSES); each
+    person card applies its ability (F-R36)."""
+    people = s.of_type("person")
     person_lines: list[dict[str, Any]] = [
         {"card": c.id, "ability": c.ability, "points": PER_PERSON} for c in people
     ]
     bonus_lines: list[dict[str, Any]] = []
     for c in people:
-        if c.ability == "engenheiro":
-            pts = ENGENHEIRO_PER_AREA * m.area if m.rectangular else 0
-            bonus_lines.append(
-                {
-                    "card": c.id,
-                    "ability": "engenheiro",
-                    "rectangular": m.rectangular,
-                    "area": m.area,
-                    "points": pts,
-                }
-            )
-        elif c.ability == "paisagista":
-            bonus_lines.append(
-                {
-                    "card": c.id,
-                    "ability": "paisagista",
-                    "patio_cells": m.patio_cells,
-                    "points": PAISAGISTA_PER_PATIO * m.patio_cells,
-                }
-            )
-        elif c.ability == "urbanista":
-            bonus_lines.append(
-                {
-                    "card": c.id,
-                    "ability": "urbanista",
-                    "street_doors": m.street_doors,
-                    "points": URBANISTA_PER_STREET_DOOR * m.street_doors,
-                }
-            )
-    people_pts = sum(x["points"] for x in person_lines) + sum(x["points"] for x in bonus_lines)
-    # F-8.8 / F-7.3; each arquiteta card adds its +1 (F-R36)
-    arquitetas = sum(1 for c in people if c.ability == "arquiteta")
+        bonus = PERSON_BONUSES.get(c.ability) if c.ability is not None else None
+        if bonus is not None:
+            bonus_lines.append({"card": c.id, "ability": c.ability, **bonus(s.m)})
+    details["people"] = person_lines
+    details["bonuses"] = bonus_lines
+    pts: int = sum(x["points"] for x in person_lines) + sum(x["points"] for x in bonus_lines)
+    return pts
+
+
+def _concepts(s: _Seat, details: dict[str, Any]) -> int:
+    """F-8.8 / F-7.3: a met concept's points (each arquiteta card adds its +1, F-6.8 /
+    F-R36) per connection, double when cloned (F-6.6)."""
+    m = s.m
+    arquitetas = sum(1 for c in s.of_type("person") if c.ability == "arquiteta")
     concept_lines: list[dict[str, Any]] = []
-    for c in site:
-        if c.type != "concept":
-            continue
-        met, values = _judge(cat, works, ms, seat, c)
+    for c in s.of_type("concept"):
+        met, values = _judge(s.cat, s.works, s.ms, s.seat, c)
         name, param = _param(c)
         per = c.points + ARQUITETA_PER_CONNECTION * arquitetas
         line: dict[str, Any] = {"card": c.id, "measure": name}
@@ -197,55 +227,76 @@ def _score_one(cat: Catalog, works: list[Work], ms: list[Measures], seat: int) -
                 "met": met,
                 "per_connection": per,
                 "connections": m.connections,
-                "cloned": c.id in cloned,
-                "points": per * m.connections * factor[c.id] if met else 0,
+                "cloned": c.id in s.cloned,
+                "points": per * m.connections * s.factor[c.id] if met else 0,
             }
         )
         concept_lines.append(line)
-    concepts_pts = sum(x["points"] for x in concept_lines)
-    # F-8.9
-    projects = [c for c in site if c.type == "project"]
+    details["concepts"] = concept_lines
+    return sum(x["points"] for x in concept_lines)
+
+
+def _projects(s: _Seat, details: dict[str, Any]) -> int:
+    """F-8.9: each project's value per space, double when cloned (F-6.6)."""
+    spaces = s.m.spaces
     project_lines: list[dict[str, Any]] = [
         {
             "card": c.id,
             "phase": c.phase,
             "value": c.value,
-            "cloned": c.id in cloned,
-            "spaces": m.spaces,
-            "points": c.value * factor[c.id] * m.spaces,
+            "cloned": c.id in s.cloned,
+            "spaces": spaces,
+            "points": c.value * s.factor[c.id] * spaces,
         }
-        for c in projects
+        for c in s.of_type("project")
     ]
-    projects_pts = sum(x["points"] for x in project_lines)
-    # F-8.10 / F-R30 / F-R23 (a clone adds no project card)
+    details["projects"] = project_lines
+    return sum(x["points"] for x in project_lines)
+
+
+def _complete_projects(s: _Seat, details: dict[str, Any]) -> int:
+    """F-8.10 / F-R30: PER_TRIO per trio of projects of phases 1, 2 and 3 (a clone adds no
+    project card, F-R23)."""
+    projects = s.of_type("project")
     by_phase = [sum(1 for c in projects if c.phase == p) for p in (1, 2, 3)]
     trios = min(by_phase)
-    breakdown: dict[str, Any] = {
-        "qualified_connections": qualified,
-        "materials": materials_pts,
-        "people": people_pts,
-        "concepts": concepts_pts,
-        "projects": projects_pts,
-        "complete_projects": PER_TRIO * trios,
-    }
+    details["trios"] = {"phase_counts": by_phase, "trios": trios}
+    return PER_TRIO * trios
+
+
+# F-8.4: the components in the text's order, each scored by its clause's function.
+SCORING: tuple[tuple[str, Clause], ...] = (
+    ("qualified_connections", _qualified_connections),
+    ("materials", _materials),
+    ("people", _people),
+    ("concepts", _concepts),
+    ("projects", _projects),
+    ("complete_projects", _complete_projects),
+)
+COMPONENTS = tuple(name for name, _ in SCORING)
+
+
+def _score_one(cat: Catalog, works: list[Work], ms: list[Measures], seat: int) -> dict[str, Any]:
+    """F-8.4: one seat's breakdown (SCORING's components, total, details, measures); F-R31:
+    without a space nothing scores."""
+    work, m = works[seat], ms[seat]
+    cards = cat.cards
+    cloned = work.cloned()
+    types: dict[str, list[Card]] = {}
+    factor: dict[str, int] = {}
+    for cid in work.site:
+        c = cards[cid]
+        types.setdefault(c.type, []).append(c)
+        factor[cid] = 2 if cid in cloned else 1  # F-6.6: the card scores double
+    s = _Seat(cat, works, ms, seat, m, types, cloned, factor)
     no_space = m.spaces == 0
-    if no_space:  # F-R31: without a space nothing scores
-        breakdown = dict.fromkeys(COMPONENTS, 0)
+    breakdown: dict[str, Any] = {}
+    details: dict[str, Any] = {"no_space": no_space}
+    for name, clause in SCORING:
+        pts = clause(s, details)
+        breakdown[name] = 0 if no_space else pts
     breakdown["total"] = sum(breakdown[k] for k in COMPONENTS)
-    breakdown["details"] = {
-        "no_space": no_space,
-        "qualified_connections": {
-            "qualifications": m.qualified,
-            "per_qualification": PER_QUALIFICATION,
-        },
-        "materials": mat_lines,
-        "synergy": syn_lines,
-        "people": person_lines,
-        "bonuses": bonus_lines,
-        "concepts": concept_lines,
-        "projects": project_lines,
-        "trios": {"phase_counts": by_phase, "trios": trios},
-    }
+    breakdown["details"] = details
     breakdown["measures"] = _measures_json(m)
     return breakdown
 

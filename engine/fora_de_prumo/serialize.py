@@ -13,6 +13,7 @@ placement; problems beyond the first hundred are only counted (ProblemList), unk
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, TypeGuard
 
 from engine import rng as rngmod
@@ -453,11 +454,11 @@ def read_final(r: Reader, v: Any, n: int) -> tuple[int, list[int]] | None:
     return t, rem
 
 
-def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
-    """Read and check a state from outside; raise InvalidState listing every problem."""
-    r = Reader()
-    if not isinstance(data, dict):
-        raise InvalidState([Problem("wrong_type", "the state must be a JSON object", "")])
+def _read_header(
+    r: Reader, data: dict[str, Any], custom: Catalog | None
+) -> tuple[Catalog, list[Any]]:
+    """The state's game, rules version, catalog (F-2) and seats (F-1.1): without a catalog or
+    a seat count nothing else can be read (InvalidState at once)."""
     r.obj(data, "", STATE_FIELDS, ("pending", "scores"))
     if data.get("game") != GAME_ID:
         r.bad("wrong_game", f"this is not a {GAME_ID} state", "/game")
@@ -467,18 +468,21 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
             f"rules_version must be {RULES_VERSION!r}",
             "/rules_version",
         )
-    cat = resolve_catalog(r, data, custom_catalog)
+    cat = resolve_catalog(r, data, custom)
     seats_raw = r.lst(data.get("seats"), "/seats")
     n = len(seats_raw)
     if not 2 <= n <= 4:
         r.bad("invalid_seat_count", "a game has 2, 3 or 4 seats", "/seats", "F-1.1")
     if cat is None or not 2 <= n <= 4:
         raise InvalidState(r.problems)
-    cards = _Cards(r, cat, set(cards_in_use(cat, n)))
-    k = r.int_(
-        data.get("market_size"), "/market_size", min(MARKET_SIZES), max(MARKET_SIZES), "F-1.7"
-    )
-    first = r.int_(data.get("first_seat"), "/first_seat", 0, n - 1, "F-R5")
+    return cat, seats_raw
+
+
+def _read_zones(
+    r: Reader, cards: _Cards, data: dict[str, Any], seats_raw: list[Any]
+) -> tuple[list[list[str]], list[Work], list[str], list[str]]:
+    """Every seat's hand and work, the deck and the market: each card in use in exactly one
+    zone (F-1.3). (hands, works, deck, market)."""
     hands: list[list[str]] = []
     works: list[Work] = []
     for i, s in enumerate(seats_raw):
@@ -496,6 +500,12 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
             "",
             "F-1.3",
         )
+    return hands, works, deck, market
+
+
+def _read_turn(r: Reader, cards: _Cards, data: dict[str, Any], n: int) -> tuple[Any, ...]:
+    """The turn object: its seat (F-1.1), number and step (F-3), the deck cards seen
+    (F-R19) and the card bought (F-3.1). (seat, number, step, peeked, bought)."""
     tv = r.obj(data.get("turn"), "/turn", TURN_FIELDS)
     seat = r.int_(tv.get("seat"), "/turn/seat", 0, n - 1, "F-1.1")
     number = r.int_(tv.get("number"), "/turn/number", 1, 10**9, "F-3")
@@ -511,6 +521,25 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     ]
     bought_raw = tv.get("bought")
     bought = None if bought_raw is None else cards.known(bought_raw, "/turn/bought")
+    return seat, number, step, peeked, bought
+
+
+def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
+    """Read and check a state from outside; raise InvalidState listing every problem: its
+    header, zones and turn as read, then the works rebuilt (F-4, F-6), the turn's
+    bookkeeping (check_turn) and what follows from the rest (check_derived)."""
+    r = Reader()
+    if not isinstance(data, dict):
+        raise InvalidState([Problem("wrong_type", "the state must be a JSON object", "")])
+    cat, seats_raw = _read_header(r, data, custom_catalog)
+    n = len(seats_raw)
+    cards = _Cards(r, cat, set(cards_in_use(cat, n)))
+    k = r.int_(
+        data.get("market_size"), "/market_size", min(MARKET_SIZES), max(MARKET_SIZES), "F-1.7"
+    )
+    first = r.int_(data.get("first_seat"), "/first_seat", 0, n - 1, "F-R5")
+    hands, works, deck, market = _read_zones(r, cards, data, seats_raw)
+    seat, number, step, peeked, bought = _read_turn(r, cards, data, n)
     passes = r.int_(data.get("passes"), "/passes", 0, n - 1, "F-R27")
     final = read_final(r, data.get("final_round"), n)
     over = r.bool_(data.get("game_over"), "/game_over")
@@ -563,31 +592,33 @@ def check_laid(r: Reader, g: Game) -> None:
             )
 
 
-def check_turn(r: Reader, g: Game) -> None:
-    """The turn bookkeeping must be one the flow can reach (F-3, F-R19, F-8.1 to F-8.3)."""
-    seat, k = g.seat, g.market_size
-    check_laid(r, g)
-    if g.over:
-        if g.step is not None or g.peeked or g.bought is not None:
-            r.bad(
-                "inconsistent_turn",
-                "a finished game has no step, look or purchase",
-                "/turn",
-                "F-8.4",
-            )
-        if g.final is None or g.final[1]:
-            r.bad(
-                "inconsistent_turn",
-                "a game ends after the final round: final_round with no seat remaining",
-                "/final_round",
-                "F-R25",
-            )
-        if len(g.market) > k:
-            r.bad("market_size", f"the market holds at most {k} cards", "/market", "F-1.7")
-        return
+def _check_finished(r: Reader, g: Game) -> None:
+    """F-8.4 / F-R25: a finished game has no step, look or purchase, and ended after its final
+    round; its market is not over size (F-1.7)."""
+    if g.step is not None or g.peeked or g.bought is not None:
+        r.bad(
+            "inconsistent_turn",
+            "a finished game has no step, look or purchase",
+            "/turn",
+            "F-8.4",
+        )
+    if g.final is None or g.final[1]:
+        r.bad(
+            "inconsistent_turn",
+            "a game ends after the final round: final_round with no seat remaining",
+            "/final_round",
+            "F-R25",
+        )
+    if len(g.market) > g.market_size:
+        r.bad("market_size", f"the market holds at most {g.market_size} cards", "/market", "F-1.7")
+
+
+def _check_step(r: Reader, g: Game) -> bool:
+    """F-3 / F-8.2: a running game has a step, 'final' exactly during the final round. False
+    when it has not (the turn's other checks then read nothing)."""
     if g.step is None:
         r.bad("inconsistent_turn", "a running game has a step", "/turn/step", "F-3")
-        return
+        return False
     if (g.step == FINAL) != (g.final is not None):
         r.bad(
             "inconsistent_turn",
@@ -595,9 +626,15 @@ def check_turn(r: Reader, g: Game) -> None:
             "/turn/step",
             "F-8.2",
         )
-        return
+        return False
+    return True
+
+
+def _check_final_round(r: Reader, g: Game) -> None:
+    """F-R25 / F-R27: in the final round the seat to play is the first remaining one and no
+    passes are counted; before it, the deck is not empty (F-8.1; F-R45: turn 1)."""
     if g.final is not None:
-        if not g.final[1] or g.final[1][0] != seat:
+        if not g.final[1] or g.final[1][0] != g.seat:
             r.bad(
                 "invalid_final_round",
                 "the first remaining seat is the seat to play",
@@ -615,7 +652,11 @@ def check_turn(r: Reader, g: Game) -> None:
             "/final_round",
             "F-8.1",
         )
-    if seat != (g.first_seat + g.turn - 1) % g.n:
+
+
+def _check_turn_order(r: Reader, g: Game) -> None:
+    """F-1.1: turns go round from first_seat; F-R27: no more complete passes than turns."""
+    if g.seat != (g.first_seat + g.turn - 1) % g.n:
         r.bad(
             "turn_order",
             "turn.seat must be the seat whose turn this is: turns go round from first_seat",
@@ -624,23 +665,37 @@ def check_turn(r: Reader, g: Game) -> None:
         )
     if g.passes >= g.turn:
         r.bad("inconsistent_turn", "more complete passes than turns played", "/passes", "F-R27")
-    if g.bought is not None:
-        if g.step != LAY:
-            r.bad(
-                "inconsistent_turn",
-                "a purchase is made only before the lay step",
-                "/turn/bought",
-                "F-3.1",
-            )
-        elif g.bought not in g.hands[seat]:
-            r.bad(
-                "inconsistent_turn",
-                "the card bought this turn is in the player's hand",
-                "/turn/bought",
-                "F-3.1",
-            )
+
+
+def _check_purchase(r: Reader, g: Game) -> None:
+    """F-3.1: a card bought this turn was bought before the lay step and is in the hand."""
+    if g.bought is None:
+        return
+    if g.step != LAY:
+        r.bad(
+            "inconsistent_turn",
+            "a purchase is made only before the lay step",
+            "/turn/bought",
+            "F-3.1",
+        )
+    elif g.bought not in g.hands[g.seat]:
+        r.bad(
+            "inconsistent_turn",
+            "the card bought this turn is in the player's hand",
+            "/turn/bought",
+            "F-3.1",
+        )
+
+
+def _check_look(r: Reader, g: Game) -> None:
+    """F-6.1 / F-R19: the deck cards seen this turn (check_peeked)."""
     if g.peeked:
         check_peeked(r, g)
+
+
+def _check_market(r: Reader, g: Game) -> None:
+    """F-3.6: the market is refilled after each market purchase (not from an empty deck)."""
+    k = g.market_size
     market_bought = g.bought is not None and not g.bought_from_deck()
     expected = k - (1 if market_bought else 0)
     if len(g.market) > expected or (g.final is None and g.deck and len(g.market) != expected):
@@ -650,6 +705,26 @@ def check_turn(r: Reader, g: Game) -> None:
             "/market",
             "F-3.6",
         )
+
+
+# A running game's turn bookkeeping, checked in this order once its step is one (_check_step).
+RUNNING_TURN_CHECKS: tuple[Callable[[Reader, Game], None], ...] = (
+    _check_final_round,
+    _check_turn_order,
+    _check_purchase,
+    _check_look,
+    _check_market,
+)
+
+
+def check_turn(r: Reader, g: Game) -> None:
+    """The turn bookkeeping must be one the flow can reach (F-3, F-R19, F-8.1 to F-8.3)."""
+    check_laid(r, g)
+    if g.over:
+        _check_finished(r, g)
+    elif _check_step(r, g):
+        for check in RUNNING_TURN_CHECKS:
+            check(r, g)
 
 
 def check_peeked(r: Reader, g: Game) -> None:
