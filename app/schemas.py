@@ -176,7 +176,8 @@ class GameSetupSchema(Schema):
     class Meta:
         unknown = INCLUDE
 
-    game = fields.String(required=True, validate=validate.OneOf(list(GAMES)))
+    # the registry's games as they are when a set-up is read (a game registered later too)
+    game = fields.String(required=True, validate=validate.OneOf(GAMES))
     catalog = _passed_on("reference")
 
 

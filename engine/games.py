@@ -9,14 +9,16 @@ facts as data (`engine.registry.register_game(GameInfo(...), module)` at the end
 this interface, never by importing a game package or naming a game.
 
 Adding a game: write `engine/<game>/` exposing these names and registering itself, then add
-it to the import and to `_PACKAGES` here.
+it to the import and to `_PACKAGES` here. A game registered from outside engine/ (a test's toy
+game, tests/toygame/) is served alike once its package is imported: every answer here reads
+the registry when asked (`GAMES` too), so nothing else names it.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any, Protocol
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Protocol, cast, overload
 
 from engine import architectura, fora_de_prumo  # each registers itself: see _PACKAGES
 from engine.errors import InvalidState, Problem, SetupError, short_repr
@@ -135,31 +137,59 @@ class GameModule(Protocol):
     def WorldSampler(self, view: dict[str, Any], catalog: Any = None) -> WorldSamplerLike: ...
 
 
-# The games, the default first (a set-up that names no game is its): the only registration
-# point (importing a game package, above, registers it). mypy checks each package against
-# GameModule here.
+# The games of engine/, the default first (a set-up that names no game is its): importing a
+# game package, above, registers it. mypy checks each package against GameModule here.
 _PACKAGES: tuple[GameModule, ...] = (architectura, fora_de_prumo)
-_ENGINES: dict[str, GameModule] = {p.GAME_ID: p for p in _PACKAGES}
-# game ids, in order: the first is the default when a set-up names no game
-GAMES: tuple[str, ...] = tuple(_ENGINES)
-DEFAULT_GAME = GAMES[0]
 
 
-def _infos() -> dict[str, GameInfo]:
-    """Each listed game's facts, as its package registered them (and no other game's)."""
+def _check_packages() -> None:
     games = registered()
-    for gid, module in _ENGINES.items():
-        if gid not in games or games[gid].module is not module:
-            raise RuntimeError(f"game {gid!r} does not register itself (register_game)")
-    if set(games) != set(GAMES):
-        raise RuntimeError(f"games registered outside engine/games.py: {set(games) - set(GAMES)}")
-    return {gid: games[gid].info for gid in GAMES}
+    for p in _PACKAGES:
+        found = games.get(p.GAME_ID)
+        if found is None or found.module is not p:
+            raise RuntimeError(f"game {p.GAME_ID!r} does not register itself (register_game)")
 
 
-_INFOS = _infos()
-# the most seats any game has: a seat index is 0..MAX_SEATS - 1 (a game's own range is its
-# GameInfo's; its engine checks a seat against the game's number of seats)
-MAX_SEATS = max(i.max_seats for i in _INFOS.values())
+_check_packages()
+
+
+class _Games(Sequence[str]):
+    """The registered games' ids, read from the registry at each use: engine/'s packages
+    first (in `_PACKAGES` order, the default first), then any game registered since from
+    outside engine/ (a test's toy game), in the order they registered. A tuple is taken of
+    it where a fixed list is wanted (`tuple(GAMES)`)."""
+
+    def _ids(self) -> tuple[str, ...]:
+        own = tuple(p.GAME_ID for p in _PACKAGES)
+        return own + tuple(g for g in registered() if g not in own)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[str]: ...
+    def __getitem__(self, i: int | slice) -> str | Sequence[str]:
+        return self._ids()[i]
+
+    def __len__(self) -> int:
+        return len(self._ids())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids())
+
+    def __contains__(self, game_id: object) -> bool:
+        return isinstance(game_id, str) and game_id in registered()
+
+    def __repr__(self) -> str:
+        return repr(self._ids())
+
+
+# game ids, in order: the first is the default when a set-up names no game
+GAMES: Sequence[str] = _Games()
+DEFAULT_GAME = _PACKAGES[0].GAME_ID
+# the most seats any game of engine/ has: a seat index is 0..MAX_SEATS - 1 (a game's own range
+# is its GameInfo's; its engine checks a seat against the game's number of seats). A game
+# registered later is served up to this many seats (the request schemas' seat bounds).
+MAX_SEATS = max(registered()[p.GAME_ID].info.max_seats for p in _PACKAGES)
 
 
 def _unknown(game_id: Any) -> SetupError:
@@ -173,18 +203,21 @@ def _unknown(game_id: Any) -> SetupError:
 
 def engine(game_id: str) -> GameModule:
     """The engine of a registered game (SetupError `unknown_game` otherwise)."""
-    found = _ENGINES.get(game_id) if isinstance(game_id, str) else None
+    found = registered().get(game_id) if isinstance(game_id, str) else None
     if found is None:
         raise _unknown(game_id)
-    return found
+    # a package registers itself with its GAME_ID and RULES_VERSION (register_game checks
+    # them); the rest of the interface is its own to offer (tests/test_registry.py,
+    # tests/test_conformance.py check every name)
+    return cast(GameModule, found.module)
 
 
 def info(game_id: str) -> GameInfo:
     """The facts of a registered game (SetupError `unknown_game` otherwise)."""
-    found = _INFOS.get(game_id) if isinstance(game_id, str) else None
+    found = registered().get(game_id) if isinstance(game_id, str) else None
     if found is None:
         raise _unknown(game_id)
-    return found
+    return found.info
 
 
 def engine_for(setup: Any) -> GameModule:

@@ -3,7 +3,8 @@ itself at the end of its `__init__` (the pattern of OpenSpiel's `GameType` and
 `register_game`).
 
 This module names no game and imports none: `engine/games.py` imports the game packages, in
-one place, and answers for them (`GAMES`, `engine`, `info`, ...). `app/` and `ai/` read a
+one place, and answers for them (`GAMES`, `engine`, `info`, ...), and for any game registered
+later from outside `engine/` (a test's toy game, tests/toygame/). `app/` and `ai/` read a
 game's facts from its `GameInfo` instead of naming the game: its seat range, its clause
 prefix and rule documents (GET /v1/rules), the set-up fields the HTTP layer writes out, the
 decision that plays a card and a card's name in the balance report, its drawing.
@@ -52,6 +53,10 @@ class GameInfo:
     # The module that draws it as SVG for POST /v1/render (`render(board) -> str`, in
     # app/render/), None when it is not drawn. Data only: the engine imports nothing of app/.
     renderer: str | None = None
+    # Every card a state holds, once for each (its hands, decks, table, ...), read from the
+    # state's JSON: what the conformance suite (tests/test_conformance.py) checks a game
+    # neither makes nor loses, decision after decision. None: not declared (not checked).
+    state_cards: Callable[[Mapping[str, Any]], list[str]] | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_seats <= self.max_seats:
@@ -95,6 +100,12 @@ def register_game(info: GameInfo, module: ModuleType) -> None:
         if other.info.id != info.id and other.info.clause_prefix == info.clause_prefix:
             raise ValueError(f"clause prefix {info.clause_prefix!r} is {other.info.id!r}'s")
     _REGISTERED[info.id] = Registered(info, module)
+
+
+def unregister_game(game_id: str) -> None:
+    """Take a game out of the registry (a game registered for a test's time, after it:
+    tests/test_conformance.py registers its toy game for its own tests only)."""
+    _REGISTERED.pop(game_id, None)
 
 
 def registered() -> Mapping[str, Registered]:

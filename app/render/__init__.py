@@ -12,7 +12,7 @@ where every hand is shown).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import cast
 
 from app.render.board import Board
@@ -20,12 +20,26 @@ from engine.games import GAMES, info
 
 Renderer = Callable[[Board], str]
 
-# game id -> renderer, as each game's registration names it
-RENDERERS: dict[str, Renderer] = {
-    g: cast(Renderer, importlib.import_module(path).render)
-    for g in GAMES
-    if (path := info(g).renderer) is not None
-}
+
+class _Renderers(Mapping[str, Renderer]):
+    """game id -> renderer, as each game's registration names it (read from the registry at
+    each use, so a game registered later is drawn too)."""
+
+    def _paths(self) -> dict[str, str]:
+        return {g: path for g in GAMES if (path := info(g).renderer) is not None}
+
+    def __getitem__(self, game_id: str) -> Renderer:
+        path = self._paths()[game_id]  # KeyError: not drawn
+        return cast(Renderer, importlib.import_module(path).render)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths())
+
+    def __len__(self) -> int:
+        return len(self._paths())
+
+
+RENDERERS: Mapping[str, Renderer] = _Renderers()
 
 # A state is bounded by the request body limit and the catalog (each card exists once), so
 # a drawing is too; this is a last guard against a pathological catalog (long names...).
