@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from engine.architectura.api import (
@@ -67,6 +68,18 @@ def tournament_setup(seed: int, seats: int, variant: str | None = None) -> dict[
     return setup
 
 
+def state_cards(state: Mapping[str, Any]) -> list[str]:
+    """Every card instance a state holds, once each (A-1.3): each seat's deck, hand, cards
+    outside the city, beside the Graveyard and removed, every card of the city's stacks, and
+    a card being paid for (a `pay` step of `resolving`)."""
+    out: list[str] = []
+    for s in state["seats"]:
+        for zone in ("deck", "hand", "outside", "graveyard", "removed"):
+            out += s[zone]
+    out += [e["card"] for street in state["city"] for cell in street for e in cell]
+    return out + [t["card"] for t in state["resolving"] if t.get("k") == "pay"]
+
+
 def card_kind(card: str) -> str:
     """A card's kind: the cards are per colour (blue.tavern), one kind for every colour."""
     return card.split(".", 1)[1] if "." in card else card
@@ -115,6 +128,7 @@ __all__ = [
     "returns",
     "sample_world",
     "score",
+    "state_cards",
     "state_from_position",
     "tournament_setup",
     "validate",
@@ -137,6 +151,7 @@ register_game(
         setup_order=SETUP_KEYS,
         setup_defaults={"variant": "basic", "first_seat": 0, "catalog": "reference"},
         renderer="app.render.architectura",
+        state_cards=state_cards,
     ),
     sys.modules[__name__],
 )

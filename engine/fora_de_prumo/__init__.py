@@ -10,6 +10,8 @@ Two faces, the same as Architectura's (engine.games.GameModule):
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from engine.fora_de_prumo.api import (
     apply,
@@ -52,6 +54,19 @@ from engine.registry import GameInfo, register_game
 
 CATALOG_CLAUSE = "F-10"  # the catalog (format F-2.1, refusals F-2.8, reference catalog F-10)
 SEATS_CLAUSE = "F-1.1"  # the clause that numbers the seats
+
+
+def state_cards(state: Mapping[str, Any]) -> list[str]:
+    """Every card a state holds, once each (F-1.3): the hands, the works (the building's
+    spaces, the site, the clone cards), the deck and the market."""
+    out: list[str] = []
+    for s in state["seats"]:
+        work = s["work"]
+        out += s["hand"] + [p["card"] for p in work["building"]] + work["site"]
+        out += [c["card"] for c in work["clones"]]
+    out += state["deck"]
+    out += state["market"]
+    return out
 
 
 __all__ = [
@@ -99,6 +114,7 @@ __all__ = [
     "returns",
     "sample_world",
     "score",
+    "state_cards",
     "state_from_position",
     "tournament_setup",
     "validate",
@@ -118,6 +134,7 @@ register_game(
         ruling_documents=("docs/fora-de-prumo/rulings.md",),
         play_decision="lay",  # F-3.3
         renderer="app.render.fora_de_prumo",
+        state_cards=state_cards,
     ),
     sys.modules[__name__],
 )
