@@ -79,7 +79,9 @@ def load_catalog(doc: Any) -> Catalog:
     """TM-2: `{format, id, name, cards: [{id, suit, number}]}`, every problem listed."""
     problems: list[Problem] = ProblemList()
     if not isinstance(doc, dict):
-        raise CatalogError("invalid_catalog", "A catalog is an object.", "TM-2", "")
+        raise CatalogError(
+            [Problem("invalid_catalog", "A catalog is an object.", "", "TM-2")], "TM-2"
+        )
     unknown_keys(problems, doc, ("format", "id", "name", "cards"), "", clause="TM-2")
     if doc.get("format") != CATALOG_FORMAT:
         problems.append(
@@ -106,7 +108,7 @@ def load_catalog(doc: Any) -> Catalog:
         else:
             cards[cid] = Card(suit, number)
     if problems:
-        raise CatalogError("invalid_catalog", "The catalog is refused.", "TM-2", "", problems)
+        raise CatalogError(problems, "TM-2")
     return Catalog(dict(doc), cards)
 
 
@@ -220,7 +222,8 @@ def returns(g: Game) -> list[float]:
 
 
 def get_catalog(spec: Any) -> Catalog:
-    return _PROTOCOL.get_catalog(spec)
+    cat: Catalog = _PROTOCOL.get_catalog(spec)
+    return cat
 
 
 def new_game_internal(setup: JSON) -> Game:
@@ -562,9 +565,8 @@ class WorldSampler:
         v = self.view
         cat = catalog if catalog is not None else builtin_catalogs()[v["catalog"]["id"]]
         g = Game(cat, len(v["seats"]), v["first_seat"])
-        g.hands = [
-            list(s["hand"]) if hands[j] is None else hands[j] for j, s in enumerate(v["seats"])
-        ]
+        seats = v["seats"]
+        g.hands = [list(s["hand"]) if h is None else h for h, s in zip(hands, seats, strict=True)]
         g.deck = deck
         g.pile = [(e["card"], e["seat"]) for e in v["pile"]]
         g.seat, g.turn, g.over = v["turn"]["seat"], v["turn"]["number"], v["game_over"]
