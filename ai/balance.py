@@ -53,7 +53,7 @@ def play_job(args: Sequence[Any]) -> dict[str, Any]:
 
     def observe(g: Any, seat: int, action: Any) -> None:
         d = eng.action_to_json(g, seat, action)
-        if d.get("type") == PLAY_TYPE[game]:
+        if d.get("type") == info(game).play_decision:  # a game registered later too
             played[seat].add(card_name(game, d["card"]))
 
     first = deal % seats

@@ -26,20 +26,47 @@ from engine.games import GAMES, info
 bp = Blueprint("rules", __name__, url_prefix="/v1")
 
 ROOT = Path(__file__).resolve().parent.parent
-# clause prefix -> (game, rule pages, rulings pages), relative to the repository: each
-# registered game's (engine.registry.GameInfo)
-SOURCES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
-    info(g).clause_prefix: (g, info(g).rule_documents, info(g).ruling_documents) for g in GAMES
-}
-_PREFIX = "|".join(map(re.escape, SOURCES))  # A|F
+Sources = dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]]
 
-CLAUSE_ID = re.compile(rf"^({_PREFIX})-(R\d+|\d+(?:\.\d+)*)([a-z]?)$")
-_ID = rf"(?:{_PREFIX})-(?:R\d+|\d+(?:\.\d+)*)"
-HEADING = re.compile(rf"^(#{{2,4}})\s+({_ID})\b\s*(.*)$")
-# `- **A-4.2** text`, `- **F-9.1 Player 1, 62.** text` (a title inside the bold) or `- A-4.2 text`
-ITEM = re.compile(rf"^- (?:\*\*({_ID})\b\s*([^*]*)\*\*|({_ID})\b)\s*(.*)$")
-TABLE_ROW = re.compile(rf"^\|\s*({_ID})\s*\|(.*)\|\s*$")
-NORMATIVE_RULING = re.compile(rf"^- ({_ID})\s+\(([^)]*)\)\s*(.*)$")
+
+def sources() -> Sources:
+    """clause prefix -> (game, rule pages, rulings pages), relative to the repository: each
+    registered game's (engine.registry.GameInfo), read from the registry when asked (a game
+    registered later is answered too)."""
+    return {
+        info(g).clause_prefix: (g, info(g).rule_documents, info(g).ruling_documents) for g in GAMES
+    }
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """The patterns of the registered games' clause ids (`A|F` as prefixes)."""
+
+    clause_id: re.Pattern[str]
+    heading: re.Pattern[str]
+    # `- **A-4.2** text`, `- **F-9.1 Player 1, 62.** text` (a title inside the bold) or
+    # `- A-4.2 text`
+    item: re.Pattern[str]
+    table_row: re.Pattern[str]
+    normative_ruling: re.Pattern[str]
+
+
+@cache
+def _grammar(prefixes: tuple[str, ...]) -> Grammar:
+    prefix = "|".join(map(re.escape, prefixes))  # A|F
+    cid = rf"(?:{prefix})-(?:R\d+|\d+(?:\.\d+)*)"
+    return Grammar(
+        re.compile(rf"^({prefix})-(R\d+|\d+(?:\.\d+)*)([a-z]?)$"),
+        re.compile(rf"^(#{{2,4}})\s+({cid})\b\s*(.*)$"),
+        re.compile(rf"^- (?:\*\*({cid})\b\s*([^*]*)\*\*|({cid})\b)\s*(.*)$"),
+        re.compile(rf"^\|\s*({cid})\s*\|(.*)\|\s*$"),
+        re.compile(rf"^- ({cid})\s+\(([^)]*)\)\s*(.*)$"),
+    )
+
+
+def grammar() -> Grammar:
+    """The clause-id patterns of the games registered now."""
+    return _grammar(tuple(sources()))
 
 
 @dataclass
@@ -69,11 +96,12 @@ class Clause:
 def parse_rules(text: str, game: str, source: str) -> dict[str, Clause]:
     """Every section heading and clause item of a rules page, by id. An item runs on over its
     indented continuation lines; a section's text is everything up to the next heading."""
+    g = grammar()
     out: dict[str, Clause] = {}
     section: Clause | None = None
     item: Clause | None = None
     for line in text.splitlines():
-        h = HEADING.match(line)
+        h = g.heading.match(line)
         if h:
             item = None
             section = Clause(h[2], game, "section", "", source, h[3].strip() or None)
@@ -83,7 +111,7 @@ def parse_rules(text: str, game: str, source: str) -> dict[str, Clause]:
             item = None
             section = None
             continue
-        m = ITEM.match(line)
+        m = g.item.match(line)
         if m:
             cid = m[1] or m[3]
             title = (m[2] or "").strip().rstrip(".") or None
@@ -104,9 +132,10 @@ def parse_rules(text: str, game: str, source: str) -> dict[str, Clause]:
 def parse_rulings(text: str, game: str, source: str) -> dict[str, Clause]:
     """Every ruling of a rulings page: table rows `| id | completes | ruling | … |` or the
     normative `- F-R14 (F-5.2) text`."""
+    g = grammar()
     out: dict[str, Clause] = {}
     for line in text.splitlines():
-        row = TABLE_ROW.match(line)
+        row = g.table_row.match(line)
         if row and "-R" in row[1]:
             cells = [c.strip() for c in row[2].split("|")]
             if len(cells) >= 2:
@@ -114,7 +143,7 @@ def parse_rulings(text: str, game: str, source: str) -> dict[str, Clause]:
                 out.setdefault(row[1], Clause(row[1], game, "ruling", cells[1], source))
                 out[row[1]].completes = completes
             continue
-        n = NORMATIVE_RULING.match(line)
+        n = g.normative_ruling.match(line)
         if n and "-R" in n[1]:
             completes = [s.strip() for s in n[2].split(",") if s.strip()]
             out.setdefault(
@@ -126,7 +155,7 @@ def parse_rulings(text: str, game: str, source: str) -> dict[str, Clause]:
 @cache
 def clauses(prefix: str) -> dict[str, Clause]:
     """Every clause, section and ruling of one game (read once per process)."""
-    game, rule_pages, ruling_pages = SOURCES[prefix]
+    game, rule_pages, ruling_pages = sources()[prefix]
     out: dict[str, Clause] = {}
     for rel in rule_pages:
         out.update(parse_rules((ROOT / rel).read_text(encoding="utf-8"), game, rel))
@@ -138,7 +167,7 @@ def clauses(prefix: str) -> dict[str, Clause]:
 def lookup(clause_id: str) -> dict[str, Any] | None:
     """A clause's answer, or None. A lettered part (`A-3.1c`) is answered by its clause, with
     `part` naming the letter."""
-    m = CLAUSE_ID.match(clause_id)
+    m = grammar().clause_id.match(clause_id)
     if m is None:
         return None
     found = clauses(m[1]).get(f"{m[1]}-{m[2]}")
