@@ -34,8 +34,9 @@ import pytest
 import toygame  # registers Toy Match, as a game's package registers itself
 from http_support import make_app, ok, post
 
+from ai.balance import run_balance
 from ai.bots import Bot, Budget, GreedyBot, IsmctsBot, RandomBot
-from ai.tournament import play_game
+from ai.tournament import play_game, run_match
 from engine.canonical import dumps
 from engine.errors import EngineError, IllegalDecision, SetupError
 from engine.games import GAMES, GameModule, engine, info
@@ -529,3 +530,38 @@ def test_bots_finish_a_game(game: str) -> None:
         scores, _, count = play_game(deal, bots, game=game)
         assert abs(sum(scores) - 1) < 1e-9 and len(scores) == 2
         assert sum(count) > 0
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_match_and_a_balance_report_run_in_process(game: str) -> None:
+    """ai.tournament.run_match and ai.balance.run_balance (one process: a spawned worker
+    would not have a game registered by a test)."""
+    match = run_match("greedy", "random", 2, processes=1, progress=False, game=game)
+    assert match.games == 2 and match.a_wins + match.draws + match.b_wins == 2
+    report = run_balance(game, 2, bot="random", processes=1, progress=False)
+    assert report.games == 2 and report.cards  # cards were played and named
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_every_clause_cited_is_on_its_rule_pages(game: str, client: Any) -> None:
+    """Each pending decision, each event and each near miss's refusal names a clause that
+    GET /v1/rules answers, from the game's own rule pages (GameInfo.rule_documents)."""
+    from app.rules import lookup
+
+    eng, facts = engine(game), info(game)
+    cited: set[str] = set()
+    for p in played(game):
+        n = len(p.states[0]["seats"])
+        for state, taken, events in zip(p.states, p.decisions, p.events, strict=False):
+            cited.add(state["pending"]["clause"])
+            cited |= {ev["clause"] for ev in events}
+            for miss in near_misses(eng, taken, eng.legal_decisions(state)["options"], n, []):
+                with pytest.raises(IllegalDecision) as e:
+                    eng.apply_all(state, [miss])
+                cited.add(str(e.value.clause))
+    for clause in sorted(cited):
+        found = lookup(clause)
+        assert found is not None and found["game"] == game, clause
+        assert found["source"] in facts.rule_documents + facts.ruling_documents
+    answer = ok(client.get(f"/v1/rules/{min(cited)}"))
+    assert answer["game"] == game
