@@ -494,6 +494,14 @@ def test_every_endpoint_serves_the_game(game: str, client: Any) -> None:
     ):
         suggested = ok(post(client, "/v1/suggest", request))
         assert suggested["decision"] in moves["options"]
+    planned = ok(post(client, "/v1/suggest", {"state": state, "seat": seat, "plan": "turn"}))
+    assert planned["turn"][0]["decision"] in moves["options"]
+    # its built-in catalogs
+    listed = ok(client.get(f"/v1/catalogs?game={game}"))
+    assert listed["game"] == game
+    assert info(game).default_catalog in [c["id"] for c in listed["catalogs"]]
+    one = ok(client.get(f"/v1/catalogs/{info(game).default_catalog}?game={game}"))
+    assert one["hash"] == state["catalog"]["hash"]
     # a set-up naming the game with a seat count out of its range: its clause
     bad = post(client, "/v1/games", {"game": game, "seats": info(game).max_seats + 1, "seed": 1})
     assert bad.status_code == 422
