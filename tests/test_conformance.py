@@ -25,7 +25,7 @@ import json
 import random
 import xml.etree.ElementTree as ET
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -379,7 +379,7 @@ def test_a_view_that_lost_an_unseen_card_is_no_view(game: str) -> None:
 def test_the_engines_errors_cite_the_games_clauses(game: str) -> None:
     """A bad set-up, an unknown and a malformed catalog: every clause cited is the game's."""
     prefix, eng = info(game).clause_prefix + "-", engine(game)
-    asks = [
+    asks: list[Callable[[], Any]] = [
         lambda: eng.new_game({"game": game, "seats": 1, "seed": 1, "first_seat": "0", "x": 1}),
         lambda: eng.get_catalog("nope"),
         lambda: eng.get_catalog({"format": "nope"}),
