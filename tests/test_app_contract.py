@@ -252,7 +252,9 @@ def _fora_de_prumo_requests() -> dict[str, Any]:
     schemas["DecisionInput"] = {"oneOf": decisions}
     # requests set up Fora de Prumo; a state's history (in the answers) still names either game's
     schemas["AnyGameSetup"] = schemas["GameSetup"]
-    schemas["History"]["properties"]["setup"] = {"$ref": "#/components/schemas/AnyGameSetup"}
+    for alternative in schemas["History"]["properties"]["setup"]["anyOf"]:
+        if alternative == {"$ref": "#/components/schemas/GameSetup"}:
+            alternative["$ref"] = "#/components/schemas/AnyGameSetup"
     schemas["GameSetup"] = {"$ref": "#/components/schemas/ForaDePrumoSetup"}
     doc["paths"] = {p: ops for p, ops in doc["paths"].items() if p in FDP_PATHS}
     for ops in doc["paths"].values():
