@@ -36,6 +36,7 @@ from engine.architectura.catalog import builtin_catalogs
 from engine.architectura.model import RULES_VERSION
 from engine.architectura.serialize import game_to_json
 from engine.errors import EngineError, short_repr
+from engine.protocol import position_number, position_refusal
 
 GAME = "architectura"
 COLOURS = ("blue", "green", "yellow", "red")
@@ -48,9 +49,7 @@ LIST_KEYS = ("hand", "deck", "outside", "graveyard", "removed")
 
 
 def _refuse(detail: str, where: str = "", root: str = "/position") -> EngineError:
-    """A position that does not read (pointer into the request: /position…), or a state
-    that has no position (root /state)."""
-    return EngineError("invalid_position", detail, CLAUSE, root + where)
+    return position_refusal(detail, CLAUSE, where, root)
 
 
 def _reference() -> Any:
@@ -159,9 +158,7 @@ def _cards(value: str, colour: str, where: str) -> list[str]:
 
 
 def _int(value: str, what: str, where: str) -> int:
-    if not re.fullmatch(r"-?\d{1,4}", value):
-        raise _refuse(f"{what} must be a number, not {short_repr(value)}.", where)
-    return int(value)
+    return position_number(value, what, CLAUSE, where, signed=True)
 
 
 def _read_seat(text: str, colour: str, where: str) -> dict[str, Any]:
