@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Generic, Protocol, TypeVar
@@ -59,6 +59,18 @@ def position_number(value: str, what: str, clause: str, where: str, signed: bool
     if not re.fullmatch(r"-?\d{1,4}" if signed else r"\d{1,4}", value):
         raise position_refusal(f"{what} must be a number, not {short_repr(value)}.", clause, where)
     return int(value)
+
+
+def position_pairs(text: str, clause: str, where: str) -> Iterator[tuple[str, str]]:
+    """The key=value words of a part of a position, one at a time, in order (a lone `-`:
+    none): a word that is not key=value is refused when reached, after those before it."""
+    for word in text.split():
+        if word == "-":
+            continue
+        key, eq, value = word.partition("=")
+        if not eq:
+            raise position_refusal(f"{short_repr(word)} is not key=value.", clause, where)
+        yield key, value
 
 
 def is_terminal(g: _Ends) -> bool:

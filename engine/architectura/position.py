@@ -36,7 +36,7 @@ from engine.architectura.catalog import builtin_catalogs
 from engine.architectura.model import RULES_VERSION
 from engine.architectura.serialize import game_to_json
 from engine.errors import EngineError, short_repr
-from engine.protocol import position_number, position_refusal
+from engine.protocol import position_number, position_pairs, position_refusal
 
 GAME = "architectura"
 COLOURS = ("blue", "green", "yellow", "red")
@@ -165,12 +165,7 @@ def _read_seat(text: str, colour: str, where: str) -> dict[str, Any]:
     seat: dict[str, Any] = {"colour": colour, "replacements": {}}
     seat.update({k: [] for k in LIST_KEYS})
     seat.update(tokens=2, hand_limit=3, mulligan_used=False, first_turn_taken=False)
-    for word in text.split():
-        if word == "-":
-            continue
-        key, eq, value = word.partition("=")
-        if not eq:
-            raise _refuse(f"{short_repr(word)} is not key=value.", where)
+    for key, value in position_pairs(text, CLAUSE, where):
         if key in LIST_KEYS:
             seat[key] = _cards(value, colour, f"{where}/{key}")
         elif key == "tokens":

@@ -32,7 +32,7 @@ from engine.fora_de_prumo.building import parse_compact
 from engine.fora_de_prumo.catalog import builtin_catalogs
 from engine.fora_de_prumo.model import GAME_ID, RULES_VERSION
 from engine.fora_de_prumo.serialize import game_to_json
-from engine.protocol import position_number, position_refusal
+from engine.protocol import position_number, position_pairs, position_refusal
 
 DEFAULT_RNG = "0" * 16
 DEFAULT_MARKET = 5
@@ -106,15 +106,7 @@ def _int(value: str, what: str, where: str) -> int:
 
 
 def _pairs(text: str, where: str) -> list[tuple[str, str]]:
-    out = []
-    for word in text.split():
-        if word == "-":
-            continue
-        key, eq, value = word.partition("=")
-        if not eq:
-            raise _refuse(f"{short_repr(word)} is not key=value.", where)
-        out.append((key, value))
-    return out
+    return list(position_pairs(text, CLAUSE, where))
 
 
 def _read_seat(text: str, where: str) -> dict[str, Any]:
