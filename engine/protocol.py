@@ -9,12 +9,13 @@ nothing, standings, a dispute replayed, and the win shares the bots and tourname
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Generic, Protocol, TypeVar
 
-from engine.errors import IllegalDecision, SetupError, short_repr
+from engine.errors import EngineError, IllegalDecision, SetupError, short_repr
 
 G = TypeVar("G")  # the game's in-memory state: has .over, .n and .log
 
@@ -43,6 +44,33 @@ def shipped_catalogs(
 
 class _Ends(Protocol):
     over: bool
+
+
+def position_refusal(
+    detail: str, clause: str, where: str = "", root: str = "/position"
+) -> EngineError:
+    """A position that does not read (pointer into the request: /position…), or a state that
+    has no position (root /state): each game's position notation refuses with it."""
+    return EngineError("invalid_position", detail, clause, root + where)
+
+
+def position_number(value: str, what: str, clause: str, where: str, signed: bool = False) -> int:
+    """A number of a position: one to four digits (after a minus sign where `signed`)."""
+    if not re.fullmatch(r"-?\d{1,4}" if signed else r"\d{1,4}", value):
+        raise position_refusal(f"{what} must be a number, not {short_repr(value)}.", clause, where)
+    return int(value)
+
+
+def position_pairs(text: str, clause: str, where: str) -> Iterator[tuple[str, str]]:
+    """The key=value words of a part of a position, one at a time, in order (a lone `-`:
+    none): a word that is not key=value is refused when reached, after those before it."""
+    for word in text.split():
+        if word == "-":
+            continue
+        key, eq, value = word.partition("=")
+        if not eq:
+            raise position_refusal(f"{short_repr(word)} is not key=value.", clause, where)
+        yield key, value
 
 
 def is_terminal(g: _Ends) -> bool:

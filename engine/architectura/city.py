@@ -8,7 +8,7 @@ from bisect import insort
 from collections.abc import Sequence
 
 from engine.architectura.catalog import Selector
-from engine.architectura.model import BLOCKS, Entry, Game, cell_json
+from engine.architectura.model import BLOCKS, Entry, Game, cell_event, cell_json
 
 
 def adjacent_cells(g: Game, cell: int) -> list[int]:
@@ -279,26 +279,11 @@ def destroy_now(g: Game, cell: int, clause: str) -> None:
         g.city[cell].pop()
         g.graves[seat].append(entry[0])
         if g.log is not None:
-            g.log.append(
-                {
-                    "type": "destroyed",
-                    "card": g.name(entry[0]),
-                    "cell": cell_json(cell),
-                    "to": "graveyard",
-                    "clause": clause,
-                }
-            )
+            g.log.append(cell_event(g, "destroyed", entry[0], cell, clause, {"to": "graveyard"}))
         return
     g.city[cell][-1] = (entry[0], entry[1], False, False)
     if g.log is not None:
-        g.log.append(
-            {
-                "type": "destroyed",
-                "card": g.name(entry[0]),
-                "cell": cell_json(cell),
-                "clause": clause,
-            }
-        )
+        g.log.append(cell_event(g, "destroyed", entry[0], cell, clause))
 
 
 def rotate_now(g: Game, cell: int, steps: int, wrap: bool, clause: str) -> bool:
@@ -346,9 +331,7 @@ def remove_from_city(g: Game, cell: int, clause: str) -> None:
     seat = g.inst.owner[entry[0]]
     g.removed[seat].append(entry[0])
     if g.log is not None:
-        g.log.append(
-            {"type": "removed", "card": g.name(entry[0]), "cell": cell_json(cell), "clause": clause}
-        )
+        g.log.append(cell_event(g, "removed", entry[0], cell, clause))
 
 
 def move_now(g: Game, src: int, dst: int, clause: str) -> None:

@@ -32,7 +32,7 @@ from engine.architectura.city import (
     selected_tops,
     swap_now,
 )
-from engine.architectura.model import BLOCKS, Action, Entry, Game, Task, cell_json
+from engine.architectura.model import BLOCKS, Action, Entry, Game, Task, cell_event, cell_json
 from engine.architectura.scoring import final_scores
 from engine.errors import Problem
 
@@ -89,19 +89,8 @@ def remove_unpayable_cards(g: Game, seat: int) -> None:
         hand = g.hands[seat]
         for iid in hand:
             if not cost_payable(g, seat, iid):
-                hand.remove(iid)
-                g.removed[seat].append(iid)
-                if g.log is not None:
-                    g.log.append(
-                        {
-                            "type": "removed",
-                            "seat": seat,
-                            "card": g.name(iid),
-                            "from": "hand",
-                            "reason": "cost_cannot_be_paid",
-                            "clause": "A-3.1c",
-                        }
-                    )
+                why = {"from": "hand", "reason": "cost_cannot_be_paid", "clause": "A-3.1c"}
+                _remove_card(g, hand, seat, iid, why)
                 changed = True
                 break
 
@@ -292,16 +281,8 @@ def finish_play(g: Game, seat: int, iid: int, cell: int) -> None:
         return
     place(g, iid, cell, True)
     if g.log is not None:
-        g.log.append(
-            {
-                "type": "played",
-                "seat": seat,
-                "card": g.name(iid),
-                "cell": cell_json(cell),
-                "value": current_value(g, cell),
-                "clause": "A-3.2",
-            }
-        )
+        value = {"value": current_value(g, cell)}
+        g.log.append(cell_event(g, "played", iid, cell, "A-3.2", value, seat))
     if card.on_play:
         g.tasks.append({"k": "effect", "seat": seat, "src": iid, "def": card.id, "i": 0})
     compare(g, seat, cell)
@@ -364,14 +345,7 @@ def compare(g: Game, seat: int, cell: int) -> None:
     protected = left[3] or g.inst.shielded[left[0]]  # is_protected (A-6.1), inlined
     if protected and g.inst.owner[left[0]] != seat:  # A-5.6 (protected_against)
         if g.log is not None:
-            g.log.append(
-                {
-                    "type": "protected",
-                    "card": g.name(left[0]),
-                    "cell": cell_json(left_cell),
-                    "clause": "A-5.6",
-                }
-            )
+            g.log.append(cell_event(g, "protected", left[0], left_cell, "A-5.6"))
         return
     if protected:
         g.tasks.append(
@@ -515,15 +489,7 @@ def apply_op(g: Game, t: Task, a: Action) -> None:
         g.city[cell][-1] = (entry[0], entry[1], entry[2], True)
         g.tokens[t["seat"]] -= 1
         if g.log is not None:
-            g.log.append(
-                {
-                    "type": "protected",
-                    "card": g.name(iid),
-                    "cell": cell_json(cell),
-                    "seat": t["seat"],
-                    "clause": clause,
-                }
-            )
+            g.log.append(cell_event(g, "protected", iid, cell, clause, {"seat": t["seat"]}))
 
 
 def destroy_every_lower(g: Game, t: Task, op: Op) -> None:
@@ -719,22 +685,21 @@ def _pay_options(g: Game, t: Task) -> list[Action]:
     return out
 
 
-def _pay_apply(g: Game, t: Task, a: Action) -> None:
-    seat, iid = t["seat"], a[1]
-    zone = g.hands[seat] if iid in g.hands[seat] else g.graves[seat]
+def _remove_card(g: Game, zone: list[int], seat: int, iid: int, why: dict[str, str]) -> None:
+    """A seat's card leaves its hand or Graveyard (`zone`) and the game (A-3.1c, A-9): the
+    event `removed` names the seat and the card, then `why` (where from, the reason, the
+    clause)."""
     zone.remove(iid)
     g.removed[seat].append(iid)
     if g.log is not None:
-        g.log.append(
-            {
-                "type": "removed",
-                "seat": seat,
-                "card": g.name(iid),
-                "reason": "play_cost",
-                "for": g.name(t["card"]),
-                "clause": "A-9",
-            }
-        )
+        g.log.append({"type": "removed", "seat": seat, "card": g.name(iid), **why})
+
+
+def _pay_apply(g: Game, t: Task, a: Action) -> None:
+    seat, iid = t["seat"], a[1]
+    zone = g.hands[seat] if iid in g.hands[seat] else g.graves[seat]
+    why = {"reason": "play_cost", "for": g.name(t["card"]), "clause": "A-9"}
+    _remove_card(g, zone, seat, iid, why)
     g.tasks.pop()
     if t["left"] > 1:
         g.tasks.append({**t, "left": t["left"] - 1})
@@ -858,15 +823,7 @@ def _lab_apply(g: Game, t: Task, a: Action) -> None:
     g.hands[seat].remove(iid)
     place(g, iid, cell, False)
     if g.log is not None:
-        g.log.append(
-            {
-                "type": "played_face_down",
-                "seat": seat,
-                "card": g.name(iid),
-                "cell": cell_json(cell),
-                "clause": "A-9",
-            }
-        )
+        g.log.append(cell_event(g, "played_face_down", iid, cell, "A-9", None, seat))
     _lab_next(g, t)
 
 
@@ -954,14 +911,7 @@ def _smithy_remove(g: Game, t: Task) -> None:
                 del stack[depth]
                 g.removed[seat].append(iid)
                 if g.log is not None:
-                    g.log.append(
-                        {
-                            "type": "removed",
-                            "card": g.name(iid),
-                            "cell": cell_json(c),
-                            "clause": "A-9",
-                        }
-                    )
+                    g.log.append(cell_event(g, "removed", iid, c, "A-9"))
                 return
 
 

@@ -162,3 +162,26 @@ class Game:
 def cell_json(cell: int) -> list[int]:
     """Cells are [street, block], both counted from 1 as the rulebook does."""
     return [cell // BLOCKS + 1, cell % BLOCKS + 1]
+
+
+def cell_event(
+    g: Game,
+    kind: str,
+    iid: int,
+    cell: int,
+    clause: str,
+    extra: Event | None = None,
+    seat: int | None = None,
+) -> Event:
+    """The event of a card of a cell (played, destroyed, removed, protected): its type, the
+    seat (where given), card and cell, then `extra`'s fields, then the clause (the order the
+    log has always written)."""
+    event: Event = {"type": kind}
+    if seat is not None:
+        event["seat"] = seat
+    event["card"] = g.name(iid)
+    event["cell"] = cell_json(cell)
+    if extra is not None:
+        event.update(extra)
+    event["clause"] = clause
+    return event

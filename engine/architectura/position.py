@@ -36,6 +36,7 @@ from engine.architectura.catalog import builtin_catalogs
 from engine.architectura.model import RULES_VERSION
 from engine.architectura.serialize import game_to_json
 from engine.errors import EngineError, short_repr
+from engine.protocol import position_number, position_pairs, position_refusal
 
 GAME = "architectura"
 COLOURS = ("blue", "green", "yellow", "red")
@@ -48,9 +49,7 @@ LIST_KEYS = ("hand", "deck", "outside", "graveyard", "removed")
 
 
 def _refuse(detail: str, where: str = "", root: str = "/position") -> EngineError:
-    """A position that does not read (pointer into the request: /position…), or a state
-    that has no position (root /state)."""
-    return EngineError("invalid_position", detail, CLAUSE, root + where)
+    return position_refusal(detail, CLAUSE, where, root)
 
 
 def _reference() -> Any:
@@ -159,21 +158,14 @@ def _cards(value: str, colour: str, where: str) -> list[str]:
 
 
 def _int(value: str, what: str, where: str) -> int:
-    if not re.fullmatch(r"-?\d{1,4}", value):
-        raise _refuse(f"{what} must be a number, not {short_repr(value)}.", where)
-    return int(value)
+    return position_number(value, what, CLAUSE, where, signed=True)
 
 
 def _read_seat(text: str, colour: str, where: str) -> dict[str, Any]:
     seat: dict[str, Any] = {"colour": colour, "replacements": {}}
     seat.update({k: [] for k in LIST_KEYS})
     seat.update(tokens=2, hand_limit=3, mulligan_used=False, first_turn_taken=False)
-    for word in text.split():
-        if word == "-":
-            continue
-        key, eq, value = word.partition("=")
-        if not eq:
-            raise _refuse(f"{short_repr(word)} is not key=value.", where)
+    for key, value in position_pairs(text, CLAUSE, where):
         if key in LIST_KEYS:
             seat[key] = _cards(value, colour, f"{where}/{key}")
         elif key == "tokens":

@@ -32,6 +32,7 @@ from engine.fora_de_prumo.building import parse_compact
 from engine.fora_de_prumo.catalog import builtin_catalogs
 from engine.fora_de_prumo.model import GAME_ID, RULES_VERSION
 from engine.fora_de_prumo.serialize import game_to_json
+from engine.protocol import position_number, position_pairs, position_refusal
 
 DEFAULT_RNG = "0" * 16
 DEFAULT_MARKET = 5
@@ -41,7 +42,7 @@ _CARD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 def _refuse(detail: str, where: str = "", root: str = "/position") -> EngineError:
-    return EngineError("invalid_position", detail, CLAUSE, root + where)
+    return position_refusal(detail, CLAUSE, where, root)
 
 
 # -- writing -------------------------------------------------------------------------------------
@@ -101,21 +102,11 @@ def _cards(value: str, where: str) -> list[str]:
 
 
 def _int(value: str, what: str, where: str) -> int:
-    if not re.fullmatch(r"\d{1,4}", value):
-        raise _refuse(f"{what} must be a number, not {short_repr(value)}.", where)
-    return int(value)
+    return position_number(value, what, CLAUSE, where)
 
 
 def _pairs(text: str, where: str) -> list[tuple[str, str]]:
-    out = []
-    for word in text.split():
-        if word == "-":
-            continue
-        key, eq, value = word.partition("=")
-        if not eq:
-            raise _refuse(f"{short_repr(word)} is not key=value.", where)
-        out.append((key, value))
-    return out
+    return list(position_pairs(text, CLAUSE, where))
 
 
 def _read_seat(text: str, where: str) -> dict[str, Any]:
