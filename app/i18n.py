@@ -8,7 +8,7 @@ translated here on the way out. A detail is matched against the catalog's messag
 (`{card} is not in your hand.`); the values it carries are kept, except card and colour names,
 which are translated too (msgctxt "card" / "colour"), and parts of sentences ({what}, {why},
 {where}: "unknown card field 'x'", a 400's "/seats: Not a valid integer."), translated as
-messages themselves. Every message the code can write has a translation: tests/test_i18n.py
+messages themselves. Every message the code can write has a translation: tests/http/test_i18n.py
 reads them all from the source (tests/message_sites.py) and from the marshmallow schemas. The `prompt` of the pending decision
 that /v1/resolve and /v1/legal-moves answer beside the state is translated too (msgctxt
 "prompt"); the one inside a state or a view is not, since states are sealed and views are

@@ -262,7 +262,7 @@ REPLAY = ReplaySchema()
 # (a schema run, an error store, a call or two per field) was about 4 % of a /v1/resolve
 # (issue 10). `load` first checks each value plainly against its field's own declaration
 # (the same kinds, lengths and ranges); marshmallow reads whatever does not plainly pass and
-# reports every problem, so the answer is the same either way (tests/test_schemas_fast.py).
+# reports every problem, so the answer is the same either way (tests/http/test_schemas_fast.py).
 Plain = Callable[[Any], tuple[bool, Any]]  # (passes, the value as marshmallow loads it)
 
 

@@ -82,7 +82,7 @@ def _memo(apply_all: Any) -> Any:
     """`apply_all` remembering its last input (a copy) and answer. The answer is handed out
     again as it is, for the benchmark's one body: what the routes add to it (the state's
     `history`, overwritten on each request) leaves its bytes the referee's
-    (tests/test_bench_http_cpu.py). Bodies that ask for `notation` or send no history would
+    (tests/bench/test_bench_http_cpu.py). Bodies that ask for `notation` or send no history would
     see the previous request's additions: not a general-purpose memo."""
     last: list[Any] = [None, None]
 

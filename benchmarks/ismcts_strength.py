@@ -13,7 +13,7 @@ iterations per CPU-second of this process.
 as the packages `old_engine` and `old_ai` (their imports rewritten to match), and imported
 in this process next to today's; the old ISMCTS then plays today's through the same referee
 (`ai.tournament.play_game`: today's engine, every decision from `game_view(state, seat)`,
-whose bytes are the same in both trees: tests/test_engine_identity.py). Each deal is played
+whose bytes are the same in both trees: tests/architectura/test_pinned_games.py). Each deal is played
 twice with the seats swapped; a shared win counts half; 95% Wilson interval. `--options JSON`
 passes keyword arguments to today's `IsmctsBot` (a search variant, e.g.
 `'{"mast_eps": 1.0}'` for uniformly random rollouts); `--rev` may name any commit, e.g. an

@@ -207,8 +207,8 @@ def engine(game_id: str) -> GameModule:
     if found is None:
         raise _unknown(game_id)
     # a package registers itself with its GAME_ID and RULES_VERSION (register_game checks
-    # them); the rest of the interface is its own to offer (tests/test_registry.py,
-    # tests/test_conformance.py check every name)
+    # them); the rest of the interface is its own to offer (tests/common/test_registry.py,
+    # tests/common/test_conformance.py check every name)
     return cast(GameModule, found.module)
 
 

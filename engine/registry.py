@@ -54,7 +54,7 @@ class GameInfo:
     # app/render/), None when it is not drawn. Data only: the engine imports nothing of app/.
     renderer: str | None = None
     # Every card a state holds, once for each (its hands, decks, table, ...), read from the
-    # state's JSON: what the conformance suite (tests/test_conformance.py) checks a game
+    # state's JSON: what the conformance suite (tests/common/test_conformance.py) checks a game
     # neither makes nor loses, decision after decision. None: not declared (not checked).
     state_cards: Callable[[Mapping[str, Any]], list[str]] | None = None
 
@@ -104,7 +104,7 @@ def register_game(info: GameInfo, module: ModuleType) -> None:
 
 def unregister_game(game_id: str) -> None:
     """Take a game out of the registry (a game registered for a test's time, after it:
-    tests/test_conformance.py registers its toy game for its own tests only)."""
+    tests/common/test_conformance.py registers its toy game for its own tests only)."""
     _REGISTERED.pop(game_id, None)
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's walkthrough, as one script (tests/test_examples.py runs it against gunicorn, so
+# The README's walkthrough, as one script (tests/http/test_examples.py runs it against gunicorn, so
 # every command here works as pasted). Needs curl and jq, and the service running:
 #   bash scripts/serve.sh &        then        bash examples/walkthrough.sh
 # BASE points elsewhere (BASE=http://localhost:9000 bash examples/walkthrough.sh). The JSON

@@ -5,7 +5,7 @@
 
 The sources stay the engine: the build is never needed, and Python imports a module's .so
 instead of its .py only while the .so lies beside it. A build records its sources' hashes
-(STAMP), so that it is redone only when a source changed, and tests/test_compiled.py
+(STAMP), so that it is redone only when a source changed, and tests/common/test_compiled.py
 refuses a build older than its sources.
 """
 

@@ -13,13 +13,13 @@ if [ "${1:-}" = "--dev" ]; then
       (apt-get update -qq && apt-get install -y -qq redis-server) >/dev/null || echo "warning: could not install redis-server" >&2
     fi
   fi
-  # The README's walkthrough (examples/walkthrough.sh, run by tests/test_examples.py) uses jq.
+  # The README's walkthrough (examples/walkthrough.sh, run by tests/http/test_examples.py) uses jq.
   if ! command -v jq >/dev/null 2>&1; then
     if command -v apt-get >/dev/null 2>&1; then
       (apt-get update -qq && apt-get install -y -qq jq) >/dev/null || echo "warning: could not install jq" >&2
     fi
   fi
-  # The browser tests (tests/test_browser.py) drive Debian's chromium: a browser downloaded by
+  # The browser tests (tests/http/test_browser.py) drive Debian's chromium: a browser downloaded by
   # Playwright does not run on these machines.
   if [ ! -x /usr/bin/chromium ]; then
     if command -v apt-get >/dev/null 2>&1; then

@@ -1,4 +1,4 @@
-"""Shared helpers for the bot tests (tests/test_ai_*.py)."""
+"""Shared helpers for the bot tests (tests/bots/test_ai_*.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The project's own schemathesis check, for the pytest runs (tests/test_app_contract.py imports
+"""The project's own schemathesis check, for the pytest runs (tests/http/test_app_contract.py imports
 this module) and the CLI runs against a live service (docs/http.md: SCHEMATHESIS_HOOKS=
 schemathesis_checks with tests/ on PYTHONPATH).
 

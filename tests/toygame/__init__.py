@@ -1,6 +1,6 @@
 """Toy Match: a game written only for the tests (tests/toygame/rules.md), registered exactly as
 a real game registers itself (engine.registry.register_game at the end of its package), from
-outside engine/: `import toygame` registers it. tests/test_conformance.py runs the whole
+outside engine/: `import toygame` registers it. tests/common/test_conformance.py runs the whole
 conformance suite, the HTTP endpoints and a bot match over it, with every game of engine/."""
 
 from __future__ import annotations

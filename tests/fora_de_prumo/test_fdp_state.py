@@ -376,7 +376,7 @@ def test_any_json_value_at_any_place_is_reported_not_raised(
 
 def test_junk_beyond_what_the_game_holds_is_refused_unread() -> None:
     """A list longer than the game can hold is one too_long problem, not a problem per entry
-    (tests/test_fdp_hostile.py measures the cost); within the bound every entry is read."""
+    (tests/fora_de_prumo/test_fdp_hostile.py measures the cost); within the bound every entry is read."""
     s = copy.deepcopy(RICH)
     s["deck"] += ["XX"] * 40_000
     w0(s)["spent"] += [w0(s)["spent"][0]] * 40_000

@@ -9,7 +9,7 @@ from bcfcb88 in tests/data/render_identity_bcfcb88.json. The fixture was written
 file run against a checkout of that commit:
 
     mkdir /tmp/base && git archive bcfcb88 | tar -x -C /tmp/base
-    PYTHONPATH=/tmp/base .venv/bin/python -P tests/test_render_identity.py \\
+    PYTHONPATH=/tmp/base .venv/bin/python -P tests/http/test_render_identity.py \\
         --write tests/data/render_identity_bcfcb88.json
 """
 
@@ -29,7 +29,7 @@ from app.render import RENDERERS
 from app.render.board import Board
 from engine.games import engine
 
-FIXTURE = Path(__file__).parent / "data" / "render_identity_bcfcb88.json"
+FIXTURE = Path(__file__).parents[1] / "data" / "render_identity_bcfcb88.json"
 LANGS = ("en", "pt", "fr", "de")
 # (game, seats, seed, decisions before stopping; None = the whole game)
 POSITIONS = [
@@ -139,7 +139,7 @@ if __name__ == "__main__":
         sys.exit("usage: test_render_identity.py --write FILE")
     record = {
         "recorded_from": "bcfcb88",
-        "how": "see tests/test_render_identity.py",
+        "how": "see tests/http/test_render_identity.py",
         "digests": digests(),
     }
     Path(sys.argv[2]).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")

@@ -1,6 +1,6 @@
 """POST /v1/render (app/render/): SVG pictures of both games, drawn from what the engine reads;
 views hide what a seat may not see; hostile text escaped; bad input refused with problems.
-Also GET /play and its static assets (the browser tests are in tests/test_browser.py)."""
+Also GET /play and its static assets (the browser tests are in tests/http/test_browser.py)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _regex(pattern: str) -> re.Pattern[str]:
@@ -82,5 +82,5 @@ def test_every_copied_file_exists_and_is_in_the_build_context() -> None:
 
 def test_the_context_leaves_out_what_the_image_does_not_need() -> None:
     rules = _rules()
-    for path in ("tests/test_docker_context.py", ".venv/bin/python", "docs/speed.md"):
+    for path in ("tests/docs/test_docker_context.py", ".venv/bin/python", "docs/speed.md"):
         assert not in_context(path, rules), path

@@ -35,7 +35,7 @@ from engine.games import (
 )
 from engine.registry import registered
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # the lines of app/ and ai/ that may name a game, at most (see test_app_and_ai_name_no_game)
 MOST_NAMING_LINES = 2
 
@@ -157,7 +157,7 @@ def test_an_unknown_game_has_no_engine_and_no_info() -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_package_offers_the_whole_game_interface(game: str) -> None:
-    """engine.games.GameModule: every name, with its parameters (tests/test_fdp_setup.py
+    """engine.games.GameModule: every name, with its parameters (tests/fora_de_prumo/test_fdp_setup.py
     checks Fora de Prumo alike)."""
     mod = engine(game)
     names = set(GameModule.__annotations__) | {

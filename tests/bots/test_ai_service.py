@@ -370,7 +370,7 @@ def _only_level_warning(caplog: pytest.LogCaptureFixture) -> set[Any]:
 def test_anything_unreadable_in_the_memory_cache_is_a_miss_and_is_overwritten(
     kind: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """As with Redis (tests/test_ai_redis.py): each kind of bad value under the position's
+    """As with Redis (tests/bots/test_ai_redis.py): each kind of bad value under the position's
     key is a miss (200, `cached: false`, a warning at most) and is overwritten (a hit next)."""
     app = create_app({"REDIS_URL": None, "TESTING": True})
     client = app.test_client()

@@ -209,7 +209,7 @@ def test_the_positions_of_the_notation_page_read_as_written(client: Any) -> None
     card is (no `rest=`) is written back the same."""
     from pathlib import Path
 
-    page = (Path(__file__).resolve().parent.parent / "docs" / "notation.md").read_text()
+    page = (Path(__file__).resolve().parents[2] / "docs" / "notation.md").read_text()
     blocks = [b.strip() for b in page.split("```text\n")[1:]]
     examples = [b.split("\n```", 1)[0] for b in blocks]
     positions = [e for e in examples if e.startswith(("architectura ", "fora-de-prumo "))]

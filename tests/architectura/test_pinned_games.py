@@ -12,7 +12,7 @@ tests/data/engine_identity_5295b59.json. The fixture was written by this same fi
 against a checkout of that commit (only APIs that already existed there are used):
 
     git archive 5295b59 | tar -x -C /tmp/base
-    PYTHONPATH=/tmp/base .venv/bin/python -P tests/test_engine_identity.py \\
+    PYTHONPATH=/tmp/base .venv/bin/python -P tests/architectura/test_pinned_games.py \\
         --write tests/data/engine_identity_5295b59.json
 """
 
@@ -30,7 +30,7 @@ import pytest
 import engine.architectura as arch
 from engine.canonical import dumps
 
-FIXTURE = Path(__file__).parent / "data" / "engine_identity_5295b59.json"
+FIXTURE = Path(__file__).parents[1] / "data" / "engine_identity_5295b59.json"
 MEMORY_CASES = [(n, v, s) for n in (2, 3, 4) for v in ("basic", "advanced") for s in range(40)]
 JSON_CASES = [(n, v, s) for n in (2, 3, 4) for v in ("basic", "advanced") for s in range(100, 103)]
 SAMPLE_EVERY = 7  # decisions between two sampled worlds
@@ -140,11 +140,11 @@ def test_fixture_covers_every_case_and_the_cards() -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:2] != ["--write"] or len(sys.argv) != 3:
-        sys.exit("usage: test_engine_identity.py --write FILE")
+        sys.exit("usage: test_pinned_games.py --write FILE")
     digests = all_digests()
     record = {
         "recorded_from": "5295b59",
-        "how": "see tests/test_engine_identity.py",
+        "how": "see tests/architectura/test_pinned_games.py",
         "digests": digests,
     }
     Path(sys.argv[2]).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")

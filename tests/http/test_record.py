@@ -127,7 +127,7 @@ def test_an_illegal_log_is_not_recorded() -> None:
 
 
 def test_a_record_from_a_sealed_state_carries_it_as_sent() -> None:
-    # an encrypted running game's record is refused: tests/test_trust.py
+    # an encrypted running game's record is refused: tests/http/test_trust.py
     client = make_app(STATE_SECRET="s" * 32).test_client()
     state = client.post("/v1/games", json={"seats": 2, "seed": 8}).get_json()["state"]
     assert "seal" in state
@@ -470,7 +470,7 @@ def test_a_forged_history_is_refused_in_the_client_language_through_and_through(
 
 def test_a_bad_set_up_in_a_history_names_its_field() -> None:
     """A history whose set-up the set-up schema refuses (its `game` is no game: a set-up's
-    other values are its engine's, tests/test_setup_values.py) points at the field, lists its
+    other values are its engine's, tests/http/test_setup_values.py) points at the field, lists its
     problems, and says so in a sentence (no Python repr of marshmallow's messages), in the
     client's language too."""
     state = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]

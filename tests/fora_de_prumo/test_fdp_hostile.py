@@ -7,7 +7,7 @@ Cost is judged by deterministic proxies, never by the wall clock of a shared mac
 - `reads`: the values the strict reader looked at (objects, integers, card ids) plus the
   Problem objects built (an unknown field each, before);
 - `dumped`: the characters of canonical JSON written while checking a view;
-- the rise of the process's peak resident memory (as tests/test_hostile.py measures it).
+- the rise of the process's peak resident memory (as tests/http/test_hostile.py measures it).
 """
 
 from __future__ import annotations

@@ -161,7 +161,7 @@ def raised_codes() -> tuple[set[str], list[str]]:
                     if isinstance(first, ast.Constant) and isinstance(first.value, str):
                         codes.add(first.value)
     # The HTTP errors werkzeug raises (404, 405, the static files' 412 and 416, ...), and the
-    # code of any other status it may raise (none today; tests/test_i18n.py raises them all)
+    # code of any other status it may raise (none today; tests/http/test_i18n.py raises them all)
     codes |= set(HTTP_CODES.values()) | {OTHER_HTTP_CODE}
     return codes, unexplained
 

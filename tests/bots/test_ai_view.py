@@ -59,7 +59,7 @@ def test_a_view_gets_the_same_answer_as_its_state(game_id: str) -> None:
             assert seen["stats"]["options"] == full["stats"]["options"]
             assert seen["settings"] == full["settings"]
         # plan="turn": from a view the plan is the state's plan, step for step (both stop
-        # at chance; tests/test_ai_plan.py)
+        # at chance; tests/bots/test_ai_plan.py)
         full = suggest(state, seat, iterations=30, seed=3, plan="turn")
         seen = suggest(None, seat, view=view, iterations=30, seed=3, plan="turn")
         assert seen["turn"] == full["turn"]

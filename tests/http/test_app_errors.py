@@ -449,7 +449,7 @@ def test_set_up_values_are_read_by_the_engine(
     client: Any, path: str, body: dict[str, Any], problems: list[tuple[str, str]]
 ) -> None:
     """A set-up's values are its game's (as a state's are): every bad one is a 422 naming
-    its clause, listed with its pointer (they were 400s of the schema: tests/test_setup_values.py
+    its clause, listed with its pointer (they were 400s of the schema: tests/http/test_setup_values.py
     shows both games answer alike)."""
     p = problem(client.post(path, json=body), path, 422, problems[0][0])
     assert [(x["code"], x["pointer"]) for x in p["problems"]] == problems

@@ -9,8 +9,9 @@ A fenced block in a document is tied to the engine by an HTML comment on the lin
 Recipes run the real engine (set-ups, decisions through `apply`, views, scores, the reference
 catalog). Besides the blocks, the tests check that every clause and ruling the engine cites,
 every decision type and field, every event type and field, every error code and every catalog
-field is documented. `python tests/test_fdp_docs.py --write` rewrites the exact blocks from
-the engine (review the diff: it is the documented behaviour changing).
+field is documented. `PYTHONPATH=tests python tests/fora_de_prumo/test_fdp_docs.py --write`
+rewrites the exact blocks from the engine (review the diff: it is the documented behaviour
+changing).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from engine.fora_de_prumo.serialize import (
 )
 from engine.fora_de_prumo.setup import SETUP_KEYS, cards_in_use
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "fora-de-prumo"
 ARCH_DOCS = ROOT / "docs" / "architectura"
 ENGINE = ROOT / "engine" / "fora_de_prumo"

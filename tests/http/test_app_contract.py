@@ -231,7 +231,7 @@ def test_schemathesis_document(case: Any) -> None:
 # stopping at the envelope. The responses are checked against the document as published.
 # Bounded for time: one endpoint per request shape (/v1/view and /v1/score read the state as
 # /v1/legal-moves does; /v1/validate answers 200 with the problems of any object; /v1/suggest's
-# budgets are the bots' business: tests/test_fdp_http.py covers them), and no coverage phase
+# budgets are the bots' business: tests/fora_de_prumo/test_fdp_http.py covers them), and no coverage phase
 # (its boundary cases of every field of a whole state cost seconds per endpoint).
 FDP_PATHS = ("/v1/games", "/v1/legal-moves", "/v1/resolve", "/v1/replay")
 

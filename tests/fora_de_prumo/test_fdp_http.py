@@ -118,7 +118,7 @@ def test_new_game_refusals_name_clause_and_pointer(
 
 def test_new_game_envelope_errors_are_400(client: Any) -> None:
     """Only `game` is the envelope's: the number of seats is the game's (F-1.1), as
-    Architectura's is (A-1.1), whatever the number (tests/test_setup_values.py)."""
+    Architectura's is (A-1.1), whatever the number (tests/http/test_setup_values.py)."""
     status, problem = call(client, "/v1/games", {"game": GAME, "seats": 17, "seed": 1})
     assert (status, problem["code"], problem["clause"], problem["pointer"]) == (
         422,

@@ -230,7 +230,7 @@ def _keys(n: int) -> dict[str, int]:
 @pytest.mark.parametrize(
     ("path", "body", "status", "total"),
     [
-        # more than 100 unknown set-up fields: the envelope's 400, unread (tests/test_envelope.py)
+        # more than 100 unknown set-up fields: the envelope's 400, unread (tests/http/test_envelope.py)
         ("/v1/games", {**SETUP_BODY, **_keys(150_000)}, 400, None),
         ("/v1/replay", {"setup": {**SETUP_BODY, **_keys(150_000)}, "decisions": []}, 400, None),
         # a seat's replacements: the engine's, refused whole, unread

@@ -100,7 +100,7 @@ def test_complete_fora_de_prumo_games_over_http(server: str, seats: int) -> None
         status, _, moves = call(server, "/v1/legal-moves", {"state": state})
         assert status == 200, moves
         # the contract on a sample (a Fora de Prumo state takes ~15 ms to check against the
-        # schema; tests/test_fdp_http.py checks every endpoint's answers)
+        # schema; tests/fora_de_prumo/test_fdp_http.py checks every endpoint's answers)
         checked = len(log) % 10 == 0 or moves["game_over"]
         assert not (checked and schema_errors("LegalMoves", moves))
         if moves["game_over"]:
