@@ -346,9 +346,8 @@ def _verify_decision(eng: GameModule, game: Any, d: Any, at: str, problems: Prob
     except IllegalDecision as e:
         problems.append(Problem(e.code, e.detail, e.pointer, e.clause))
         return
-    text = eng.decision_notation(d)
-    if text is not None and eng.decision_from_notation(text) != d:
-        notation = short_repr(text)
+    if spelled(eng, d) != d:
+        notation = short_repr(eng.decision_notation(d))
         problems.append(
             Problem(
                 "malformed_decision",
@@ -359,16 +358,19 @@ def _verify_decision(eng: GameModule, game: Any, d: Any, at: str, problems: Prob
         )
 
 
+def spelled(eng: GameModule, d: Any) -> Any:
+    """A decision as its notation reads it (a few microseconds); unchanged where notation
+    cannot spell it (an odd card id of a custom catalog)."""
+    text = eng.decision_notation(d)
+    if text is not None:
+        with suppress(IllegalDecision):  # the notation reads what it writes
+            return eng.decision_from_notation(text)
+    return d
+
+
 def canonical(eng: GameModule, decisions: Sequence[Any]) -> list[Any]:
-    """Each applied decision as its notation reads (a few microseconds each)."""
-    out = []
-    for d in decisions:
-        text = eng.decision_notation(d)
-        if text is not None:
-            with suppress(IllegalDecision):  # the notation reads what it writes
-                d = eng.decision_from_notation(text)
-        out.append(d)
-    return out
+    """Each applied decision as its notation reads."""
+    return [spelled(eng, d) for d in decisions]
 
 
 def attach(state: dict[str, Any], origin: Origin) -> dict[str, Any]:
