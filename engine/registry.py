@@ -51,7 +51,7 @@ class GameInfo:
         default_factory=lambda: MappingProxyType({"catalog": "reference"}), hash=False
     )
     # The module that draws it as SVG for POST /v1/render (`render(board) -> str`, in
-    # app/render/), None when it is not drawn. Data only: the engine imports nothing of app/.
+    # its package, pure SVG on engine/render/), None when it is not drawn.
     renderer: str | None = None
     # Every card a state holds, once for each (its hands, decks, table, ...), read from the
     # state's JSON: what the conformance suite (tests/common/test_conformance.py) checks a game

@@ -1,7 +1,7 @@
 """Pictures of games: `POST /v1/render` answers an SVG drawing of a state or a seat's view.
 
-Drawing is kept out of `engine/` (which stays pure): each game's drawing lives in its own
-module here, which the game's registration names (engine.registry.GameInfo.renderer);
+Each game's drawing is pure SVG code in its own package (`engine/<game>/render.py`, on the
+helpers of `engine/render/`), which the game's registration names (GameInfo.renderer);
 `RENDERERS` maps each registered game that has one to its `render`.
 A renderer receives a `Board`: a document the engine produced itself (the state as checked by
 the engine, or a seat's view re-derived by the engine), the engine's in-memory game for the
@@ -15,8 +15,8 @@ import importlib
 from collections.abc import Callable, Iterator, Mapping
 from typing import cast
 
-from app.render.board import Board
 from engine.games import GAMES, info
+from engine.render.board import Board
 
 Renderer = Callable[[Board], str]
 

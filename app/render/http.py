@@ -10,6 +10,7 @@ and card names are drawn in the language `Accept-Language` asks for (app/i18n.py
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from flask import Blueprint, Response
@@ -17,12 +18,12 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.endpoint import engine_errors, read_body
 from app.errors import ApiError, from_engine
-from app.i18n import negotiate
+from app.i18n import gettext, negotiate
 from app.render import MAX_SVG_BYTES, RENDERERS
-from app.render.board import Board
 from app.schemas import Envelope, _strict_int
 from engine.errors import EngineError
 from engine.games import MAX_SEATS, GameModule, engine_for_state
+from engine.render.board import Board
 
 bp = Blueprint("render", __name__, url_prefix="/v1")
 
@@ -114,7 +115,14 @@ def render() -> Response:
     lang = negotiate()
     composed = "state" in body and req.origin.composed
     svg = RENDERERS[eng.GAME_ID](
-        Board(doc=doc, game=g, viewer=viewer, scores=scores, lang=lang, composed=composed)
+        Board(
+            doc=doc,
+            game=g,
+            viewer=viewer,
+            scores=scores,
+            translate=partial(gettext, lang),
+            composed=composed,
+        )
     )
     data = svg.encode("utf-8")
     if len(data) > MAX_SVG_BYTES:

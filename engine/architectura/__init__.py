@@ -150,7 +150,7 @@ register_game(
         card_name=card_kind,
         setup_order=SETUP_KEYS,
         setup_defaults={"variant": "basic", "first_seat": 0, "catalog": "reference"},
-        renderer="app.render.architectura",
+        renderer="engine.architectura.render",
         state_cards=state_cards,
     ),
     sys.modules[__name__],

@@ -133,7 +133,7 @@ register_game(
         rule_documents=("docs/fora-de-prumo/rules.md",),
         ruling_documents=("docs/fora-de-prumo/rulings.md",),
         play_decision="lay",  # F-3.3
-        renderer="app.render.fora_de_prumo",
+        renderer="engine.fora_de_prumo.render",
         state_cards=state_cards,
     ),
     sys.modules[__name__],

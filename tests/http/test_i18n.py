@@ -58,15 +58,18 @@ def test_every_message_has_a_translation(lang: str) -> None:
 
 
 def _render_labels() -> set[str]:
-    """The labels the pictures draw (app/render/): every `board.t("...")` literal, and the
+    """The labels the pictures draw (engine/render/ and each game's render.py): every `board.t("...")` literal, and the
     tables whose entries reach `board.t` through a variable."""
-    from app.render import architectura, fora_de_prumo
-    from app.render.board import DECIDED_BY
+    from engine.architectura import render as architectura
+    from engine.fora_de_prumo import render as fora_de_prumo
+    from engine.render.board import DECIDED_BY
 
     found = set(architectura.ZONES) | {label for _, label in fora_de_prumo.SCORE_PARTS}
     found |= {symbol for _, symbol, _, _ in fora_de_prumo.SUIT_STYLE.values()}
     found |= set(DECIDED_BY.values())
-    for path in sorted((ROOT / "app" / "render").glob("*.py")):
+    for path in sorted(
+        [*(ROOT / "engine" / "render").glob("*.py"), *(ROOT / "engine").glob("*/render.py")]
+    ):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)

@@ -20,14 +20,15 @@ import hashlib
 import json
 import random
 import sys
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
 from app import create_app
+from app.i18n import gettext
 from app.render import RENDERERS
-from app.render.board import Board
 from engine.games import engine
+from engine.render.board import Board
 
 FIXTURE = Path(__file__).parents[1] / "data" / "render_identity_bcfcb88.json"
 LANGS = ("en", "pt", "fr", "de")
@@ -91,7 +92,9 @@ def _composed(game: str, lang: str) -> bytes:
     eng: Any = engine(game)
     state = position(game, 2, 7, 20)
     g = eng.load(state)
-    board = Board(state, g, None, eng.final_scores(g), lang=lang, composed=True)
+    board = Board(
+        state, g, None, eng.final_scores(g), translate=partial(gettext, lang), composed=True
+    )
     return RENDERERS[game](board).encode()
 
 

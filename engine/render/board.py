@@ -1,11 +1,20 @@
-"""What a renderer is given (see app/render/__init__.py)."""
+"""What a renderer is given (see app/render/__init__.py): a `Board`, with the translator of
+the answer's language passed in, so that drawing stays pure (no Flask, no catalogs here)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.i18n import gettext
+# (msgid, msgctxt) -> its translation, None when the catalog lacks it (then English is drawn)
+Translator = Callable[[str, str], str | None]
+
+
+def english(msgid: str, context: str) -> str | None:
+    """The translator of English pictures: every label as written."""
+    return None
+
 
 # Seat colours drawn for colour names the catalog uses; other names fall back by seat index.
 PALETTE = {
@@ -46,7 +55,7 @@ class Board:
     game: Any  # the engine's in-memory game (`.cat`, `.n`, ...)
     viewer: int | None  # the seat whose view this is; None = the whole state
     scores: dict[str, Any]  # the engine's standings now (final once the game is over)
-    lang: str = "en"  # the answer's language (app/i18n.py LANGUAGES)
+    translate: Translator = english  # the answer's language (app/render/http.py passes it)
     composed: bool = False  # the state was composed from a position, not dealt (docs/trust.md)
 
     def heading(self, game_name: str) -> str:
@@ -61,10 +70,10 @@ class Board:
     def t(self, msgid: str, **values: object) -> str:
         """A fixed label of the picture in its language (msgctxt "render"; English when the
         catalog lacks it), with `values` put in its placeholders."""
-        return (gettext(self.lang, msgid, "render") or msgid).format(**values)
+        return (self.translate(msgid, "render") or msgid).format(**values)
 
     def word(self, value: object, context: str = "card") -> str:
         """A name as the catalogs translate it (card, colour, card type, prompt); names the
         catalogs do not know (custom catalogs, Fora de Prumo's Portuguese names) stay as given."""
         s = str(value)
-        return gettext(self.lang, s, context) or s
+        return self.translate(s, context) or s

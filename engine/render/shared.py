@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from app.render.board import Board, decided
-from app.render.svg import clip, document, rect, text
+from engine.render.board import Board, decided
+from engine.render.svg import clip, document, rect, text
 
 # the hatch of a face-down or hidden card
 HATCH = (

@@ -16,10 +16,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from app.render import shared
-from app.render.board import Board, seat_colour
-from app.render.svg import circle, clip, el, line, rect, text, title
-from engine.fora_de_prumo import SLOT_SIDE, Placement, cells_of, measure
+from engine.fora_de_prumo.building import SLOT_SIDE, Placement, cells_of, measure
+from engine.render import shared
+from engine.render.board import Board, seat_colour
+from engine.render.svg import circle, clip, el, line, rect, text, title
 
 C = 58  # cell size
 PAD = 16

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from app.render import shared
-from app.render.board import Board, seat_colour
-from app.render.svg import circle, clip, el, rect, text, title
+from engine.render import shared
+from engine.render.board import Board, seat_colour
+from engine.render.svg import circle, clip, el, rect, text, title
 
 CW, CH, GAP = 118, 132, 6  # cell size and gap
 LEFT = 40  # street labels
