@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import inspect
 import random
 import re
 import sys
@@ -26,7 +25,6 @@ from engine.games import (
     GAMES,
     MAX_SEATS,
     GameInfo,
-    GameModule,
     all_engines,
     engine,
     engine_for,
@@ -153,22 +151,6 @@ def test_an_unknown_game_has_no_engine_and_no_info() -> None:
             with pytest.raises(SetupError) as e:
                 ask(bad)  # type: ignore[arg-type]
             assert (e.value.code, e.value.pointer) == ("unknown_game", "/game")
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_the_package_offers_the_whole_game_interface(game: str) -> None:
-    """engine.games.GameModule: every name, with its parameters (tests/fora_de_prumo/test_fdp_setup.py
-    checks Fora de Prumo alike)."""
-    mod = engine(game)
-    names = set(GameModule.__annotations__) | {
-        n for n, v in vars(GameModule).items() if inspect.isfunction(v)
-    }
-    for name in sorted(n for n in names if not n.startswith("_")):
-        assert hasattr(mod, name), name
-        proto = getattr(GameModule, name, None)
-        if inspect.isfunction(proto):
-            want = list(inspect.signature(proto).parameters)[1:]
-            assert list(inspect.signature(getattr(mod, name)).parameters) == want, name
 
 
 @pytest.mark.parametrize("game", GAMES)
