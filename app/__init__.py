@@ -15,6 +15,7 @@ from flask import Flask, Response
 
 from app import i18n, seal
 from app.body_timeout import install_body_timeout
+from app.compression import install_compression
 from app.errors import register_error_handlers
 from app.jsonio import json_response
 from app.limits import install_cors, install_rate_limit
@@ -63,6 +64,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(config)
     configure_logging(str(app.config["LOG_LEVEL"]))
     app.extensions["readiness_checks"] = [_engine_check]
+    install_compression(app)  # first: its hook runs after every other
     seal.init_app(app)
     install_request_logging(app)
     i18n.init_app(app)  # after the access log: Flask runs after_request hooks last first
