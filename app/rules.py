@@ -1,5 +1,7 @@
 """GET /v1/rules/{clause}: the text of a rule clause or a ruling, so that the `clause` of any
-error or event can be looked up (`A-4.2`, `A-R3`, `F-5.2`, `F-R14`, a section `A-9`).
+error or event can be looked up (`A-4.2`, `A-R3`, `F-5.2`, `F-R14`, a section `A-9`); GET
+/v1/rules: every section, clause and ruling of every game (or of one, `?game=`), in the order
+of its pages, for a reader of the whole rules (/play's rules panel).
 
 The text is the project's own restatement of each game's rules under docs/ (clause ids as in
 the normative rule text), read from the repository beside this package, as /openapi.yaml is.
@@ -16,11 +18,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 
 from app.errors import ApiError
 from app.i18n import gettext, negotiate
 from app.jsonio import json_response
+from engine.errors import short_repr
 from engine.games import GAMES, info
 
 bp = Blueprint("rules", __name__, url_prefix="/v1")
@@ -179,15 +182,54 @@ def lookup(clause_id: str) -> dict[str, Any] | None:
     return out
 
 
+def _unavailable(e: OSError) -> ApiError:
+    """An installation without docs/ (the Dockerfile copies the pages)."""
+    strerror = e.strerror
+    return ApiError(
+        503, "rules_unavailable", f"The rule pages cannot be read here ({strerror}).", ""
+    )
+
+
+def _titled(entry: dict[str, Any], lang: str) -> dict[str, Any]:
+    """An entry with its title in the asked language when the catalog has it (the text is
+    English)."""
+    if "title" in entry:
+        entry["title"] = gettext(lang, entry["title"], "clause") or entry["title"]
+    return entry
+
+
+@bp.get("/rules")
+def rules_index() -> Response:
+    """Every section, clause and ruling of each registered game, in the order of its pages."""
+    wanted = request.args.get("game")
+    if wanted is not None and wanted not in GAMES:
+        game, known = short_repr(wanted), ", ".join(GAMES)
+        raise ApiError(404, "unknown_game", f"Unknown game {game}; known: {known}.", "/game")
+    lang = negotiate()
+    try:
+        games = [
+            {
+                "game": g,
+                "name": info(g).name,
+                "clauses": [
+                    _titled(c.to_json(), lang) for c in clauses(info(g).clause_prefix).values()
+                ],
+            }
+            for g in GAMES
+            if wanted in (None, g)
+        ]
+    except OSError as e:
+        raise _unavailable(e) from None
+    return json_response({"games": games})
+
+
 @bp.get("/rules/<clause>")
 def rule(clause: str) -> Response:
     """The text of a clause, a section or a ruling of either game."""
     try:
         out = lookup(clause)
-    except OSError as e:  # an installation without docs/ (the Dockerfile copies the pages)
-        raise ApiError(
-            503, "rules_unavailable", f"The rule pages cannot be read here ({e.strerror}).", ""
-        ) from None
+    except OSError as e:
+        raise _unavailable(e) from None
     if out is None:
         raise ApiError(
             404,
@@ -195,6 +237,4 @@ def rule(clause: str) -> Response:
             f"No clause or ruling {clause[:40]!r}: ids look like A-4.2, A-R3, F-5.2 or F-R14.",
             "",
         )
-    if "title" in out:  # in the asked language when the catalog has it (the text is English)
-        out["title"] = gettext(negotiate(), out["title"], "clause") or out["title"]
-    return json_response(out)
+    return json_response(_titled(out, negotiate()))

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from http_support import ROOT, check_response, make_app
 from shared_texts import shared_text
 
-from app.rules import parse_rules, parse_rulings
+from app.rules import clauses, parse_rules, parse_rulings
 
 CLIENT = make_app().test_client()
 
@@ -127,3 +128,44 @@ def test_without_the_rule_pages_the_answer_is_a_503_problem(
         monkeypatch.undo()
         rules.clauses.cache_clear()
     assert get("A-4.2")[0] == 200
+
+
+# -- GET /v1/rules: the whole rules, per game ------------------------------------------------
+
+
+def index(query: str = "", lang: str = "en") -> tuple[int, dict[str, Any]]:
+    r = CLIENT.get(f"/v1/rules{query}", headers={"Accept-Language": lang})
+    return r.status_code, check_response("GET", "/v1/rules", r)
+
+
+def test_the_index_lists_every_clause_and_ruling_of_both_games_in_page_order() -> None:
+    status, body = index()
+    assert status == 200
+    games = {g["game"]: g for g in body["games"]}
+    assert list(games) == ["architectura", "fora-de-prumo"]
+    for game, prefix in (("architectura", "A"), ("fora-de-prumo", "F")):
+        listed = [c["clause"] for c in games[game]["clauses"]]
+        assert listed == list(clauses(prefix)), game  # every one, once, in the pages' order
+        assert {"section", "clause", "ruling"} <= {c["kind"] for c in games[game]["clauses"]}
+        for c in games[game]["clauses"][:: max(1, len(listed) // 12)]:
+            assert c == get(c["clause"])[1], c["clause"]  # each entry as /v1/rules/{id} says
+    assert listed.index("F-1") < listed.index("F-1.1") < listed.index("F-R1")
+
+
+def test_the_index_of_one_game_and_of_no_game() -> None:
+    status, body = index("?game=fora-de-prumo")
+    assert status == 200 and [g["game"] for g in body["games"]] == ["fora-de-prumo"]
+    status, body = index("?game=chess")
+    assert status == 404 and body["code"] == "unknown_game" and body["pointer"] == "/game"
+    assert "'chess'" in body["detail"]
+
+
+def test_the_index_titles_follow_the_asked_language() -> None:
+    _, en = index("?game=architectura")
+    _, pt = index("?game=architectura", "pt")
+    titles = {c["clause"]: c.get("title") for c in en["games"][0]["clauses"]}
+    translated = {c["clause"]: c.get("title") for c in pt["games"][0]["clauses"]}
+    assert titles["A-4"] == "Eligible cells" and translated["A-4"] not in (None, "Eligible cells")
+    assert [c["text"] for c in en["games"][0]["clauses"]] == [
+        c["text"] for c in pt["games"][0]["clauses"]
+    ]
