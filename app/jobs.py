@@ -8,7 +8,8 @@ request is checked in full first, by the same code as a synchronous call, so a b
 the same 400/422 at once and never a failed job. Then:
 
 - without REDIS_URL, with Redis unreachable, or with no worker listening on the queue, the
-  answer is 503 `jobs_unavailable` with `Retry-After` (a job nobody would run is not queued);
+  answer is 503 `jobs_unavailable` (a job nobody would run is not queued), with `Retry-After`
+  unless the service has no job store at all (no REDIS_URL: retrying cannot help);
 - when this client already has JOB_QUEUE_PER_CLIENT jobs queued or running (the client as
   the rate limiter counts it: its address after TRUSTED_PROXY_HOPS), 429
   `job_quota_exceeded` with `Retry-After`;
@@ -134,13 +135,15 @@ def wants_job(body: dict[str, Any]) -> bool:
     return bool(body.get("run_async")) or large
 
 
-def _unavailable(why: str) -> ApiError:
+def _unavailable(why: str, transient: bool = True) -> ApiError:
+    """503 `jobs_unavailable`; `Retry-After` only when coming back can help (Redis down, no
+    worker yet), not on a service configured without a job store."""
     return ApiError(
         503,
         "jobs_unavailable",
         f"Background searches cannot start: {why}. A synchronous /v1/suggest (without "
         f'"async", budget up to {MAX_ITERATIONS} iterations and {MAX_TIME_MS} ms) still works.',
-        headers={"Retry-After": str(RETRY_AFTER_S)},
+        headers={"Retry-After": str(RETRY_AFTER_S)} if transient else None,
     )
 
 
@@ -170,7 +173,7 @@ def _full(e: jobq.QueueFull) -> ApiError:
 def _conn() -> redis.Redis:
     conn: redis.Redis | None = current_app.extensions.get(EXTENSION)
     if conn is None:
-        raise _unavailable("the service has no Redis (REDIS_URL is not set)")
+        raise _unavailable("the service has no Redis (REDIS_URL is not set)", transient=False)
     return conn
 
 

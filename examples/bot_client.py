@@ -3,6 +3,7 @@
     python examples/bot_client.py                                  # Architectura, 2 seats
     python examples/bot_client.py --game fora-de-prumo --seats 3 --seed 7
     python examples/bot_client.py --base http://localhost:9000 --bot greedy
+    BASE=http://referee.example:8000 python examples/bot_client.py   # as the README's BASE
 
 Standard library only. The referee stores nothing, so this script is also the table: it keeps
 the full state, and for each decision asks /v1/view for the deciding seat's view and hands
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import urllib.error
@@ -43,6 +45,11 @@ class Referee:
             problem = json.load(e)
             detail = f"{path}: {e.code} {problem.get('code')}: {problem.get('detail')}"
             raise SystemExit(detail) from None
+        except urllib.error.URLError as e:  # nothing listens there: say where we looked
+            raise SystemExit(
+                f"cannot reach the referee at {self.base} ({e.reason}). Start it with "
+                "`bash scripts/serve.sh`, or give its URL with --base or BASE."
+            ) from None
 
 
 class Player:
@@ -98,7 +105,11 @@ def play(base: str, game: str, seats: int, seed: int, bot: str, quiet: bool = Fa
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--base", default="http://localhost:8000", help="the referee's URL")
+    p.add_argument(
+        "--base",
+        default=os.environ.get("BASE", "http://localhost:8000"),
+        help="the referee's URL (default: $BASE, else http://localhost:8000)",
+    )
     p.add_argument("--game", default="architectura", choices=["architectura", "fora-de-prumo"])
     p.add_argument("--seats", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)

@@ -198,23 +198,35 @@ def test_every_builtin_check_is_named() -> None:
 
 
 def test_documented_503_only_refuses_other_server_errors() -> None:
-    def case(path: str) -> Any:
-        op = SCHEMA[path]["GET"]
-        return SimpleNamespace(operation=op)
+    on = SimpleNamespace(
+        operation=SimpleNamespace(
+            label="POST /x", definition=SimpleNamespace(raw={"responses": {"503": {}}})
+        )
+    )
+    off = SimpleNamespace(
+        operation=SimpleNamespace(
+            label="POST /y", definition=SimpleNamespace(raw={"responses": {}})
+        )
+    )
 
-    def answer(status: int, **headers: str) -> Any:
-        return SimpleNamespace(status_code=status, headers={k: [v] for k, v in headers.items()})
+    def answer(status: int, code: str = "suggest_busy", **headers: str) -> Any:
+        body = {"code": code}
+        return SimpleNamespace(
+            status_code=status, headers={k: [v] for k, v in headers.items()}, json=lambda: body
+        )
 
-    job = case("/v1/jobs/{job_id}")
-    documented_503_only(None, answer(503, **{"retry-after": "5"}), job)
-    documented_503_only(None, answer(422), job)
-    for status, on, headers in (
-        (500, job, {}),
-        (503, job, {}),  # no Retry-After
-        (503, case("/healthz"), {"retry-after": "5"}),  # not documented there
+    documented_503_only(None, answer(503, **{"retry-after": "1"}), on)
+    documented_503_only(None, answer(422), off)
+    # a service without a job store: no retry can help, none is promised
+    documented_503_only(None, answer(503, "jobs_unavailable"), on)
+    for status, code, case, headers in (
+        (500, "suggest_busy", on, {}),
+        (503, "suggest_busy", off, {"retry-after": "1"}),
+        (503, "suggest_busy", on, {}),
+        (503, "jobs_queue_full", on, {}),
     ):
         with pytest.raises(AssertionError):
-            documented_503_only(None, answer(status, **headers), on)
+            documented_503_only(None, answer(status, code, **headers), case)
 
 
 @SCHEMA.parametrize()

@@ -4,6 +4,7 @@ whole games of both games over HTTP from each seat's view."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -13,6 +14,7 @@ from collections.abc import Iterator
 import pytest
 from http_support import ROOT
 
+from ai.redis_server import free_port
 from benchmarks.local import gunicorn
 
 SCRIPT = ROOT / "examples" / "walkthrough.sh"
@@ -105,3 +107,18 @@ def test_the_bot_client_plays_a_whole_game_from_views(base: str, args: list[str]
     assert "replayed ok=True" in run.stdout
     moves = [line for line in run.stdout.splitlines() if re.match(r"\s*\d+  seat \d: ", line)]
     assert len(moves) > 10
+
+
+def test_the_bot_client_reads_base_and_explains_a_refused_connection(base: str) -> None:
+    """BASE (as the README sets it) is its default; nothing listening is one sentence, not a
+    traceback."""
+    client = [sys.executable, str(ROOT / "examples" / "bot_client.py"), "--quiet"]
+    env = {**os.environ, "BASE": base}
+    run = subprocess.run(client, capture_output=True, text=True, timeout=300, env=env)
+    assert run.returncode == 0 and '"winners"' in run.stdout, run.stdout + run.stderr
+    dead = f"http://127.0.0.1:{free_port()}"
+    run = subprocess.run(
+        client, capture_output=True, text=True, timeout=60, env={**env, "BASE": dead}
+    )
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert f"cannot reach the referee at {dead}" in run.stderr and "--base or BASE" in run.stderr
