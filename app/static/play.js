@@ -144,17 +144,82 @@ function eventText(e) {
   }
 }
 
+// A clause badge: a link into the rules tab, at that clause.
+function clauseBadge(clause) {
+  const a = document.createElement("a");
+  a.className = "clause";
+  a.href = `#rule-${clause}`;
+  a.dataset.clause = clause;
+  a.textContent = clause;
+  a.addEventListener("click", (ev) => { ev.preventDefault(); openRule(clause); });
+  return a;
+}
+
 function eventItem(e, cls) {
   const li = document.createElement("li");
   if (cls) li.className = cls;
   li.textContent = eventText(e);
-  if (e.clause) {
-    const b = document.createElement("span");
-    b.className = "clause";
-    b.textContent = e.clause;
-    li.appendChild(b);
-  }
+  if (e.clause) li.appendChild(clauseBadge(e.clause));
   return li;
+}
+
+// --------------------------------------------------------------------------- the rules
+const rulesOf = {}; // game -> its entries (GET /v1/rules?game=)
+let rulesShown = null;
+
+async function loadRules(g) {
+  if (!rulesOf[g]) rulesOf[g] = (await api(`/v1/rules?game=${encodeURIComponent(g)}`)).games[0].clauses;
+  if (rulesShown === g) return;
+  const box = $("rules-text");
+  box.textContent = "";
+  const withClauses = new Set(rulesOf[g].filter((c) => c.section).map((c) => c.section));
+  let section = box;
+  let rulings = null;
+  for (const c of rulesOf[g]) {
+    if (c.kind === "section") {
+      section = document.createElement("section");
+      section.id = `rule-${c.clause}`;
+      const h = document.createElement("h3");
+      h.textContent = `${c.clause} ${c.title || ""}`;
+      section.appendChild(h);
+      if (!withClauses.has(c.clause)) section.appendChild(entryText(c.text));
+      box.appendChild(section);
+      continue;
+    }
+    if (c.kind === "ruling" && !rulings) {
+      rulings = document.createElement("section");
+      const h = document.createElement("h3");
+      h.textContent = "Rulings";
+      rulings.appendChild(h);
+      box.appendChild(rulings);
+    }
+    const p = entryText(c.text);
+    p.id = `rule-${c.clause}`;
+    const b = document.createElement("b");
+    b.textContent = c.title ? `${c.clause} ${c.title}` : c.clause;
+    p.prepend(b);
+    (c.kind === "ruling" ? rulings : section).appendChild(p);
+  }
+  rulesShown = g;
+}
+
+function entryText(text) {
+  const p = document.createElement("p");
+  p.className = "entry";
+  p.textContent = text;
+  return p;
+}
+
+async function openRule(clause) {
+  showTab("rules");
+  await loadRules(game);
+  // A-3.1c is read in its clause A-3.1; an id not listed falls back to its section
+  const ids = [clause, clause.replace(/[a-z]$/, ""), clause.replace(/\.[^.]*$/, "")];
+  const target = ids.map((id) => document.getElementById(`rule-${id}`)).find(Boolean);
+  for (const el of document.querySelectorAll("#rules-text .target")) el.classList.remove("target");
+  if (!target) return;
+  target.classList.add("target");
+  target.scrollIntoView({ block: "center" });
 }
 
 // -------------------------------------------------------------------- click -> options
@@ -193,6 +258,8 @@ let seatKinds = [];
 let options = [];
 let selection = []; // keys clicked so far
 let busy = false;
+let chosen = null; // the option picked, waiting for Confirm (or a second tap)
+let snapshots = []; // before each human decision: what Undo goes back to
 let updates = 0; // counts board updates: data-step on <body>, with data-phase, for tests
 
 function phase(name) {
@@ -234,9 +301,10 @@ function renderSeatConfig() {
   }
 }
 
-function setStatus(text, cls) {
+function setStatus(text, cls, clause) {
   const s = $("status");
   s.textContent = text;
+  if (clause) s.appendChild(clauseBadge(clause));
   s.className = `status ${cls || ""}`;
 }
 
@@ -246,7 +314,32 @@ async function showBoard(target, body) {
   // rather than as HTML so that nothing in it is interpreted as markup of the page
   const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
   const node = document.importNode(doc.documentElement, true);
+  ownIds(node, target.id);
   target.replaceChildren(node);
+}
+
+// Two pictures on one page must not share ids: a `url(#hatch)` would resolve to the first
+// picture's pattern, even inside a hidden pane, and draw nothing. Prefix each id with the
+// board's own and rewrite the references to it.
+function ownIds(svg, prefix) {
+  const renamed = new Map();
+  for (const el of svg.querySelectorAll("[id]")) {
+    renamed.set(el.id, `${prefix}-${el.id}`);
+    el.id = `${prefix}-${el.id}`;
+  }
+  if (!renamed.size) return;
+  const ref = /url\(#([^)]+)\)|^#(.+)$/g;
+  for (const el of svg.querySelectorAll("*")) {
+    for (const a of Array.from(el.attributes)) {
+      if (!a.value.includes("#")) continue;
+      const v = a.value.replace(ref, (m, u, h) => {
+        const id = u || h;
+        if (!renamed.has(id)) return m;
+        return u ? `url(#${renamed.get(id)})` : `#${renamed.get(id)}`;
+      });
+      if (v !== a.value) el.setAttribute(a.name, v);
+    }
+  }
 }
 
 function logEvents(events, first) {
@@ -300,11 +393,49 @@ function showOptions() {
   for (const o of ordered) {
     const b = document.createElement("button");
     b.type = "button";
-    b.className = "option" + (selection.length && matching.includes(o) ? " match" : "");
+    b.className = "option" + (selection.length && matching.includes(o) ? " match" : "") + (o === chosen ? " picked" : "");
     b.textContent = optionText(o);
-    b.addEventListener("click", () => decide(o));
+    b.addEventListener("click", () => choose(o));
     box.appendChild(b);
   }
+}
+
+// A move is committed by Confirm, or by a second tap on the same option.
+function choose(o) {
+  if (busy) return;
+  if (chosen === o) { confirmChoice(); return; }
+  chosen = o;
+  $("choice-text").textContent = optionText(o);
+  $("choice").classList.remove("hidden");
+  showOptions();
+}
+
+function clearChoice() {
+  chosen = null;
+  $("choice").classList.add("hidden");
+}
+
+async function confirmChoice() {
+  if (!chosen) return;
+  const o = chosen;
+  clearChoice();
+  const before = { state, log: decisionLog.length, events: $("events").children.length };
+  snapshots.push(before);
+  await decide(o);
+  if (state === before.state) snapshots.pop(); // refused: nothing to take back
+  undoState();
+}
+
+async function undo() {
+  if (busy || !snapshots.length) return;
+  busy = true;
+  try {
+    const back = snapshots.pop();
+    decisionLog.length = back.log;
+    const ol = $("events");
+    while (ol.children.length > back.events) ol.lastChild.remove();
+    await update(back.state, []);
+  } catch (e) { setStatus(e.message, "error"); } finally { busy = false; undoState(); }
 }
 
 function candidates() {
@@ -331,13 +462,14 @@ async function onBoardClick(ev) {
   if (!best) { $("selection").textContent = "No option uses what you clicked."; return; }
   selection = best.sel;
   const matching = candidates();
-  if (matching.length === 1) { await decide(matching[0]); return; }
+  if (matching.length === 1) { choose(matching[0]); return; }
   showOptions();
 }
 
 async function update(resolved, events) {
   state = resolved;
   selection = [];
+  clearChoice();
   if (events && events.length) logEvents(events, true);
   const v = viewer();
   await showBoard($("board"), v === null ? { state } : { state, seat: v });
@@ -354,7 +486,7 @@ async function update(resolved, events) {
   if (seatKinds[p.seat] === "human") {
     const legal = await api("/v1/legal-moves", { state });
     options = legal.options;
-    setStatus(`${seatName(p.seat)}, your decision: ${p.prompt} [${p.clause}]`);
+    setStatus(`${seatName(p.seat)}, your decision: ${p.prompt}`, "", p.clause);
     phase("human");
     showOptions();
   } else {
@@ -379,7 +511,12 @@ async function resolve(decision) {
 async function decide(option) {
   if (busy) return;
   busy = true;
-  try { await resolve(option); } catch (e) { setStatus(e.message, "error"); } finally { busy = false; }
+  $("undo").disabled = true;
+  try { await resolve(option); } catch (e) { setStatus(e.message, "error"); } finally { busy = false; undoState(); }
+}
+
+function undoState() {
+  $("undo").disabled = busy || !snapshots.length || (state && !state.game_over && seatKinds[state.pending.seat] !== "human");
 }
 
 async function botMove() {
@@ -399,6 +536,7 @@ async function botMove() {
     setStatus(`bot error: ${e.message}`, "error");
   } finally {
     busy = false;
+    undoState();
   }
 }
 
@@ -416,6 +554,7 @@ async function start(ev) {
     const out = await api("/v1/games", setup);
     setupUsed = setup;
     decisionLog = [];
+    snapshots = [];
     names = await loadNames(out.state);
     $("events").textContent = "";
     busy = false;
@@ -424,6 +563,7 @@ async function start(ev) {
     setStatus(e.message, "error");
   } finally {
     busy = false;
+    undoState();
   }
 }
 
@@ -490,10 +630,10 @@ function useGameOf(doc) {
 }
 
 function showTab(name) {
-  useGameOf(name === "play" ? state : rp && rp.states[0]);
+  if (name !== "rules") useGameOf(name === "play" ? state : rp && rp.states[0]);
   for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.dataset.tab === name);
-  $("play").classList.toggle("hidden", name !== "play");
-  $("replay").classList.toggle("hidden", name !== "replay");
+  for (const pane of ["play", "replay", "rules"]) $(pane).classList.toggle("hidden", name !== pane);
+  if (name === "rules") loadRules(game).catch((e) => { $("rules-text").textContent = e.message; });
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -506,6 +646,9 @@ document.addEventListener("DOMContentLoaded", () => {
   $("seats").addEventListener("change", renderSeatConfig);
   $("setup").addEventListener("submit", start);
   $("board").addEventListener("click", onBoardClick);
+  $("confirm").addEventListener("click", confirmChoice);
+  $("cancel").addEventListener("click", () => { clearChoice(); showOptions(); });
+  $("undo").addEventListener("click", undo);
   for (const t of document.querySelectorAll(".tab")) t.addEventListener("click", () => showTab(t.dataset.tab));
   $("log-from-game").addEventListener("click", () => {
     if (!setupUsed) return;

@@ -113,6 +113,7 @@ def finish(page: Page, preferred: tuple[str, ...], limit: int, eager: int = 0) -
         labels = buttons.all_inner_texts()
         pick = 0 if moves < eager else next((i for i, t in enumerate(labels) if t in preferred), 0)
         buttons.nth(pick).click()
+        buttons.nth(pick).click()  # a second tap on the same option commits it
         wait_turn(page, before)
         moves += 1
     return moves
@@ -137,6 +138,10 @@ def test_architectura_against_a_bot_by_clicking_then_replayed(
     page.click('#board .cell[data-cell="[1, 1]"]')
     assert page.locator("#options button.match").count() == 3
     page.click(f'#board .hand-card[data-card="{hand[0]}"]')
+    # one option left: picked, not played, until confirmed
+    assert page.is_visible("#choice") and "street 1, block 1" in page.inner_text("#choice-text")
+    assert step(page) == before and page.get_attribute("body", "data-phase") == "human"
+    page.click("#confirm")
     wait_turn(page, before)
     assert page.get_attribute('#board .cell[data-cell="[1, 1]"]', "data-card") == hand[0]
     log = events(page)
@@ -182,6 +187,7 @@ def test_fora_de_prumo_against_a_bot_by_clicking(server: str, page: Page, shots:
     space = next(c for c in market if c.startswith("SP"))
     before = step(page)
     page.click(f'#board .market-card[data-card="{space}"]')
+    page.click("#confirm")
     wait_turn(page, before)
     assert space in attrs(page, '#board .hand-card[data-seat="0"]', "data-card")
     assert any(e.startswith(f"seat 0 bought {space}") for e in events(page))
@@ -192,6 +198,7 @@ def test_fora_de_prumo_against_a_bot_by_clicking(server: str, page: Page, shots:
     assert matches.count() == 4  # F-R10: the first space at (0, 0), any of four rotations
     before = step(page)
     matches.first.click()
+    page.click("#confirm")
     wait_turn(page, before)
     laid = attrs(page, '#board .building[data-seat="0"] .space', "data-card")
     assert laid == [space]
@@ -201,3 +208,89 @@ def test_fora_de_prumo_against_a_bot_by_clicking(server: str, page: Page, shots:
     page.screenshot(path=str(shots / "play-fora-de-prumo.png"), full_page=True)
     assert page.inner_text("#status").startswith("Game over")
     assert any(e.startswith("game over") and "F-8.4" in e for e in events(page))
+
+
+def state_json(page: Page) -> str:
+    return str(page.evaluate("JSON.stringify(state)"))
+
+
+def test_undo_takes_back_my_decision_and_the_bots_answer(server: str, page: Page) -> None:
+    """Undo restores the position before my last decision exactly (the same state JSON), the
+    bot's answer after it included; the events and the board go back with it."""
+    start(page, server, "architectura", "greedy", 8)
+    assert page.is_disabled("#undo")
+    before_state, before_events = state_json(page), events(page)
+    board = page.inner_html("#board")
+    before = step(page)
+    buttons = page.locator("#options button")
+    buttons.first.click()
+    page.click("#confirm")
+    wait_turn(page, before)
+    assert state_json(page) != before_state and len(events(page)) > len(before_events)
+    before = step(page)
+    page.click("#undo")
+    page.wait_for_selector(f'body:not([data-step="{before}"])[data-phase=human]', timeout=WAIT_MS)
+    assert state_json(page) == before_state
+    assert events(page) == before_events and page.inner_html("#board") == board
+    assert page.is_disabled("#undo")
+
+
+def test_a_clause_badge_opens_the_rules_at_that_clause(server: str, page: Page) -> None:
+    start(page, server, "fora-de-prumo", "greedy", 3)
+    badge = page.locator("#status a.clause")
+    clause = badge.inner_text()
+    assert clause.startswith("F-")
+    badge.click()
+    page.wait_for_selector("#rules-text .target", timeout=WAIT_MS)
+    assert page.is_visible("#rules") and not page.is_visible("#play")
+    target = page.locator("#rules-text .target")
+    assert target.count() == 1
+    shown = target.get_attribute("id") or ""
+    assert clause.startswith(shown.removeprefix("rule-")), (clause, shown)
+    assert page.locator("#rules-text section").count() >= 8  # the sections F-1 ... and rulings
+    assert page.locator("#rule-F-R14").inner_text().startswith("F-R14")
+    # an event's badge too, back on the play tab, after a move
+    page.click("#tab-play")
+    before = step(page)
+    page.locator("#options button").first.click()
+    page.click("#confirm")
+    wait_turn(page, before)
+    event_badge = page.locator("#events a.clause").first
+    event_clause = event_badge.inner_text()
+    event_badge.click()
+    page.wait_for_selector("#rules:not(.hidden) #rules-text .target", timeout=WAIT_MS)
+    shown = page.locator("#rules-text .target").get_attribute("id") or ""
+    assert event_clause.startswith(shown.removeprefix("rule-"))
+
+
+def test_the_replay_board_draws_its_own_hatching_and_step_glyphs(server: str, page: Page) -> None:
+    """Two pictures on the page: each uses its own hatch pattern (ids prefixed by board), so a
+    face-down card of the replay is hatched while the play pane is hidden; the step buttons
+    draw their glyphs as pictures (no font needed)."""
+    start(page, server, "architectura", "easy", 5)
+    page.click("#tab-replay")
+    seats_log = {"setup": {"seats": 2, "seed": 5}, "decisions": []}
+    page.fill("#log", json.dumps(seats_log))
+    page.click("#log-load")
+    page.wait_for_selector("#replay-verdict.ok", timeout=WAIT_MS)
+    # each board's patterns are its own: no id is on the page twice ...
+    for board in ("board", "replay-board"):
+        own = attrs(page, f"#{board} pattern", "id")
+        assert own and all(i.startswith(f"{board}-") for i in own), own
+    ids = page.evaluate("Array.from(document.querySelectorAll('[id]'), (e) => e.id)")
+    assert len(ids) == len(set(ids))
+    # ... and a reference to one (a face-down card's fill) follows it
+    svg = page.evaluate(
+        """() => {
+          const d = new DOMParser().parseFromString('<svg xmlns="http://www.w3.org/2000/svg">'
+            + '<pattern id="hatch"/><rect fill="url(#hatch)"/><use href="#hatch"/>'
+            + '<rect fill="url(#elsewhere)"/></svg>', "image/svg+xml");
+          ownIds(d.documentElement, "replay-board");
+          return d.documentElement.outerHTML;
+        }"""
+    )
+    assert 'id="replay-board-hatch"' in svg and 'fill="url(#replay-board-hatch)"' in svg
+    assert 'href="#replay-board-hatch"' in svg and 'fill="url(#elsewhere)"' in svg
+    for button in ("#rp-first", "#rp-prev", "#rp-next", "#rp-last"):
+        box = page.locator(f"{button} svg").bounding_box()
+        assert box is not None and box["width"] >= 12 and box["height"] >= 12, button
