@@ -13,7 +13,8 @@ Card instances are named as the engine names them: ``"<colour>.<card id>"``
 - ``"blue.park*"``     face up with a protection token of its owner (A-6.1)
 - ``"-blue.park"``     face down (destroyed)
 
-Cells are ``(street, block)``, both counted from 1 as the engine's JSON does.
+Cells are ``(street, block)``, both counted from 1 as the engine's JSON does; ``streets``
+writes a city of several cards one street a line.
 Every card of a seat not placed anywhere goes to that seat's deck (``rest="deck"``, in
 catalog order after any explicitly given deck cards) or is removed from the game
 (``rest="removed"``), which gives an empty deck.
@@ -228,6 +229,17 @@ def build(
     return arch.game_to_json(arch.load(state, catalog))
 
 
+def streets(*rows: str) -> dict[Cell, str]:
+    """A city written street by street, for `build(city=...)`: row k is street k+1, its entries
+    (as above) for blocks 1, 2, ... separated by spaces, ``"."`` for an empty block."""
+    return {
+        (st, b): spec
+        for st, row in enumerate(rows, 1)
+        for b, spec in enumerate(row.split(), 1)
+        if spec != "."
+    }
+
+
 # -- reading a state ---------------------------------------------------------------------
 
 
@@ -255,6 +267,19 @@ def value(state: State, cell: Cell) -> int | None:
 def face_up(state: State, cell: Cell) -> bool | None:
     t = top(state, cell)
     return None if t is None else bool(t["face_up"])
+
+
+def placed(
+    card: str, orientation: int, value: int | None, *, face_up: bool = True, token: bool = False
+) -> dict[str, Any]:
+    """A city entry as a loaded state shows it (what `top` and `stack` return)."""
+    return {
+        "card": card,
+        "orientation": orientation,
+        "face_up": face_up,
+        "token": token,
+        "value": value,
+    }
 
 
 def options(state: State, catalog: dict[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -307,6 +332,20 @@ def play(
     return decide(state, "play", catalog, card=card, cell=cell)
 
 
+def with_fountain(seat: int, cell: Cell, **position: Any) -> State:
+    """A 2-seat position (`build` keywords) where `seat`'s Fountain token lies on `cell`, so
+    one of its two tokens is left in its supply (A-9 Fountain)."""
+    s = build(2, fountains={cell: seat}, **position)
+    assert s["seats"][seat]["tokens"] == 1
+    return s
+
+
+def blue_plays(card: str, cell: Cell | None, **position: Any) -> tuple[State, list[Event]]:
+    """The commonest opening of a card test: in a 2-seat game where blue holds only `card` and
+    green a Well, blue plays `card` at `cell`; `position` is the rest of the `build` keywords."""
+    return play(build(2, hands={0: [card], 1: ["green.well"]}, **position), card, cell)
+
+
 def illegal(state: State, decision: dict[str, Any]) -> IllegalDecision:
     """Apply a decision that must be refused; check the input is unchanged; return the error."""
     before = copy.deepcopy(state)
@@ -333,6 +372,13 @@ def types(events: Sequence[Event]) -> list[str]:
 def event(kind: str, decision: int = 0, **fields: Any) -> Event:
     """An event as the engine writes it: its `type`, its fields, the decision it follows."""
     return {"type": kind, **fields, "decision": decision}
+
+
+def offered(seat: int, type: str, *targets: str, decline: bool = False) -> set[str]:
+    """The option set of an effect of `seat` that offers `type` on each of `targets`, and a
+    decline when the effect is optional (compare with `option_set`)."""
+    out = {opt(seat=seat, type=type, target=t) for t in targets}
+    return out | {opt(seat=seat, type="decline")} if decline else out
 
 
 def option_set(state: State) -> set[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import scenario as S
-from scenario import build, decide, illegal, play, top, value
+from scenario import blue_plays, build, decide, illegal, play, top, value
 
 import engine.architectura as arch
 
@@ -20,22 +20,13 @@ def test_card_well_restores_adjacent_face_down_card_with_basic_value() -> None:
     s = build(
         2,
         hands={0: ["blue.well"], 1: ["green.market"]},
-        city={(1, 1): "green.school", (1, 2): "-green.palace@0", (2, 1): "-green.temple"},
+        city=S.streets("green.school -green.palace@0", "-green.temple"),
     )
     s2, ev = play(s, "blue.well", (1, 3))
     assert S.pending(s2)["clause"] == "A-7.4"
-    assert S.option_set(s2) == {
-        S.opt(seat=0, type="restore", target="green.palace"),
-        S.opt(seat=0, type="decline"),
-    }
+    assert S.option_set(s2) == S.offered(0, "restore", "green.palace", decline=True)
     s3, ev = decide(s2, "restore", target="green.palace")
-    assert top(s3, (1, 2)) == {
-        "card": "green.palace",
-        "orientation": 2,
-        "face_up": True,
-        "token": False,
-        "value": 10,
-    }
+    assert top(s3, (1, 2)) == S.placed("green.palace", 2, 10)
     # A-7.4: no comparison, no effect (palace 10 > school 5 would have raised the school)
     assert S.types(ev)[0] == "restored" and "compared" not in S.types(ev)
     assert value(s3, (1, 1)) == 5
@@ -60,16 +51,10 @@ def test_card_well_cannot_restore_a_covered_card() -> None:
 
 
 def test_card_market_swaps_with_an_adjacent_face_up_card() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.market"], 1: ["green.well"]},
-        city={(1, 1): "green.palace=11", (2, 1): "-green.park"},
+    s2, _ = blue_plays(
+        "blue.market", (1, 2), city={(1, 1): "green.palace=11", (2, 1): "-green.park"}
     )
-    s2, _ = play(s, "blue.market", (1, 2))
-    assert S.option_set(s2) == {
-        S.opt(seat=0, type="swap", target="green.palace"),
-        S.opt(seat=0, type="decline"),
-    }
+    assert S.option_set(s2) == S.offered(0, "swap", "green.palace", decline=True)
     s3, ev = decide(s2, "swap", target="green.palace")
     assert top(s3, (1, 1))["card"] == "blue.market" and value(s3, (1, 1)) == 2
     assert top(s3, (1, 2))["card"] == "green.palace" and value(s3, (1, 2)) == 11
@@ -80,20 +65,16 @@ def test_card_market_swaps_with_an_adjacent_face_up_card() -> None:
 
 
 def test_card_market_decline_changes_nothing() -> None:
-    s = build(2, hands={0: ["blue.market"], 1: ["green.well"]}, city={(1, 1): "green.palace=11"})
-    s2, _ = play(s, "blue.market", (1, 2))
+    s2, _ = blue_plays("blue.market", (1, 2), city={(1, 1): "green.palace=11"})
     s3, ev = decide(s2, "decline")
     assert ev[0] == {"type": "declined", "seat": 0, "clause": "A-7", "decision": 0}
     assert top(s3, (1, 1))["card"] == "green.palace"
 
 
 def test_card_park_rotates_one_adjacent_card_one_step() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.park"], 1: ["green.well"]},
-        city={(1, 1): "green.palace", (1, 2): "green.temple", (1, 3): "green.market"},
+    s2, _ = blue_plays(
+        "blue.park", (2, 1), city=S.streets("green.palace green.temple green.market")
     )
-    s2, _ = play(s, "blue.park", (2, 1))
     assert S.option_set(s2) == {
         S.opt(seat=0, type="rotate", target="green.palace", steps=1),
         S.opt(seat=0, type="rotate", target="green.palace", steps=-1),
@@ -110,27 +91,24 @@ def test_card_park_rotates_one_adjacent_card_one_step() -> None:
 
 def test_card_park_may_rotate_itself() -> None:
     """'An effect may target the card just played' — but Park says adjacent, so not itself."""
-    s = build(2, hands={0: ["blue.park"], 1: ["green.well"]}, city={(1, 1): "green.palace"})
-    s2, _ = play(s, "blue.park", (2, 1))
+    s2, _ = blue_plays("blue.park", (2, 1), city={(1, 1): "green.palace"})
     assert "blue.park" not in {o.get("target") for o in S.options(s2)}
 
 
 def test_card_tavern_moves_one_of_your_face_up_cards() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.tavern"], 1: ["green.well"]},
+    # playing it: 5 > 4: school raised to 6
+    s2, _ = blue_plays(
+        "blue.tavern",
+        (1, 3),
         city={(1, 1): "green.palace=11", (1, 2): ["-green.park", "blue.school"]},
     )
-    s2, _ = play(s, "blue.tavern", (1, 3))  # 5 > 4: school raised to 6
     moves = {(o["target"], tuple(o["cell"])) for o in S.options(s2) if o["type"] == "move"}
     assert {t for t, _ in moves} == {"blue.school", "blue.tavern"}
     assert ("blue.school", (1, 4)) in moves and ("blue.school", (2, 1)) in moves
     assert S.opt(seat=0, type="decline") in S.option_set(s2)
     s3, ev = decide(s2, "move", target="blue.school", cell=(2, 1))
     # covered cards stay (A-7.5); the face-down park is on top again, eligible
-    assert S.stack(s3, (1, 2)) == [
-        {"card": "green.park", "orientation": 1, "face_up": False, "token": False, "value": None}
-    ]
+    assert S.stack(s3, (1, 2)) == [S.placed("green.park", 1, None, face_up=False)]
     assert top(s3, (2, 1))["card"] == "blue.school" and value(s3, (2, 1)) == 6
     assert ev[0] == {
         "type": "moved",
@@ -144,13 +122,9 @@ def test_card_tavern_moves_one_of_your_face_up_cards() -> None:
 
 
 def test_card_tavern_moving_onto_own_fountain_takes_the_token_back() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.tavern"], 1: ["green.well"]},
-        city={(1, 1): "blue.palace=11"},
-        fountains={(2, 1): 0},
+    s = S.with_fountain(
+        0, (2, 1), hands={0: ["blue.tavern"], 1: ["green.well"]}, city={(1, 1): "blue.palace=11"}
     )
-    assert s["seats"][0]["tokens"] == 1
     s2, _ = play(s, "blue.tavern", (1, 2))
     s3, ev = decide(s2, "move", target="blue.palace", cell=(2, 1))
     assert s3["fountains"] == [] and s3["seats"][0]["tokens"] == 2
@@ -158,8 +132,7 @@ def test_card_tavern_moving_onto_own_fountain_takes_the_token_back() -> None:
 
 
 def test_card_school_protects_this_card() -> None:
-    s = build(2, hands={0: ["blue.school"], 1: ["green.well"]})
-    s2, _ = play(s, "blue.school", (1, 1))
+    s2, _ = blue_plays("blue.school", (1, 1))
     s3, _ = decide(s2, "protect", target="blue.school")
     assert top(s3, (1, 1))["token"] is True
 
@@ -187,13 +160,7 @@ def test_card_theatre_scores_one_per_adjacent_face_up_card() -> None:
     s = build(
         2,
         hands={0: ["blue.well"], 1: ["green.well"]},
-        city={
-            (1, 1): "green.market",
-            (1, 2): "blue.theatre",
-            (1, 3): "-green.park",
-            (2, 1): "green.temple",
-            (2, 2): "green.palace",
-        },
+        city=S.streets("green.market blue.theatre -green.park", "green.temple green.palace"),
     )
     sc = score_of(s, 0)
     assert sc["city"] == 7
@@ -202,29 +169,21 @@ def test_card_theatre_scores_one_per_adjacent_face_up_card() -> None:
 
 
 def test_card_barracks_destroys_lower_adjacent() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.barracks"], 1: ["green.well"]},
-        city={
-            (1, 1): "green.temple",
-            (1, 2): "green.school",
-            (1, 3): "green.palace=8",
-            (2, 1): "green.market",
-            (2, 2): "blue.barracks" if False else "green.tavern",
-        },
+    # playing it: tavern 4 vs 8: destroyed by comparison
+    s2, _ = blue_plays(
+        "blue.barracks",
+        (2, 3),
+        city=S.streets("green.temple green.school green.palace=8", "green.market green.tavern"),
     )
-    s2, _ = play(s, "blue.barracks", (2, 3))  # tavern 4 vs 8: destroyed by comparison
     assert S.face_up(s2, (2, 2)) is False
     # adjacent: (1,3) palace 8 (not lower), (2,2) face down, (2,4) empty: nothing to destroy
     assert S.pending(s2)["seat"] == 1
-    s = build(
-        2,
-        hands={0: ["blue.barracks"], 1: ["green.well"]},
-        city={(1, 1): "green.temple", (1, 2): "green.school", (2, 1): "green.barracks=9"},
+    # playing it: 9 > 8 raise (already highest)
+    s2, _ = blue_plays(
+        "blue.barracks", (2, 2), city=S.streets("green.temple green.school", "green.barracks=9")
     )
-    s2, _ = play(s, "blue.barracks", (2, 2))  # 9 > 8 raise (already highest)
     # adjacent: (1,2) school 5 < 8 -> target (mandatory, no decline)
-    assert S.option_set(s2) == {S.opt(seat=0, type="destroy", target="green.school")}
+    assert S.option_set(s2) == S.offered(0, "destroy", "green.school")
     assert S.pending(s2)["prompt"].startswith("you must destroy")
     s3, ev = decide(s2, "destroy", target="green.school")
     assert S.face_up(s3, (1, 2)) is False
@@ -232,9 +191,9 @@ def test_card_barracks_destroys_lower_adjacent() -> None:
 
 
 def test_card_temple_removes_a_face_down_card_of_this_street() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.temple"], 1: ["green.well"]},
+    s2, _ = blue_plays(
+        "blue.temple",
+        (1, 4),
         city={
             (1, 1): "-green.park",
             (1, 2): ["-green.market", "-blue.park"],
@@ -242,24 +201,16 @@ def test_card_temple_removes_a_face_down_card_of_this_street() -> None:
             (2, 1): "-blue.market",
         },
     )
-    s2, _ = play(s, "blue.temple", (1, 4))
     assert S.pending(s2)["clause"] == "A-7.7"
-    assert S.option_set(s2) == {
-        S.opt(seat=0, type="remove", target="green.park"),
-        S.opt(seat=0, type="remove", target="blue.park"),
-        S.opt(seat=0, type="decline"),
-    }
+    assert S.option_set(s2) == S.offered(0, "remove", "green.park", "blue.park", decline=True)
     s3, ev = decide(s2, "remove", target="blue.park")
-    assert S.stack(s3, (1, 2)) == [
-        {"card": "green.market", "orientation": 1, "face_up": False, "token": False, "value": None}
-    ]
+    assert S.stack(s3, (1, 2)) == [S.placed("green.market", 1, None, face_up=False)]
     assert s3["seats"][0]["removed"][-1] == "blue.park"
     assert ev[0] == S.event("removed", card="blue.park", cell=[1, 2], clause="A-7.7")
 
 
 def test_card_palace_has_no_effect() -> None:
-    s = build(2, hands={0: ["blue.palace"], 1: ["green.well"]})
-    s2, ev = play(s, "blue.palace", (1, 1))
+    s2, ev = blue_plays("blue.palace", (1, 1))
     assert S.types(ev) == ["played", "drew"]
     assert S.pending(s2)["seat"] == 1 and value(s2, (1, 1)) == 10
 
@@ -295,8 +246,7 @@ def test_card_museum_hand_limit_4_stays_after_destruction() -> None:
 
 
 def test_card_museum_does_not_lower_a_higher_limit() -> None:
-    s = build(2, hands={0: ["blue.museum"], 1: ["green.well"]}, hand_limits={0: 5})
-    s2, ev = play(s, "blue.museum", (1, 1))
+    s2, ev = blue_plays("blue.museum", (1, 1), hand_limits={0: 5})
     assert s2["seats"][0]["hand_limit"] == 5
     assert "hand_limit" not in S.types(ev)
 
@@ -325,12 +275,9 @@ def test_card_fountain_places_a_token_on_an_eligible_empty_cell() -> None:
 
 
 def test_card_fountain_needs_a_token_in_supply() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.fountain"], 1: ["green.well"]},
-        city={(1, 1): "blue.palace=11*", (1, 2): "blue.temple=10*"},
+    s2, ev = blue_plays(
+        "blue.fountain", (1, 3), city={(1, 1): "blue.palace=11*", (1, 2): "blue.temple=10*"}
     )
-    s2, ev = play(s, "blue.fountain", (1, 3))
     assert S.pending(s2)["seat"] == 1
     assert "fountain_placed" not in S.types(ev)
 
@@ -360,8 +307,7 @@ def test_card_guesthouse_owner_moves_it_instead_of_destruction() -> None:
 
 
 def test_card_guesthouse_owner_may_decline_and_it_is_destroyed() -> None:
-    s = build(2, hands={0: ["blue.barracks"], 1: ["green.well"]}, city={(1, 1): "green.guesthouse"})
-    s2, _ = play(s, "blue.barracks", (1, 2))
+    s2, _ = blue_plays("blue.barracks", (1, 2), city={(1, 1): "green.guesthouse"})
     s3, ev = decide(s2, "decline")
     assert S.face_up(s3, (1, 1)) is False
     assert ev[0]["type"] == "destroyed" and ev[0]["clause"] == "A-5.2"
@@ -380,24 +326,18 @@ def test_card_guesthouse_destroyed_when_no_eligible_cell() -> None:
         city[(1 + i // 8, 1 + i % 8)] = name
     city[(2, 7)] = "green.guesthouse"
     city[(2, 8)] = "-blue.villa"
-    s = build(
-        2,
-        hands={0: ["blue.barracks"], 1: ["green.well"]},
-        city=city,
-        replacements={1: {"guesthouse": "market"}},
+    s2, ev = blue_plays(
+        "blue.barracks", (2, 8), city=city, replacements={1: {"guesthouse": "market"}}
     )
-    s2, ev = play(s, "blue.barracks", (2, 8))
     assert S.face_up(s2, (2, 7)) is False
     assert S.of_type(ev, "destroyed")[0]["card"] == "green.guesthouse"
 
 
 def test_card_greenhouse_rotates_one_or_two_own_cards() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.greenhouse"], 1: ["green.well"]},
-        city={(1, 1): "blue.palace=11", (1, 2): "green.temple", (2, 1): "blue.school"},
+    # playing it: school 5 vs 3: raised to 6
+    s2, _ = blue_plays(
+        "blue.greenhouse", (2, 2), city=S.streets("blue.palace=11 green.temple", "blue.school")
     )
-    s2, _ = play(s, "blue.greenhouse", (2, 2))  # school 5 vs 3: raised to 6
     targets = {o.get("target") for o in S.options(s2)}
     assert targets == {"blue.palace", "blue.school", "blue.greenhouse", None}
     s3, _ = decide(s2, "rotate", target="blue.palace", steps=1)  # wraps to 8
@@ -411,8 +351,7 @@ def test_card_greenhouse_rotates_one_or_two_own_cards() -> None:
 
 
 def test_card_greenhouse_may_rotate_only_one() -> None:
-    s = build(2, hands={0: ["blue.greenhouse"], 1: ["green.well"]}, city={(1, 1): "blue.palace=11"})
-    s2, _ = play(s, "blue.greenhouse", (1, 2))
+    s2, _ = blue_plays("blue.greenhouse", (1, 2), city={(1, 1): "blue.palace=11"})
     s3, _ = decide(s2, "rotate", target="blue.greenhouse", steps=1)
     s4, _ev = decide(s3, "decline")
     assert value(s4, (1, 2)) == 4 and S.pending(s4)["seat"] == 1
@@ -431,9 +370,7 @@ def test_card_graveyard_played_outside_then_collects_destroyed_cards() -> None:
     # green's Barracks destroys the blue Market by comparison: it goes beside the Graveyard
     s3, ev = play(s2, "green.barracks", (1, 2))
     assert s3["seats"][0]["graveyard"] == ["blue.market"]
-    assert S.stack(s3, (1, 1)) == [
-        {"card": "green.park", "orientation": 1, "face_up": False, "token": False, "value": None}
-    ]
+    assert S.stack(s3, (1, 1)) == [S.placed("green.park", 1, None, face_up=False)]
     assert (
         S.event("destroyed", card="blue.market", cell=[1, 1], to="graveyard", clause="A-5.2") in ev
     )
@@ -444,13 +381,9 @@ def test_card_graveyard_played_outside_then_collects_destroyed_cards() -> None:
 
 
 def test_card_graveyard_cell_becomes_empty_when_nothing_was_covered() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.barracks"], 1: ["green.well"]},
-        city={(1, 1): "green.market"},
-        outside={1: ["green.graveyard"]},
+    s2, _ = blue_plays(
+        "blue.barracks", (1, 2), city={(1, 1): "green.market"}, outside={1: ["green.graveyard"]}
     )
-    s2, _ = play(s, "blue.barracks", (1, 2))
     assert S.stack(s2, (1, 1)) == [] and s2["seats"][1]["graveyard"] == ["green.market"]
 
 
@@ -473,7 +406,7 @@ def test_card_statue_scores_4_next_to_any_park() -> None:
     s = build(
         2,
         hands={0: ["blue.well"], 1: ["green.well"]},
-        city={(1, 1): "-green.park", (1, 2): "blue.statue", (2, 1): "green.palace"},
+        city=S.streets("-green.park blue.statue", "green.palace"),
     )
     assert score_of(s, 0)["bonuses"] == []
 
@@ -482,20 +415,11 @@ def test_card_manufactory_returns_a_card_and_replays_another_with_comparison_and
     s = build(
         2,
         hands={0: ["blue.manufactory", "blue.barracks"], 1: ["green.well"]},
-        city={
-            (1, 1): "green.school",
-            (1, 2): "blue.market",
-            (1, 3): "-green.park",
-            (1, 4): "green.tavern",
-            (2, 1): "green.temple",
-        },
+        city=S.streets("green.school blue.market -green.park green.tavern", "green.temple"),
     )
     s2, _ = play(s, "blue.manufactory", (1, 3))  # 2 vs 4: the Market is destroyed
     assert S.face_up(s2, (1, 2)) is False
-    assert S.option_set(s2) == {
-        S.opt(seat=0, type="manufactory", target="blue.manufactory"),
-        S.opt(seat=0, type="decline"),
-    }
+    assert S.option_set(s2) == S.offered(0, "manufactory", "blue.manufactory", decline=True)
     s3, ev = decide(s2, "manufactory", target="blue.manufactory")
     assert "blue.manufactory" in s3["seats"][0]["hand"]
     assert S.pending(s3)["kind"] == "manufactory_play"
@@ -509,16 +433,13 @@ def test_card_manufactory_returns_a_card_and_replays_another_with_comparison_and
     # market (skipped), then its effect: the adjacent tavern (4) is lower than 8
     assert [e["face_up"] for e in S.stack(s4, (1, 3))] == [False, True]
     assert S.pending(s4)["clause"] == "A-7.3"
-    assert S.option_set(s4) == {S.opt(seat=0, type="destroy", target="green.tavern")}
+    assert S.option_set(s4) == S.offered(0, "destroy", "green.tavern")
     assert S.types(ev) == ["played"]
 
 
 def test_card_manufactory_only_offers_cards_with_a_follow_up_play() -> None:
     """Ruling: with no other card in hand, nothing can be returned: no decision."""
-    s = build(
-        2, hands={0: ["blue.manufactory"], 1: ["green.well"]}, city={(1, 1): "blue.palace=11"}
-    )
-    s2, ev = play(s, "blue.manufactory", (1, 2))
+    s2, ev = blue_plays("blue.manufactory", (1, 2), city={(1, 1): "blue.palace=11"})
     assert S.pending(s2)["seat"] == 1
     assert "returned_to_hand" not in S.types(ev)
 
@@ -529,12 +450,7 @@ def test_card_library_rotates_up_to_one_card_of_each_player() -> None:
     s = build(
         3,
         hands={0: ["blue.library"], 1: ["green.well"]},
-        city={
-            (1, 1): "green.palace",
-            (1, 2): "green.temple",
-            (2, 1): "yellow.park",
-            (2, 2): "blue.palace",
-        },
+        city=S.streets("green.palace green.temple", "yellow.park blue.palace"),
     )
     s2, _ = play(s, "blue.library", (2, 3))  # palace 10 > 5: raised to 11
     targets = {o.get("target") for o in S.options(s2)}
@@ -558,17 +474,13 @@ def test_card_library_rotates_up_to_one_card_of_each_player() -> None:
 
 def test_card_smithy_copies_an_effect_then_is_removed() -> None:
     """Smithy copies a Barracks: 'adjacent' and 'lower than this card' read from Smithy."""
-    s = build(
-        2,
-        hands={0: ["blue.smithy"], 1: ["green.well"]},
-        city={(1, 1): "green.barracks", (2, 1): "green.school"},
+    # playing it: 8 vs 6: barracks raised to 9
+    s2, _ = blue_plays(
+        "blue.smithy", (1, 2), city={(1, 1): "green.barracks", (2, 1): "green.school"}
     )
-    s2, _ = play(s, "blue.smithy", (1, 2))  # 8 vs 6: barracks raised to 9
-    assert S.option_set(s2) == {
-        S.opt(seat=0, type="smithy", target="green.barracks"),
-        S.opt(seat=0, type="smithy", target="green.school"),
-        S.opt(seat=0, type="decline"),
-    }
+    assert S.option_set(s2) == S.offered(
+        0, "smithy", "green.barracks", "green.school", decline=True
+    )
     s3, ev = decide(s2, "smithy", target="green.barracks")
     assert ev[0] == S.event("copied", seat=0, card="green.barracks", by="blue.smithy", clause="A-9")
     # Smithy (6) at (1,2): adjacent lower cards: none at (2,2); barracks 9 not lower.
@@ -577,15 +489,12 @@ def test_card_smithy_copies_an_effect_then_is_removed() -> None:
 
 
 def test_card_smithy_copied_effect_uses_smithy_as_source() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.smithy"], 1: ["green.well"]},
-        city={(1, 1): "green.barracks=9", (2, 1): "green.school", (2, 2): "green.tavern"},
+    s2, _ = blue_plays(
+        "blue.smithy", (1, 2), city=S.streets("green.barracks=9", "green.school green.tavern")
     )
-    s2, _ = play(s, "blue.smithy", (1, 2))
     s3, _ = decide(s2, "smithy", target="green.barracks")
     # adjacent to Smithy (1,2): (2,2) tavern 4 < 6
-    assert S.option_set(s3) == {S.opt(seat=0, type="destroy", target="green.tavern")}
+    assert S.option_set(s3) == S.offered(0, "destroy", "green.tavern")
     s4, ev = decide(s3, "destroy", target="green.tavern")
     assert S.face_up(s4, (2, 2)) is False
     assert S.types(ev)[:2] == ["destroyed", "removed"]
@@ -593,27 +502,22 @@ def test_card_smithy_copied_effect_uses_smithy_as_source() -> None:
 
 
 def test_card_smithy_decline_keeps_smithy() -> None:
-    s = build(2, hands={0: ["blue.smithy"], 1: ["green.well"]}, city={(1, 1): "green.park"})
-    s2, _ = play(s, "blue.smithy", (2, 1))
+    s2, _ = blue_plays("blue.smithy", (2, 1), city={(1, 1): "green.park"})
     s3, _ = decide(s2, "decline")
     assert top(s3, (2, 1))["card"] == "blue.smithy"
 
 
 def test_card_smithy_cannot_copy_another_smithy_or_a_card_without_on_play() -> None:
     """Ruling: Smithy cannot copy Smithy; Palace and Theatre have no on-play effect."""
-    s = build(
-        2,
-        hands={0: ["blue.smithy"], 1: ["green.well"]},
-        city={(1, 1): "green.smithy", (1, 2): "green.palace", (2, 1): "green.theatre"},
+    s2, ev = blue_plays(
+        "blue.smithy", (1, 3), city=S.streets("green.smithy green.palace", "green.theatre")
     )
-    s2, ev = play(s, "blue.smithy", (1, 3))
     assert S.pending(s2)["seat"] == 1 and "copied" not in S.types(ev)
 
 
 def test_card_smithy_may_copy_a_protected_opponent_card() -> None:
     """Ruling: copying reads a protected card without affecting it."""
-    s = build(2, hands={0: ["blue.smithy"], 1: ["green.well"]}, city={(1, 1): "green.park=5*"})
-    s2, _ = play(s, "blue.smithy", (2, 1))
+    s2, _ = blue_plays("blue.smithy", (2, 1), city={(1, 1): "green.park=5*"})
     assert S.opt(seat=0, type="smithy", target="green.park") in S.option_set(s2)
     s3, _ = decide(s2, "smithy", target="green.park")
     # Park copied from (2,1): the only adjacent card is the protected green park: no target
@@ -646,13 +550,7 @@ def test_card_laboratory_opponents_play_face_down_in_turn_order() -> None:
             2: [],
             3: ["red.park", "red.palace"],
         },
-        city={
-            (1, 1): "green.palace",
-            (1, 2): "blue.school",
-            (1, 3): "yellow.tavern",
-            (2, 1): "green.temple",
-            (2, 2): "green.park",
-        },
+        city=S.streets("green.palace blue.school yellow.tavern", "green.temple green.park"),
         turn=0,
     )
     s2, ev = play(s, "blue.laboratory", (1, 4))
@@ -682,32 +580,23 @@ def test_card_laboratory_opponents_play_face_down_in_turn_order() -> None:
 
 
 def test_card_laboratory_cards_stay_in_the_city_despite_a_graveyard() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.laboratory"], 1: ["green.well"]},
-        city={(1, 1): "green.palace"},
-        outside={1: ["green.graveyard"]},
+    s2, _ = blue_plays(
+        "blue.laboratory", (1, 2), city={(1, 1): "green.palace"}, outside={1: ["green.graveyard"]}
     )
-    s2, _ = play(s, "blue.laboratory", (1, 2))
     s3, _ = decide(s2, "play_face_down", card="green.well", cell=(2, 1))
     assert S.stack(s3, (2, 1))[0]["card"] == "green.well"
     assert S.face_up(s3, (2, 1)) is False and s3["seats"][1]["graveyard"] == []
 
 
 def test_card_arsenal_destroys_every_lower_card_in_the_street() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.arsenal"], 1: ["green.well"]},
-        city={
-            (1, 1): "green.palace=8",
-            (1, 2): "blue.school*",
-            (1, 3): "green.market*",
-            (1, 4): "green.park",
-            (1, 6): "blue.market",
-            (2, 1): "green.temple",
-        },
+    # playing it: park 3 vs 8: destroyed by comparison
+    s2, ev = blue_plays(
+        "blue.arsenal",
+        (1, 5),
+        city=S.streets(
+            "green.palace=8 blue.school* green.market* green.park . blue.market", "green.temple"
+        ),
     )
-    s2, ev = play(s, "blue.arsenal", (1, 5))  # park 3 vs 8: destroyed by comparison
     p = S.pending(s2)
     # own protected school: the owner chooses (A-6.3)
     assert (p["kind"], p["card"], p["seat"]) == ("protection_choice", "blue.school", 0)
@@ -725,7 +614,7 @@ def test_card_arsenal_targets_fixed_by_values_when_the_effect_starts() -> None:
     s = build(
         2,
         hands={0: ["blue.arsenal"], 1: ["green.well"]},
-        city={(1, 1): "green.school=6", (1, 2): "green.villa", (1, 3): "green.palace"},
+        city=S.streets("green.school=6 green.villa green.palace"),
     )
     assert value(s, (1, 2)) == 8
     s2, _ = play(s, "blue.arsenal", (1, 4))  # palace 10 > 8: raised to 11
@@ -827,13 +716,11 @@ def test_card_magic_academy_not_playable_without_enough_cards() -> None:
 def test_card_guesthouse_also_escapes_an_effect() -> None:
     """Ruling A-R10: the owner is asked whenever a face-up Guesthouse would be destroyed,
     by an effect as well as by a comparison."""
-    s = build(
-        2,
-        hands={0: ["blue.barracks"], 1: ["green.well"]},
-        city={(1, 1): "green.palace", (1, 2): "green.guesthouse=4", (2, 1): "green.barracks"},
+    # playing it: 8 = 8: equal
+    s2, _ = blue_plays(
+        "blue.barracks", (2, 2), city=S.streets("green.palace green.guesthouse=4", "green.barracks")
     )
-    s2, _ = play(s, "blue.barracks", (2, 2))  # 8 = 8: equal
-    assert S.option_set(s2) == {S.opt(seat=0, type="destroy", target="green.guesthouse")}
+    assert S.option_set(s2) == S.offered(0, "destroy", "green.guesthouse")
     s3, _ = decide(s2, "destroy", target="green.guesthouse")
     p = S.pending(s3)
     assert (p["seat"], p["kind"]) == (1, "guesthouse")
@@ -850,13 +737,9 @@ def test_card_guesthouse_also_escapes_an_effect() -> None:
 def test_card_laboratory_play_onto_own_fountain_returns_the_token() -> None:
     """Ruling A-R7: an opponent's face-down play onto their own Fountain cell takes the token
     back."""
-    s = build(
-        2,
-        hands={0: ["blue.laboratory"], 1: ["green.well"]},
-        city={(1, 1): "green.palace"},
-        fountains={(2, 1): 1},
+    s2, _ = blue_plays(
+        "blue.laboratory", (1, 2), city={(1, 1): "green.palace"}, fountains={(2, 1): 1}
     )
-    s2, _ = play(s, "blue.laboratory", (1, 2))
     assert S.opt(seat=1, type="play_face_down", card="green.well", cell=(2, 1)) in S.option_set(s2)
     s3, _ev = decide(s2, "play_face_down", card="green.well", cell=(2, 1))
     assert s3["fountains"] == [] and s3["seats"][1]["tokens"] == 2

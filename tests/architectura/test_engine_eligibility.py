@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 import scenario as S
 from scenario import build, decide, illegal, play, play_cells
 
@@ -111,38 +112,27 @@ def test_A_4_2_filling_a_gap_between_own_cards_refused() -> None:
     s = build(
         3,
         hands={0: ["blue.palace"]},
-        city={(1, 1): "blue.well", (1, 2): "-green.park", (1, 3): "blue.park"},
+        city=S.streets("blue.well -green.park blue.park"),
     )
     assert (1, 2) not in play_cells(s, "blue.palace")
     e = illegal(s, {"seat": 0, "type": "play", "card": "blue.palace", "cell": [1, 2]})
     assert e.code == "three_in_a_row"
 
 
-def test_A_4_2_face_down_card_breaks_a_run() -> None:
-    s = build(
-        3,
-        hands={0: ["blue.palace"]},
-        city={(1, 1): "blue.well", (1, 2): "-blue.park", (1, 3): "blue.market"},
-    )
-    assert (1, 4) in play_cells(s, "blue.palace")
+# Blue cards in a line that something cuts, so no run: the city's streets, and the cell
+# where blue's Palace stays eligible though it would be a third blue card in that line.
+RUN_BREAKERS = {
+    "A-4.2 face-down card breaks a run": (("blue.well -blue.park blue.market",), (1, 4)),
+    "A-4.2 opponent card breaks a run": (("blue.well green.park blue.market",), (1, 4)),
+    "A-4.2 runs count within one street only": (("blue.well green.park", "blue.market"), (2, 2)),
+}
 
 
-def test_A_4_2_opponent_card_breaks_a_run() -> None:
-    s = build(
-        3,
-        hands={0: ["blue.palace"]},
-        city={(1, 1): "blue.well", (1, 2): "green.park", (1, 3): "blue.market"},
-    )
-    assert (1, 4) in play_cells(s, "blue.palace")
-
-
-def test_A_4_2_runs_count_within_one_street_only() -> None:
-    s = build(
-        3,
-        hands={0: ["blue.palace"]},
-        city={(1, 1): "blue.well", (1, 2): "green.park", (2, 1): "blue.market"},
-    )
-    assert (2, 2) in play_cells(s, "blue.palace")
+@pytest.mark.parametrize("clause", RUN_BREAKERS)
+def test_A_4_2_no_run_of_three_across_a_break(clause: str) -> None:
+    city, cell = RUN_BREAKERS[clause]
+    s = build(3, hands={0: ["blue.palace"]}, city=S.streets(*city))
+    assert cell in play_cells(s, "blue.palace")
 
 
 def test_A_4_2_moves_may_create_runs() -> None:
@@ -150,7 +140,7 @@ def test_A_4_2_moves_may_create_runs() -> None:
     s = build(
         3,
         hands={0: ["blue.tavern"]},
-        city={(1, 1): "blue.well", (1, 2): "blue.park", (2, 1): "blue.palace"},
+        city=S.streets("blue.well blue.park", "blue.palace"),
     )
     s2, _ = play(s, "blue.tavern", (2, 2))
     assert S.opt(seat=0, type="move", target="blue.palace", cell=(1, 3)) in S.option_set(s2)
@@ -189,13 +179,9 @@ def test_A_4_3_fountain_token_alone_occupies_its_street() -> None:
 
 
 def test_A_4_3_fountain_cell_stays_eligible_for_its_owner_who_takes_the_token_back() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.palace"], 1: ["green.park"]},
-        city={(1, 1): "green.well"},
-        fountains={(1, 2): 0},
+    s = S.with_fountain(
+        0, (1, 2), hands={0: ["blue.palace"], 1: ["green.park"]}, city={(1, 1): "green.well"}
     )
-    assert s["seats"][0]["tokens"] == 1
     assert (1, 2) in play_cells(s, "blue.palace")
     s2, ev = play(s, "blue.palace", (1, 2))
     assert s2["fountains"] == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import scenario as S
 from scenario import build
 
@@ -38,7 +39,7 @@ def test_A_8_1_end_of_game_effects_and_outside_cards_count() -> None:
     s = build(
         2,
         hands={0: ["blue.well"], 1: ["green.well"]},
-        city={(1, 1): "green.park", (1, 2): "blue.statue", (1, 3): "blue.theatre"},
+        city=S.streets("green.park blue.statue blue.theatre"),
         outside={0: ["blue.graveyard"]},
         graveyard={0: ["blue.market", "blue.palace"]},
     )
@@ -49,46 +50,39 @@ def test_A_8_1_end_of_game_effects_and_outside_cards_count() -> None:
     assert blue["total"] == 11 + 3 + 9
 
 
-def test_A_8_2_tie_broken_by_most_face_up_cards() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.well"], 1: ["green.well"]},
-        city={(1, 1): "blue.palace", (2, 1): "green.school", (2, 2): "green.park=5"},
-    )
-    sc = arch.score(s)
-    assert [x["total"] for x in sc["seats"]] == [10, 10]
-    assert sc["winners"] == [1]
-    assert (sc["decided_by"], sc["clause"]) == ("face_up_cards", "A-8.2")
+# Tied totals: the city's streets, the tied totals, the winners and what decided.
+TIE_BREAKS = {
+    "A-8.2 tie broken by most face-up cards": (
+        ("blue.palace", "green.school green.park=5"),
+        [10, 10],
+        [1],
+        "face_up_cards",
+    ),
+    "A-8.2 then the single lowest-valued card wins": (
+        # blue 10 + 2, lowest 2; green 7 + 5, lowest 5
+        ("blue.palace blue.market", "green.school=7 green.tavern=5"),
+        [12, 12],
+        [0],
+        "lowest_card",
+    ),
+}
 
 
-def test_A_8_2_then_the_single_lowest_valued_card_wins() -> None:
-    s = build(
-        2,
-        hands={0: ["blue.well"], 1: ["green.well"]},
-        city={
-            (1, 1): "blue.palace",
-            (1, 2): "blue.market",  # 10 + 2, lowest 2
-            (2, 1): "green.school=7",
-            (2, 2): "green.tavern=5",  # 7 + 5, lowest 5
-        },
-    )
+@pytest.mark.parametrize("clause", TIE_BREAKS)
+def test_A_8_2_tie_breaks(clause: str) -> None:
+    city, totals, winners, decided_by = TIE_BREAKS[clause]
+    s = build(2, hands={0: ["blue.well"], 1: ["green.well"]}, city=S.streets(*city))
     sc = arch.score(s)
-    assert [x["total"] for x in sc["seats"]] == [12, 12]
-    assert sc["winners"] == [0]
-    assert (sc["decided_by"], sc["clause"]) == ("lowest_card", "A-8.2")
+    assert [x["total"] for x in sc["seats"]] == totals
+    assert sc["winners"] == winners
+    assert (sc["decided_by"], sc["clause"]) == (decided_by, "A-8.2")
 
 
 def test_A_8_2_otherwise_the_win_is_shared() -> None:
     s = build(
         3,
         hands={0: ["blue.well"], 1: ["green.well"]},
-        city={
-            (1, 1): "blue.palace",
-            (1, 2): "blue.market",
-            (2, 1): "green.palace",
-            (2, 2): "green.market",
-            (3, 1): "yellow.park",
-        },
+        city=S.streets("blue.palace blue.market", "green.palace green.market", "yellow.park"),
     )
     sc = arch.score(s)
     assert sc["winners"] == [0, 1]

@@ -175,17 +175,10 @@ def test_A_1_5_illegal_replacements_refused_with_every_problem_listed() -> None:
     }
     with pytest.raises(SetupError) as e:
         arch.new_game(setup)
-    got = {(p.pointer, p.clause) for p in e.value.problems}
-    assert got == {
-        ("/replacements/0/museum", "A-1.5"),
-        ("/replacements/0/magic_academy", "A-1.5"),
-        ("/replacements/1/graveyard", "A-1.5"),
-        ("/replacements/1/foo", "A-1.5"),
-        ("/replacements/1/city_hall", "A-1.5"),
-        ("/replacements/2/palace", "A-1.5"),
-        ("/replacements/2/guesthouse", "A-1.5"),
+    bad = "0/museum 0/magic_academy 1/graveyard 1/foo 1/city_hall 2/palace 2/guesthouse"
+    assert {(p.code, p.pointer, p.clause) for p in e.value.problems} == {
+        ("illegal_replacement", f"/replacements/{where}", "A-1.5") for where in bad.split()
     }
-    assert all(p.code == "illegal_replacement" for p in e.value.problems)
 
 
 def test_A_1_5_replacements_refused_in_basic_game() -> None:
@@ -239,36 +232,37 @@ def test_A_1_the_set_up_fields_are_those_the_http_schema_checks() -> None:
 def test_A_10_reference_catalog_is_builtin_and_matches_the_rule_table() -> None:
     cat = arch.builtin_catalogs()["reference"]
     assert cat.id == "reference"
+    # the A-10 table as the rule text prints it: side values ascending, `*` on the basic value
     table = {
-        "well": ([1, 2, 3, 5], 1),
-        "market": ([1, 2, 3, 4], 2),
-        "park": ([2, 3, 4, 5], 3),
-        "tavern": ([2, 4, 5, 6], 4),
-        "school": ([3, 5, 6, 7], 5),
-        "watchtower": ([6], 6),
-        "theatre": ([5, 7, 8, 9], 7),
-        "barracks": ([4, 6, 8, 9], 8),
-        "temple": ([7, 8, 9, 10], 9),
-        "palace": ([8, 9, 10, 11], 10),
-        "museum": ([1, 2, 3, 4], 1),
-        "fountain": ([1, 2, 3, 4], 2),
-        "guesthouse": ([1, 2, 4, 5], 2),
-        "greenhouse": ([2, 3, 4, 5], 3),
-        "graveyard": ([3], 3),
-        "statue": ([3, 4, 5, 6], 4),
-        "manufactory": ([2, 4, 5, 6], 4),
-        "library": ([3, 5, 6, 7], 5),
-        "smithy": ([4, 6, 7, 8], 6),
-        "laboratory": ([5, 7, 8, 9], 7),
-        "arsenal": ([5, 6, 8, 9], 8),
-        "obelisk": ([7, 9, 10, 11], 9),
-        "city_hall": ([9, 11, 12, 13], 11),
-        "magic_academy": ([10, 12, 13, 14], 12),
+        "well": "1* 2 3 5",
+        "market": "1 2* 3 4",
+        "park": "2 3* 4 5",
+        "tavern": "2 4* 5 6",
+        "school": "3 5* 6 7",
+        "watchtower": "6*",
+        "theatre": "5 7* 8 9",
+        "barracks": "4 6 8* 9",
+        "temple": "7 8 9* 10",
+        "palace": "8 9 10* 11",
+        "museum": "1* 2 3 4",
+        "fountain": "1 2* 3 4",
+        "guesthouse": "1 2* 4 5",
+        "greenhouse": "2 3* 4 5",
+        "graveyard": "3*",
+        "statue": "3 4* 5 6",
+        "manufactory": "2 4* 5 6",
+        "library": "3 5* 6 7",
+        "smithy": "4 6* 7 8",
+        "laboratory": "5 7* 8 9",
+        "arsenal": "5 6 8* 9",
+        "obelisk": "7 9* 10 11",
+        "city_hall": "9 11* 12 13",
+        "magic_academy": "10 12* 13 14",
     }
-    for cid, (values, basic) in table.items():
+    for cid, printed in table.items():
         card = cat.cards[cid]
-        assert list(card.values) == values, cid
-        assert card.basic_value == basic, cid
+        assert list(card.values) == [int(v.rstrip("*")) for v in printed.split()], cid
+        assert [card.basic_value] == [int(v[:-1]) for v in printed.split() if v[-1] == "*"], cid
     assert cat.cards["villa"].formula == "X" and cat.cards["villa"].offset == 2
     assert cat.cards["bridge"].formula == "No." and cat.cards["bridge"].offset == 0
     assert {c for c in cat.cards if cat.cards[c].shield} == {

@@ -26,13 +26,7 @@ def test_A_2_2_played_card_enters_with_basic_value() -> None:
     s = build(2, hands={0: ["blue.palace"]})
     s2, ev = play(s, "blue.palace", (1, 1))
     t = S.top(s2, (1, 1))
-    assert t == {
-        "card": "blue.palace",
-        "orientation": 2,
-        "face_up": True,
-        "token": False,
-        "value": 10,
-    }
+    assert t == S.placed("blue.palace", 2, 10)
     assert ev[0] == S.event(
         "played", seat=0, card="blue.palace", cell=[1, 1], value=10, clause="A-3.2"
     )
@@ -72,7 +66,7 @@ def test_A_2_3_x_chains_resolve_left_to_right() -> None:
     s = build(
         2,
         hands={0: ["blue.palace"]},
-        city={(1, 1): "green.palace=9", (1, 2): "green.villa", (1, 3): "blue.villa"},
+        city=S.streets("green.palace=9 green.villa blue.villa"),
     )
     assert [value(s, (1, b)) for b in (1, 2, 3)] == [9, 11, 13]
 
@@ -89,7 +83,7 @@ def test_A_2_3_x_is_zero_next_to_a_face_down_card() -> None:
     s = build(
         2,
         hands={0: ["blue.palace"]},
-        city={(1, 1): "-green.palace", (1, 2): "green.villa", (1, 3): "blue.villa"},
+        city=S.streets("-green.palace green.villa blue.villa"),
     )
     assert [value(s, (1, b)) for b in (2, 3)] == [2, 4]
 
@@ -100,18 +94,13 @@ def test_A_2_3_x_follows_a_destruction_of_the_left_card() -> None:
     s = build(
         2,
         hands={0: ["blue.barracks"]},
-        city={(1, 1): "green.palace=8", (1, 2): "green.market", (1, 3): "green.villa"},
+        city=S.streets("green.palace=8 green.market green.villa"),
     )
     assert value(s, (1, 3)) == 4
     s = build(
         2,
         hands={0: ["blue.barracks"]},
-        city={
-            (1, 1): "green.palace=8",
-            (1, 2): "green.market",
-            (1, 3): "green.villa",
-            (2, 1): "green.well",
-        },
+        city=S.streets("green.palace=8 green.market green.villa", "green.well"),
     )
     s2, _ev = play(s, "blue.barracks", (2, 2))
     assert S.face_up(s2, (1, 2)) is True
@@ -140,7 +129,7 @@ def test_A_2_4_no_value_is_the_block_number() -> None:
     s = build(
         2,
         hands={0: ["blue.palace"]},
-        city={(1, 1): "green.bridge", (1, 2): "-green.well", (1, 3): "blue.bridge"},
+        city=S.streets("green.bridge -green.well blue.bridge"),
     )
     assert value(s, (1, 1)) == 1
     assert value(s, (1, 3)) == 3
@@ -151,7 +140,7 @@ def test_A_2_4_no_value_with_offset() -> None:
     s = build(
         2,
         hands={0: ["blue.palace"]},
-        city={(1, 1): "green.bridge", (1, 2): "green.well", (1, 3): "blue.bridge"},
+        city=S.streets("green.bridge green.well blue.bridge"),
         catalog=doc,
     )
     assert value(s, (1, 1)) == -1
@@ -162,7 +151,7 @@ def test_A_2_4_moved_bridge_takes_its_new_block_number() -> None:
     s = build(
         2,
         hands={0: ["blue.tavern"]},
-        city={(1, 1): "blue.bridge", (1, 2): "green.well", (1, 3): "green.market"},
+        city=S.streets("blue.bridge green.well green.market"),
     )
     s2, _ = play(s, "blue.tavern", (1, 4))
     s3, ev = decide(s2, "move", target="blue.bridge", cell=(1, 5))
@@ -206,12 +195,7 @@ def test_A_2_5_one_sided_cards_cannot_be_rotated_by_effects() -> None:
     s = build(
         2,
         hands={0: ["blue.park"]},
-        city={
-            (1, 1): "green.watchtower",
-            (1, 2): "green.villa",
-            (1, 3): "green.bridge",
-            (2, 1): "green.park",
-        },
+        city=S.streets("green.watchtower green.villa green.bridge", "green.park"),
     )
     s2, ev = play(s, "blue.park", (2, 2))
     # adjacent: (2,1) park (rotatable) is offered; the one-sided villa above is not
@@ -220,7 +204,7 @@ def test_A_2_5_one_sided_cards_cannot_be_rotated_by_effects() -> None:
     s = build(
         2,
         hands={0: ["blue.park"], 1: ["green.well"]},
-        city={(1, 1): "green.watchtower", (1, 2): "green.villa", (1, 3): "green.bridge"},
+        city=S.streets("green.watchtower green.villa green.bridge"),
     )
     s2, ev = play(s, "blue.park", (2, 1))
     # only the one-sided watchtower is adjacent: no decision, the turn passed on

@@ -54,25 +54,32 @@ def test_every_option_of_a_game_round_trips(setup: dict[str, Any]) -> None:
     assert len(kinds) >= 3
 
 
-@pytest.mark.parametrize(
-    ("game", "text", "why"),
-    [
-        ("architectura", "blue.palace", "needs its cell"),
-        ("architectura", "blue.palace@0x,1", "does not read"),
-        ("architectura", "rotate:green.villa", "needs its steps"),
-        ("architectura", "rotate:green.villa/1", "does not read"),
-        ("architectura", "fountain:blue.x@1,1", "has no card"),
-        ("architectura", "destroy:red.park@1,1", "has no cell"),
-        ("architectura", "fly:blue.palace@1,1", "unknown decision type"),
-        ("architectura", "x" * 300, "longer than"),
-        ("architectura", "", "needs its card"),
-        ("fora-de-prumo", "buy:", "buy:CARD"),
-        ("fora-de-prumo", "buy:PR01/deck", "has no source"),
-        ("fora-de-prumo", "SP09@0,0r4", "CARD@x,yrR"),
-        ("fora-de-prumo", "convert:PE03", "convert:CARD>TARGET"),
-        ("fora-de-prumo", "build:SP09", "unknown decision type"),
-        ("fora-de-prumo", "SP09@0,0r0 ", "CARD@x,yrR"),
+# per game: a malformed text, and what the refusal says about it
+MALFORMED = {
+    "architectura": [
+        ("blue.palace", "needs its cell"),
+        ("blue.palace@0x,1", "does not read"),
+        ("rotate:green.villa", "needs its steps"),
+        ("rotate:green.villa/1", "does not read"),
+        ("fountain:blue.x@1,1", "has no card"),
+        ("destroy:red.park@1,1", "has no cell"),
+        ("fly:blue.palace@1,1", "unknown decision type"),
+        ("x" * 300, "longer than"),
+        ("", "needs its card"),
     ],
+    "fora-de-prumo": [
+        ("buy:", "buy:CARD"),
+        ("buy:PR01/deck", "has no source"),
+        ("SP09@0,0r4", "CARD@x,yrR"),
+        ("convert:PE03", "convert:CARD>TARGET"),
+        ("build:SP09", "unknown decision type"),
+        ("SP09@0,0r0 ", "CARD@x,yrR"),
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "why"), [(game, *row) for game, rows in MALFORMED.items() for row in rows]
 )
 def test_malformed_notation_is_refused_with_a_reason(game: str, text: str, why: str) -> None:
     from engine.errors import IllegalDecision

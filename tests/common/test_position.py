@@ -5,6 +5,7 @@ names only the cards that matter; inconsistent or unreadable positions are 422 p
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,6 +15,14 @@ import engine.architectura as arch
 import engine.fora_de_prumo as fdp
 from engine.architectura.position import read, write
 from engine.errors import EngineError
+
+
+def _unreadable(read_position: Callable[[str], object], text: str, why: str) -> EngineError:
+    """The error a game's position reader raises on `text`: an invalid_position saying `why`."""
+    with pytest.raises(EngineError) as e:
+        read_position(text)
+    assert e.value.code == "invalid_position" and why in e.value.detail
+    return e.value
 
 
 def _turn_starts(setup: dict[str, Any], seed: int) -> list[dict[str, Any]]:
@@ -76,10 +85,7 @@ def test_a_puzzle_names_only_the_cards_that_matter() -> None:
     ],
 )
 def test_unreadable_positions_say_why(text: str, why: str) -> None:
-    with pytest.raises(EngineError) as e:
-        read(text)
-    assert e.value.code == "invalid_position" and why in e.value.detail
-    assert e.value.pointer.startswith("/position")
+    assert _unreadable(read, text, why).pointer.startswith("/position")
 
 
 def test_http_builds_and_writes_positions(client: Any) -> None:
@@ -198,9 +204,7 @@ def test_a_fora_de_prumo_position_over_http(client: Any) -> None:
 def test_unreadable_fora_de_prumo_positions_say_why(text: str, why: str) -> None:
     from engine.fora_de_prumo.position import read as fdp_read
 
-    with pytest.raises(EngineError) as e:
-        fdp_read(text)
-    assert e.value.code == "invalid_position" and why in e.value.detail
+    _unreadable(fdp_read, text, why)
 
 
 def test_the_positions_of_the_notation_page_read_as_written(client: Any) -> None:

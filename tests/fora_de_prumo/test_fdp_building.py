@@ -238,6 +238,25 @@ def test_work_copy_records_and_abilities() -> None:
     assert Work() == Work() and w != c
 
 
+# F-9.2, before and after the designer converts SP05 (F-6.3): the text's two pictures differ only
+# in SP05's row, its three former walls drawn as doors and its halves marked `*`.
+F_9_2_BEFORE = """
+          x=0      x=1      x=2
+           D        W
+y= -1   W 10a      10b  D    .
+           P        D
+           W        D        D
+y=  0   G 05a      05b  W D 04a  D
+           W        D
+           Y        Y
+y=  1   D 03a      03b  D P 04b  W
+           W        W        W
+"""
+F_9_2_CONVERTED = F_9_2_BEFORE.replace(
+    "           W        D        D\ny=  0   G 05a      05b  W D 04a  D\n           W        D\n",
+    "           D        D        D\ny=  0   G 05a*     05b* D D 04a  D\n           D        D\n",
+)
+
 # The F-9 pictures, verbatim: every cell's card, half and conversion mark, and the slot
 # character on each outer side of each card (y grows south).
 PICTURES = {
@@ -256,36 +275,8 @@ y=  1   W 17b  W W 12a      12b  D    .        .
            D        D        D
 """,
     ),
-    "F-9.2 before the conversion": (
-        STEPS_2_BEFORE,
-        """
-          x=0      x=1      x=2
-           D        W
-y= -1   W 10a      10b  D    .
-           P        D
-           W        D        D
-y=  0   G 05a      05b  W D 04a  D
-           W        D
-           Y        Y
-y=  1   D 03a      03b  D P 04b  W
-           W        W        W
-""",
-    ),
-    "F-9.2": (
-        STEPS_2,
-        """
-          x=0      x=1      x=2
-           D        W
-y= -1   W 10a      10b  D    .
-           P        D
-           D        D        D
-y=  0   G 05a*     05b* D D 04a  D
-           D        D
-           Y        Y
-y=  1   D 03a      03b  D P 04b  W
-           W        W        W
-""",
-    ),
+    "F-9.2 before the conversion": (STEPS_2_BEFORE, F_9_2_BEFORE),
+    "F-9.2": (STEPS_2, F_9_2_CONVERTED),
     "F-9.4": (
         STEPS_4,
         """

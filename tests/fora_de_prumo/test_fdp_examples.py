@@ -64,12 +64,19 @@ def components(b: dict[str, Any]) -> tuple[int, ...]:
     return tuple(b[k] for k in COMPONENTS)
 
 
-def test_F_9_1_player_one_scores_62_component_by_component() -> None:
+def scored(seat: int, expected: tuple[int, ...], **measures: int) -> dict[str, Any]:
+    """The example game's final score of `seat`, checked: its components (F-8.4 order, then the
+    total) are `expected` and its measures include `measures`."""
     state, _ = example_game()
-    b = seat_scores(state)[0]
-    assert components(b) == (15, 20, 2, 20, 5, 0, 62)
+    b = seat_scores(state)[seat]
+    assert components(b) == expected
+    assert {k: b["measures"][k] for k in measures} == measures
+    return b
+
+
+def test_F_9_1_player_one_scores_62_component_by_component() -> None:
+    b = scored(0, (15, 20, 2, 20, 5, 0, 62), connections=5, qualified=5, street_doors=6)
     m = b["measures"]
-    assert m["connections"] == 5 and m["qualified"] == 5 and m["street_doors"] == 6
     assert m["qualifications"] == {
         "circulacoes": 3,
         "conforto": 1,
@@ -85,11 +92,8 @@ def test_F_9_1_player_one_scores_62_component_by_component() -> None:
 
 
 def test_F_9_2_player_two_scores_72_component_by_component() -> None:
-    state, _ = example_game()
-    b = seat_scores(state)[1]
-    assert components(b) == (9, 8, 15, 18, 12, 10, 72)
+    b = scored(1, (9, 8, 15, 18, 12, 10, 72), connections=6, qualified=3, street_doors=6)
     m = b["measures"]
-    assert m["connections"] == 6 and m["qualified"] == 3 and m["street_doors"] == 6
     assert m["qualifications"]["conforto"] == 1 and m["qualifications"]["atividades"] == 2
     mats = {x["card"]: (x["cloned"], x["points"]) for x in b["details"]["materials"]}
     assert mats == {"MA06": (True, 8)}  # Madeira 4, cloned: 8 x 1 conforto qualification
