@@ -163,7 +163,7 @@ def _search(
     Returns (the stored answer: decision and stats, whether it came from the cache). A
     truncated search (stopped by `deadline`) is answered but not cached."""
     view = eng.game_view(g, seat)
-    key = cache_key(eng.RULES_VERSION, g.cat.hash, seat, view, settings)
+    key = cache_key(eng.INFO.rules_version, g.cat.hash, seat, view, settings)
     stored = cache.get(key) if cache is not None else None
     if stored is not None:
         legal = {dumps(eng.action_to_json(g, seat, a)) for a in eng.legal_actions(g)}

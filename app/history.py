@@ -206,8 +206,8 @@ def read_setup(setup: dict[str, Any]) -> dict[str, Any]:
 
 def same_game(eng: GameModule, setup: dict[str, Any]) -> None:
     """The history's set-up is a set-up of the state's game (422 `history_mismatch`)."""
-    if setup.get("game", DEFAULT_GAME) != eng.GAME_ID:
-        game, expected = short_repr(setup.get("game")), eng.GAME_ID
+    if setup.get("game", DEFAULT_GAME) != eng.INFO.id:
+        game, expected = short_repr(setup.get("game")), eng.INFO.id
         raise mismatch(
             f"The history's set-up is a game of {game}, not of {expected}.",
             POINTER + "/setup/game",
@@ -233,7 +233,7 @@ class _Verified:
         """The digest after the set-up, then after each decision (None when a value has no
         canonical JSON, an integer beyond 64 bits say: such a history is read in full)."""
         try:
-            h = hashlib.blake2b(eng.GAME_ID.encode(), digest_size=16)
+            h = hashlib.blake2b(eng.INFO.id.encode(), digest_size=16)
             h.update(orjson.dumps([state_catalog, history["setup"]], option=_SORTED))
             out = [h.digest()]
             for d in history["decisions"]:
@@ -248,7 +248,7 @@ class _Verified:
         """The digest of the whole history in one piece (one JSON dump: the cheap check of a
         history sent again as it was)."""
         try:
-            doc = orjson.dumps([eng.GAME_ID, state_catalog, history], option=_SORTED)
+            doc = orjson.dumps([eng.INFO.id, state_catalog, history], option=_SORTED)
         except TypeError:
             return None
         return hashlib.blake2b(doc, digest_size=16, person=b"whole").digest()
@@ -325,7 +325,7 @@ def _verify_setup(eng: GameModule, setup: dict[str, Any], state_catalog: Any, ca
                 f"A history's custom catalog is the state's own reference to it "
                 f"({expected}), not {found}.",
                 at + "/catalog",
-                eng.CATALOG_CLAUSE,
+                eng.INFO.catalog_clause,
             )
         if catalog is None:
             return None  # the state's reader asks for the catalog document itself

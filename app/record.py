@@ -115,7 +115,7 @@ def _history_setup(eng: GameModule, hist: dict[str, Any], body: dict[str, Any]) 
                 f"This game was set up with a custom catalog ({catalog_id}, {catalog_hash}): "
                 "send it as `catalog` with the state.",
                 "/catalog",
-                eng.CATALOG_CLAUSE,
+                eng.INFO.catalog_clause,
             )
         setup = {**setup, "catalog": body["catalog"]}
     setup = history.read_setup(setup)
@@ -239,7 +239,7 @@ def position() -> Response:
             {"position": written, "state": issue_state(state, history.COMPOSED_ORIGIN)}
         )
     require_readable(req.opened, body["state"])  # an encrypted running game's cards stay hidden
-    eng = _positions_of(game_of(body).GAME_ID, "/state/game")
+    eng = _positions_of(game_of(body).INFO.id, "/state/game")
     with engine_errors():
         text = eng.position_of(body["state"], body.get("catalog"))
     return json_response({"position": text})

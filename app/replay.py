@@ -50,8 +50,8 @@ def record_header(
     when it starts from a state composed from a position (app/history.py), not dealt."""
     header: dict[str, Any] = {
         "format": RECORD_FORMAT,
-        "game": eng.GAME_ID,
-        "rules_version": eng.RULES_VERSION,
+        "game": eng.INFO.id,
+        "rules_version": eng.INFO.rules_version,
         "catalog": state["catalog"],
         "result": {
             "game_over": state["game_over"],

@@ -91,7 +91,7 @@ def resolve() -> Response:
                 raise EngineError(
                     "unknown_seat",
                     f"events_for must be a seat 0..{len(state['seats']) - 1}",
-                    eng.SEATS_CLAUSE,
+                    eng.INFO.seats_clause,
                     "/events_for",
                 )
             events = eng.events_for_seat(events, seat)
@@ -158,7 +158,7 @@ def catalogs() -> Response:
     eng = _catalog_game()
     cats = eng.builtin_catalogs()
     return json_response(
-        {"game": eng.GAME_ID, "catalogs": [cats[k].summary() for k in sorted(cats)]}
+        {"game": eng.INFO.id, "catalogs": [cats[k].summary() for k in sorted(cats)]}
     )
 
 
@@ -172,9 +172,9 @@ def catalog(catalog_id: str) -> Response:
         raise ApiError(
             404,
             "unknown_catalog",
-            f"No built-in {eng.GAME_ID} catalog {catalog_id!r}; known: {', '.join(sorted(cats))}.",
+            f"No built-in {eng.INFO.id} catalog {catalog_id!r}; known: {', '.join(sorted(cats))}.",
             "",
-            eng.CATALOG_CLAUSE,
+            eng.INFO.catalog_clause,
         )
     out = cat.summary()
     out["catalog"] = cat.to_json()

@@ -86,10 +86,7 @@ class GameModule(Protocol):
     JSON face is `Any` on purpose: the engine reads whatever it is sent and names every
     problem; an action is the game's own (a tuple), taken from `legal_actions`."""
 
-    GAME_ID: str
-    RULES_VERSION: str
-    CATALOG_CLAUSE: str  # the clause that defines the catalog format (A-10, F-10)
-    SEATS_CLAUSE: str  # the clause that numbers the seats (A-1.1, F-1.1)
+    INFO: GameInfo  # its facts, as it registered them: id, rules version, seats, clauses...
     SETUP_KEYS: tuple[str, ...]  # the fields a set-up may have (A-1, F-1)
     DECISION_FIELDS: dict[str, tuple[str, ...]]  # decision type -> its fields beside `type`
     # The types of the events after which the game goes on from cards the deciding seat had not
@@ -145,9 +142,10 @@ _PACKAGES: tuple[GameModule, ...] = (architectura, fora_de_prumo)
 def _check_packages() -> None:
     games = registered()
     for p in _PACKAGES:
-        found = games.get(p.GAME_ID)
+        game_id = p.INFO.id
+        found = games.get(game_id)
         if found is None or found.module is not p:
-            raise RuntimeError(f"game {p.GAME_ID!r} does not register itself (register_game)")
+            raise RuntimeError(f"game {game_id!r} does not register itself (register_game)")
 
 
 _check_packages()
@@ -160,7 +158,7 @@ class _Games(Sequence[str]):
     it where a fixed list is wanted (`tuple(GAMES)`)."""
 
     def _ids(self) -> tuple[str, ...]:
-        own = tuple(p.GAME_ID for p in _PACKAGES)
+        own = tuple(p.INFO.id for p in _PACKAGES)
         return own + tuple(g for g in registered() if g not in own)
 
     @overload
@@ -185,11 +183,11 @@ class _Games(Sequence[str]):
 
 # game ids, in order: the first is the default when a set-up names no game
 GAMES: Sequence[str] = _Games()
-DEFAULT_GAME = _PACKAGES[0].GAME_ID
+DEFAULT_GAME = _PACKAGES[0].INFO.id
 # the most seats any game of engine/ has: a seat index is 0..MAX_SEATS - 1 (a game's own range
 # is its GameInfo's; its engine checks a seat against the game's number of seats). A game
 # registered later is served up to this many seats (the request schemas' seat bounds).
-MAX_SEATS = max(registered()[p.GAME_ID].info.max_seats for p in _PACKAGES)
+MAX_SEATS = max(p.INFO.max_seats for p in _PACKAGES)
 
 
 def _unknown(game_id: Any) -> SetupError:
@@ -206,8 +204,7 @@ def engine(game_id: str) -> GameModule:
     found = registered().get(game_id) if isinstance(game_id, str) else None
     if found is None:
         raise _unknown(game_id)
-    # a package registers itself with its GAME_ID and RULES_VERSION (register_game checks
-    # them); the rest of the interface is its own to offer (tests/common/test_registry.py,
+    # a package registers itself with its INFO (register_game checks it); the rest of the interface is its own to offer (tests/common/test_registry.py,
     # tests/common/test_conformance.py check every name)
     return cast(GameModule, found.module)
 

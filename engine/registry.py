@@ -89,10 +89,8 @@ _REGISTERED: dict[str, Registered] = {}
 def register_game(info: GameInfo, module: ModuleType) -> None:
     """Register a game: its facts and its package (whose names make `engine.games.GameModule`).
     Each game package calls it once, for itself; `engine/games.py` lists the packages."""
-    if getattr(module, "GAME_ID", None) != info.id:
-        raise ValueError(f"{module.__name__}.GAME_ID is not {info.id!r}")
-    if getattr(module, "RULES_VERSION", None) != info.rules_version:
-        raise ValueError(f"{module.__name__}.RULES_VERSION is not {info.rules_version!r}")
+    if getattr(module, "INFO", None) is not info:
+        raise ValueError(f"{module.__name__}.INFO is not the GameInfo it registers")
     known = _REGISTERED.get(info.id)
     if known is not None and known.module.__name__ != module.__name__:
         raise ValueError(f"game {info.id!r} is already registered by {known.module.__name__}")

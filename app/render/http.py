@@ -54,9 +54,9 @@ RENDER = RenderSchema()
 def _engine(doc: dict[str, Any], where: str) -> GameModule:
     with engine_errors(state=where):
         eng = engine_for_state(doc)
-    if eng.GAME_ID not in RENDERERS:
+    if eng.INFO.id not in RENDERERS:
         raise ApiError(
-            422, "no_renderer", f"No picture is drawn for {eng.GAME_ID!r} yet.", f"{where}/game"
+            422, "no_renderer", f"No picture is drawn for {eng.INFO.id!r} yet.", f"{where}/game"
         )
     return eng
 
@@ -114,7 +114,7 @@ def render() -> Response:
         scores = eng.final_scores(g)
     lang = negotiate()
     composed = "state" in body and req.origin.composed
-    svg = RENDERERS[eng.GAME_ID](
+    svg = RENDERERS[eng.INFO.id](
         Board(
             doc=doc,
             game=g,

@@ -53,10 +53,6 @@ from engine.architectura.view import (
 from engine.protocol import is_terminal
 from engine.registry import GameInfo, register_game
 
-GAME_ID = "architectura"
-CATALOG_CLAUSE = "A-10"
-SEATS_CLAUSE = "A-1.1"  # the clause that numbers the seats
-
 
 def tournament_setup(seed: int, seats: int, variant: str | None = None) -> dict[str, Any]:
     """A seeded set-up for bot matches: the advanced game draws random A-1.5 replacements."""
@@ -86,12 +82,10 @@ def card_kind(card: str) -> str:
 
 
 __all__ = [
-    "CATALOG_CLAUSE",
     "CHANCE_EVENTS",
     "DECISION_FIELDS",
-    "GAME_ID",
+    "INFO",
     "RULES_VERSION",
-    "SEATS_CLAUSE",
     "SETUP_KEYS",
     "Action",
     "Catalog",
@@ -134,24 +128,22 @@ __all__ = [
     "validate",
 ]
 
-register_game(
-    GameInfo(
-        id=GAME_ID,
-        name="Architectura",
-        rules_version=RULES_VERSION,
-        min_seats=2,  # A-1.1
-        max_seats=4,
-        clause_prefix="A",
-        catalog_clause=CATALOG_CLAUSE,
-        seats_clause=SEATS_CLAUSE,
-        rule_documents=("docs/architectura/rules.md",),
-        ruling_documents=("docs/rulings.md",),
-        play_decision="play",  # A-3.2
-        card_name=card_kind,
-        setup_order=SETUP_KEYS,
-        setup_defaults={"variant": "basic", "first_seat": 0, "catalog": "reference"},
-        renderer="engine.architectura.render",
-        state_cards=state_cards,
-    ),
-    sys.modules[__name__],
+INFO = GameInfo(
+    id="architectura",
+    name="Architectura",
+    rules_version=RULES_VERSION,
+    min_seats=2,  # A-1.1
+    max_seats=4,
+    clause_prefix="A",
+    catalog_clause="A-10",
+    seats_clause="A-1.1",  # the clause that numbers the seats
+    rule_documents=("docs/architectura/rules.md",),
+    ruling_documents=("docs/rulings.md",),
+    play_decision="play",  # A-3.2
+    card_name=card_kind,
+    setup_order=SETUP_KEYS,
+    setup_defaults={"variant": "basic", "first_seat": 0, "catalog": "reference"},
+    renderer="engine.architectura.render",
+    state_cards=state_cards,
 )
+register_game(INFO, sys.modules[__name__])

@@ -52,9 +52,6 @@ from engine.fora_de_prumo.view import (
 from engine.protocol import is_terminal
 from engine.registry import GameInfo, register_game
 
-CATALOG_CLAUSE = "F-10"  # the catalog (format F-2.1, refusals F-2.8, reference catalog F-10)
-SEATS_CLAUSE = "F-1.1"  # the clause that numbers the seats
-
 
 def state_cards(state: Mapping[str, Any]) -> list[str]:
     """Every card a state holds, once each (F-1.3): the hands, the works (the building's
@@ -70,12 +67,10 @@ def state_cards(state: Mapping[str, Any]) -> list[str]:
 
 
 __all__ = [
-    "CATALOG_CLAUSE",
     "CHANCE_EVENTS",
     "DECISION_FIELDS",
-    "GAME_ID",
+    "INFO",
     "RULES_VERSION",
-    "SEATS_CLAUSE",
     "SETUP_KEYS",
     "SLOT_SIDE",
     "Action",
@@ -120,21 +115,19 @@ __all__ = [
     "validate",
 ]
 
-register_game(
-    GameInfo(
-        id=GAME_ID,
-        name="Fora de Prumo",
-        rules_version=RULES_VERSION,
-        min_seats=2,  # F-1.1
-        max_seats=4,
-        clause_prefix="F",
-        catalog_clause=CATALOG_CLAUSE,
-        seats_clause=SEATS_CLAUSE,
-        rule_documents=("docs/fora-de-prumo/rules.md",),
-        ruling_documents=("docs/fora-de-prumo/rulings.md",),
-        play_decision="lay",  # F-3.3
-        renderer="engine.fora_de_prumo.render",
-        state_cards=state_cards,
-    ),
-    sys.modules[__name__],
+INFO = GameInfo(
+    id=GAME_ID,
+    name="Fora de Prumo",
+    rules_version=RULES_VERSION,
+    min_seats=2,  # F-1.1
+    max_seats=4,
+    clause_prefix="F",
+    catalog_clause="F-10",  # the catalog (format F-2.1, refusals F-2.8, reference catalog F-10)
+    seats_clause="F-1.1",  # the clause that numbers the seats
+    rule_documents=("docs/fora-de-prumo/rules.md",),
+    ruling_documents=("docs/fora-de-prumo/rulings.md",),
+    play_decision="lay",  # F-3.3
+    renderer="engine.fora_de_prumo.render",
+    state_cards=state_cards,
 )
+register_game(INFO, sys.modules[__name__])

@@ -156,10 +156,8 @@ def test_an_unknown_game_has_no_engine_and_no_info() -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_the_facts_are_the_modules(game: str) -> None:
     facts, eng = info(game), engine(game)
-    assert facts.id == eng.GAME_ID == game
-    assert facts.rules_version == eng.RULES_VERSION
-    assert facts.catalog_clause == eng.CATALOG_CLAUSE
-    assert facts.seats_clause == eng.SEATS_CLAUSE
+    assert facts is eng.INFO and facts.id == game
+    assert facts.catalog_clause.startswith(facts.clause_prefix + "-")
     assert facts.name and facts.name != facts.id
 
 
@@ -317,10 +315,11 @@ def _facts(**kw: Any) -> dict[str, Any]:
     return {**base, **kw}
 
 
-def _module(game_id: str = "test-game", version: str = "test-game-rules/1") -> ModuleType:
+def _module(facts: GameInfo | None) -> ModuleType:
+    """A package whose INFO is `facts` (None: a package without one)."""
     mod = ModuleType("tests.fake_game")
-    mod.GAME_ID = game_id  # type: ignore[attr-defined]
-    mod.RULES_VERSION = version  # type: ignore[attr-defined]
+    if facts is not None:
+        mod.INFO = facts  # type: ignore[attr-defined]
     return mod
 
 
@@ -342,16 +341,16 @@ def test_a_game_info_refuses_facts_that_do_not_hold_together(bad: dict[str, Any]
 def test_register_game_refuses_a_module_that_is_not_the_game() -> None:
     before = dict(registered())
     facts = GameInfo(**_facts())
-    with pytest.raises(ValueError, match="GAME_ID"):
-        register_game(facts, _module(game_id="other"))
-    with pytest.raises(ValueError, match="RULES_VERSION"):
-        register_game(facts, _module(version="other"))
+    # its INFO must be the very facts it registers (one source of a game's facts)
+    for other in (None, GameInfo(**_facts()), GameInfo(**_facts(rules_version="other"))):
+        with pytest.raises(ValueError, match="INFO"):
+            register_game(facts, _module(other))
     with pytest.raises(ValueError, match="already registered"):
         taken = info(DEFAULT_GAME)
-        register_game(taken, _module(taken.id, taken.rules_version))
+        register_game(taken, _module(taken))
     clash = GameInfo(**_facts(clause_prefix="A", catalog_clause="A-10", seats_clause="A-1.1"))
     if any(info(g).clause_prefix == "A" for g in GAMES):
         with pytest.raises(ValueError, match="clause prefix"):
-            register_game(clash, _module())
+            register_game(clash, _module(clash))
     assert dict(registered()) == before
     assert "tests.fake_game" not in sys.modules

@@ -175,7 +175,7 @@ def test_the_package_is_the_registered_fora_de_prumo() -> None:
     from engine.games import engine
 
     assert engine("fora-de-prumo") is fdp
-    assert fdp.GAME_ID == "fora-de-prumo" and fdp.RULES_VERSION == "fora-de-prumo-rules/1.0"
+    assert fdp.INFO.id == "fora-de-prumo" and fdp.RULES_VERSION == "fora-de-prumo-rules/1.0"
 
 
 def test_F_1_seats_and_seed_must_be_given() -> None:

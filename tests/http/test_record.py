@@ -45,8 +45,8 @@ def test_a_finished_game_recorded_replays_unchanged(setup: dict[str, Any]) -> No
     assert r.status_code == 200
     eng = engine(setup.get("game", "architectura"))
     header = rec["record"]
-    assert header["format"] == "referee-record/1" and header["game"] == eng.GAME_ID
-    assert header["rules_version"] == eng.RULES_VERSION == final["rules_version"]
+    assert header["format"] == "referee-record/1" and header["game"] == eng.INFO.id
+    assert header["rules_version"] == eng.INFO.rules_version == final["rules_version"]
     assert header["catalog"] == final["catalog"] and header["catalog"]["hash"].startswith("sha256:")
     assert header["result"] == {
         "game_over": True,
@@ -172,7 +172,7 @@ def test_a_finished_game_is_recorded_from_its_last_state_alone(setup: dict[str, 
         "decisions": len(log),
         "scores": final["scores"],
     }
-    assert rec["record"]["rules_version"] == eng.RULES_VERSION
+    assert rec["record"]["rules_version"] == eng.INFO.rules_version
     assert rec["record"]["catalog"] == final["catalog"]
     assert rec["decisions"] == [eng.decision_notation(d) for d in log]
     # the same record as the one written from the set-up and the decisions the client kept
