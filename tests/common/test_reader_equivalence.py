@@ -1,0 +1,38 @@
+"""Every untrusted document is read as it was before its shape was declared: over valid
+documents and hundreds of mutations of each (tests/readers_oracle.py), both games' states,
+catalogs and set-ups give the same result, or the same problems (codes, pointers, clauses,
+details, order), as the answers the hand-written readers gave (tests/data/readers_golden.json)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from readers_oracle import GOLDEN, answer, cases
+
+CASES = cases()
+EXPECTED: dict[str, list[Any]] = json.loads(GOLDEN.read_text())
+
+
+@pytest.mark.parametrize("kind", sorted(CASES))
+def test_mutated_documents_are_answered_as_before(kind: str) -> None:
+    expected = EXPECTED[kind]
+    assert len(CASES[kind]) == len(expected)
+    for i, ((doc, read), want) in enumerate(zip(CASES[kind], expected, strict=True)):
+        got = answer(read)
+        assert got == want, f"{kind} case {i}: {json.dumps(doc)[:300]}"
+    refused = sum(1 for a in expected if "error" in a)
+    assert 0.5 * len(expected) < refused < len(expected)  # valid and broken documents alike
+
+
+def test_the_cases_reach_every_document_kind() -> None:
+    assert (
+        set(CASES)
+        == set(EXPECTED)
+        == {
+            f"{game}_{doc}"
+            for game in ("arch", "fdp")
+            for doc in ("state", "catalog", "setup", "setup_catalog")
+        }
+    )
