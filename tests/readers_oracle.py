@@ -13,6 +13,7 @@ number out of range, an unknown field, a huge list, nested garbage, a repeated e
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import random
@@ -137,7 +138,8 @@ def catalog_json(cat: Any) -> Any:
 
 
 def reference(game: Any) -> dict[str, Any]:
-    return json.loads(json.dumps(game.builtin_catalogs()["reference"].to_json()))
+    doc: dict[str, Any] = json.loads(json.dumps(game.builtin_catalogs()["reference"].to_json()))
+    return doc
 
 
 def fdp_states() -> list[Any]:
@@ -187,7 +189,7 @@ def cases() -> dict[str, list[tuple[Any, Callable[[], Any]]]]:
 
     def add(kind: str, docs: list[Any], n: int, read: Callable[[Any], Any]) -> None:
         docs = docs + [mutated(rnd.choice(docs), rnd) for _ in range(n)]
-        out[kind] = [(d, (lambda d=d: read(d))) for d in docs]
+        out[kind] = [(d, functools.partial(read, d)) for d in docs]
 
     add("fdp_state", fdp_states(), 500, lambda d: fdp.game_to_json(fdp.load(d)))
     add("arch_state", arch_states(), 200, lambda d: arch.game_to_json(arch.load(d)))
