@@ -14,7 +14,6 @@ from engine.architectura.catalog import CardDef, Catalog, builtin_catalogs, load
 from engine.architectura.city import breaks_three_in_a_row, eligible_cells, protected_against
 from engine.architectura.flow import OP_CLAUSE, cost_payable, deciding_seat, options, step
 from engine.architectura.model import BLOCKS, Action, Game
-from engine.architectura.schema import _Reader
 from engine.architectura.scoring import final_scores
 from engine.architectura.serialize import (
     DECISION_TYPES,
@@ -25,6 +24,7 @@ from engine.architectura.serialize import (
 )
 from engine.architectura.setup import SETUP_KEYS, check_fields
 from engine.architectura.setup import new_game as _new_game
+from engine.declared import Problems
 from engine.errors import (
     IllegalDecision,
     InvalidState,
@@ -123,7 +123,7 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
             if v is None and kind == "play":
                 out.append(-1)
                 continue
-            r = _Reader()
+            r = Problems()
             cell = parse_cell(r, v, fp, g.n)
             if cell < 0:
                 p = r.problems[0]
