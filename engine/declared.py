@@ -168,11 +168,14 @@ class Doc(msgspec.Struct, forbid_unknown_fields=True):
     """One object of a document. `absent`: what a missing field stands for when not None
     (its absence is reported all the same); `report_missing`: whether a missing field is a
     problem of its own (an entry's missing field is reported as its wrong value);
-    `sort_missing`: missing fields reported in name order, else in declared order."""
+    `sort_missing`: missing fields reported in name order, else in declared order;
+    `missing_of_non_object`: whether a value that is no object also misses every field (else
+    it is one wrong type, and its fields read as null)."""
 
     absent: ClassVar[dict[str, Any]] = {}
     report_missing: ClassVar[bool] = True
     sort_missing: ClassVar[bool] = True
+    missing_of_non_object: ClassVar[bool] = True
 
 
 def convert(data: Any, cls: type[T]) -> T | None:
@@ -233,6 +236,8 @@ def node(r: Problems, v: Any, cls: type[T], p: str) -> T:
     if type(v) is cls:
         return v
     walked = _Walked(r, r.obj(v, p), cls, p)
+    if not isinstance(v, dict) and not cls.missing_of_non_object:
+        walked._read = {}  # its fields are not looked for: each reads as null
     r.walked.append(walked)
     return cast(T, walked)
 
@@ -268,9 +273,11 @@ class _Walked:
         if name in self._d:
             return _value(self._r, self._d[name], f.type, p)
         if not f.required:  # its default, as the struct would have it
-            cls = self._cls
-            defaults = cls.__struct_defaults__
-            return defaults[cls.__struct_fields__.index(name) - len(cls.__struct_fields__)]
+            if f.default_factory is not msgspec.NODEFAULT:
+                return f.default_factory()
+            return (
+                msgspec.UNSET if f.default is msgspec.NODEFAULT else f.default
+            )  # UNSET shows none
         stand_in = copy.copy(self._cls.absent.get(name))
         return stand_in if stand_in is not None else _value(self._r, None, f.type, p)
 

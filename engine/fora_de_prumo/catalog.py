@@ -13,17 +13,16 @@ records.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.canonical import digest
+from engine.declared import unknown_fields
 from engine.errors import (
     CatalogError,
     Problem,
     ProblemList,
     problem_count,
-    short_repr,
-    unknown_keys,
 )
 from engine.protocol import shipped_catalogs
 
@@ -124,29 +123,6 @@ class Catalog:
 
     def card(self, cid: str) -> Card:
         return self.cards[cid]
-
-
-def unknown_fields(
-    problems: ProblemList,
-    d: dict[Any, Any],
-    allowed: tuple[str, ...],
-    path: str,
-    code: str = "unknown_field",
-    clause: str | None = None,
-    what: str = "",
-) -> None:
-    """engine.errors.unknown_keys, each problem naming `clause`: the keys beyond the hundred
-    kept are only counted, never sorted or written. Keys that are not strings (only a
-    Python caller can send them) are named by their short repr: they do not sort with
-    strings."""
-    if not d.keys() - allowed:  # the usual case: nothing unknown, nothing to write
-        return
-    if not all(isinstance(k, str) for k in d):
-        d = {k if isinstance(k, str) else short_repr(k): None for k in d}
-    found = ProblemList(max(problems.limit - len(problems), 0))
-    unknown_keys(found, d, allowed, path, code, what)
-    problems.extend(replace(p, clause=clause) for p in found)
-    problems.dropped += found.dropped
 
 
 class _Checker:

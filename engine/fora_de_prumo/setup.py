@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine import rng as rngmod
+from engine.declared import unknown_fields
 from engine.errors import Problem, ProblemList, SetupError
 from engine.fora_de_prumo.building import Building
-from engine.fora_de_prumo.catalog import Catalog, unknown_fields
+from engine.fora_de_prumo.catalog import Catalog
 from engine.fora_de_prumo.model import BUY, Game
 from engine.fora_de_prumo.work import Work
 from engine.setup_fields import SetupClauses, check_shared_fields, is_int

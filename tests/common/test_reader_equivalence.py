@@ -5,6 +5,7 @@ details, order), as the answers the hand-written readers gave (tests/data/reader
 
 from __future__ import annotations
 
+import importlib
 import json
 from typing import Any
 
@@ -36,3 +37,20 @@ def test_the_cases_reach_every_document_kind() -> None:
             for doc in ("state", "catalog", "setup", "setup_catalog")
         }
     )
+
+
+@pytest.mark.parametrize(
+    "kind, module",
+    [
+        ("arch_state", "engine.architectura.serialize"),
+        ("fdp_state", "engine.fora_de_prumo.serialize"),
+    ],
+)
+def test_the_walk_answers_as_the_typed_conversion(
+    kind: str, module: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forcing the node-by-node walk on every document, valid ones too, gives the same
+    answers: the typed path accepts nothing the walk would refuse, and reads alike."""
+    monkeypatch.setattr(importlib.import_module(module), "convert", lambda data, cls: None)
+    for i, ((_, read), want) in enumerate(zip(CASES[kind], EXPECTED[kind], strict=True)):
+        assert answer(read) == want, f"{kind} case {i}"

@@ -1,0 +1,111 @@
+"""The shape of a Fora de Prumo state document (F-2.7, docs/fora-de-prumo.md), declared
+once as msgspec structs and read as engine/declared.py reads every document: in one typed
+call when well formed, else node by node, every problem listed.
+
+Fields whose check depends on the game (card ids, seats, list lengths bounded by the cards
+in use) are `Any` or `list[Any]` here and checked by the reader (serialize.py). Missing
+fields are reported in declared order, so the fields are declared in the document's order.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar
+
+import msgspec
+
+from engine.declared import Doc
+
+COORD_LIMIT = 10_000  # far beyond any building of 500 cards; keeps numbers printable
+
+
+def _int(lo: int, hi: int, clause: str, doc: str) -> Any:
+    return msgspec.Meta(ge=lo, le=hi, extra={"clause": clause}, description=doc)
+
+
+class FdpDoc(Doc, kw_only=True):
+    """An object of a Fora de Prumo state: missing fields in declared order, none looked
+    for in a value that is no object."""
+
+    sort_missing: ClassVar[bool] = False
+    missing_of_non_object: ClassVar[bool] = False
+
+
+class CatalogRefDoc(FdpDoc, kw_only=True):
+    """The catalog a state is played with (F-2.1): a built-in one or the one sent along."""
+
+    id: Any
+    hash: Any
+
+
+class PlacementDoc(FdpDoc, kw_only=True):
+    """A space of a building, where it lies and how it is turned (F-2.4)."""
+
+    card: Any
+    x: Annotated[int, _int(-COORD_LIMIT, COORD_LIMIT, "F-2.4", "column")]
+    y: Annotated[int, _int(-COORD_LIMIT, COORD_LIMIT, "F-2.4", "row")]
+    r: Annotated[int, _int(0, 3, "F-2.4", "quarter turns")]
+
+
+class CloneDoc(FdpDoc, kw_only=True):
+    """A clone card laid on a concept, project or material of the site (F-6.6)."""
+
+    target: Any
+    card: Any
+
+
+class WorkDoc(FdpDoc, kw_only=True):
+    """A seat's work (F-2.7, F-4.1)."""
+
+    building: list[PlacementDoc]
+    converted: list[Any]
+    site: list[Any]
+    clones: list[CloneDoc]
+    spent: list[Any]
+
+
+class SeatDoc(FdpDoc, kw_only=True):
+    hand: list[Any]
+    work: WorkDoc
+
+
+class TurnDoc(FdpDoc, kw_only=True):
+    """The turn under way (F-3): its seat, number and step, the deck cards seen (F-R19),
+    the card bought (F-3.1)."""
+
+    seat: Any
+    number: Annotated[int, _int(1, 10**9, "F-3", "turns counted from 1")]
+    step: Any
+    peeked: list[Any]
+    bought: Any
+
+
+class FinalRoundDoc(FdpDoc, kw_only=True):
+    """The final round (F-8.1, F-R25): who triggered it, the seats still to play."""
+
+    triggered_by: Any
+    remaining: list[Any]
+
+
+class StateDoc(FdpDoc, kw_only=True):
+    """A Fora de Prumo state, as `game_to_json` writes it."""
+
+    game: Any
+    rules_version: Any
+    catalog: CatalogRefDoc
+    market_size: Annotated[int, _int(4, 6, "F-1.7", "cards of the market")]
+    first_seat: Any
+    seats: list[SeatDoc]
+    deck: list[Any]
+    market: list[Any]
+    turn: TurnDoc
+    passes: Any
+    final_round: FinalRoundDoc | None
+    pending: Any = None
+    rng: Any
+    game_over: bool
+    scores: Any = None
+
+
+STATE_FIELDS = StateDoc.__struct_fields__
+WORK_FIELDS = WorkDoc.__struct_fields__
+TURN_FIELDS = TurnDoc.__struct_fields__
