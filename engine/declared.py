@@ -26,6 +26,7 @@ import msgspec.inspect as mi
 from engine.errors import Problem, ProblemList, short_repr, unknown_keys
 
 T = TypeVar("T", bound="Doc")
+S = TypeVar("S", bound=msgspec.Struct)
 
 
 def is_int(v: Any) -> TypeGuard[int]:
@@ -178,7 +179,7 @@ class Doc(msgspec.Struct, forbid_unknown_fields=True):
     missing_of_non_object: ClassVar[bool] = True
 
 
-def convert(data: Any, cls: type[T]) -> T | None:
+def convert(data: Any, cls: type[S]) -> S | None:
     """The typed document, or None when it is not well formed."""
     try:
         return msgspec.convert(data, cls)

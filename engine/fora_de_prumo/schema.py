@@ -9,7 +9,7 @@ fields are reported in declared order, so the fields are declared in the documen
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
@@ -109,3 +109,125 @@ class StateDoc(FdpDoc, kw_only=True):
 STATE_FIELDS = StateDoc.__struct_fields__
 WORK_FIELDS = WorkDoc.__struct_fields__
 TURN_FIELDS = TurnDoc.__struct_fields__
+
+
+# -- the catalog (F-2.1, F-2.8) ------------------------------------------------------------
+# A catalog that converts in one call is well formed; what no declaration says (a space's one
+# or four distinct suits and its door, `printed` naming the card's own fields, distinct card
+# ids) is checked by catalog.py, which also lists every problem of one that does not convert.
+
+Suit = Literal["exteriores", "conforto", "circulacoes", "atividades"]
+CardType = Literal["space", "material", "person", "concept", "project"]
+Ability = Literal[
+    "coordenadora",
+    "engenheiro",
+    "designer_de_interiores",
+    "paisagista",
+    "equipe_de_obras",
+    "teorica",
+    "urbanista",
+    "arquiteta",
+    "estagiario",
+]
+CARD_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+CATALOG_ID = r"^[a-z][a-z0-9_-]{0,63}$"
+Text = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Number = Annotated[int, msgspec.Meta(ge=0, le=1000)]
+
+
+class Objective(msgspec.Struct, forbid_unknown_fields=True, tag_field="measure"):
+    """A concept's objective (F-7.4): what it counts, by its `measure`."""
+
+
+class SpacesObjective(Objective, tag="spaces"):
+    suit: Suit | msgspec.UnsetType = msgspec.UNSET
+
+
+class SpaceSuitsObjective(Objective, tag="space_suits"):
+    pass
+
+
+class CardsObjective(Objective, tag="cards"):
+    type: CardType
+
+
+class ConnectionsObjective(Objective, tag="connections"):
+    pass
+
+
+class QualifiedObjective(Objective, tag="qualified"):
+    suit: Suit | msgspec.UnsetType = msgspec.UNSET
+
+
+class QualifiedTypesObjective(Objective, tag="qualified_types"):
+    pass
+
+
+class StreetDoorsObjective(Objective, tag="street_doors"):
+    pass
+
+
+class PatioCellsObjective(Objective, tag="patio_cells"):
+    pass
+
+
+AnyObjective = (
+    SpacesObjective
+    | SpaceSuitsObjective
+    | CardsObjective
+    | ConnectionsObjective
+    | QualifiedObjective
+    | QualifiedTypesObjective
+    | StreetDoorsObjective
+    | PatioCellsObjective
+)
+
+
+class CardDoc(msgspec.Struct, forbid_unknown_fields=True, tag_field="type", kw_only=True):
+    """The fields of every card (F-2.1); its `type` says which others it has."""
+
+    id: Annotated[str, msgspec.Meta(pattern=CARD_ID)]
+    name: Text
+    gloss: Text
+    phase: Annotated[int, msgspec.Meta(ge=1, le=3)]
+    min_players: Annotated[int, msgspec.Meta(ge=1, le=4)]
+    printed: Annotated[list[str], msgspec.Meta(max_length=16)] = []
+    """the fields the published card prints (F-10)"""
+
+
+class SpaceCard(CardDoc, tag="space", kw_only=True):
+    """F-2.2/F-2.3: one suit, or all four (a joker); six slots, at least one door."""
+
+    suits: Annotated[list[Suit], msgspec.Meta(min_length=1, max_length=4)]
+    slots: Annotated[str, msgspec.Meta(pattern=r"^[WDGPBY]{6}$")]
+
+
+class MaterialCard(CardDoc, tag="material", kw_only=True):
+    suit: Suit
+    value: Number
+
+
+class PersonCard(CardDoc, tag="person", kw_only=True):
+    ability: Ability
+
+
+class ConceptCard(CardDoc, tag="concept", kw_only=True):
+    objective: AnyObjective
+    points: Number
+
+
+class ProjectCard(CardDoc, tag="project", kw_only=True):
+    value: Number
+
+
+AnyCard = SpaceCard | MaterialCard | PersonCard | ConceptCard | ProjectCard
+
+
+class CatalogDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A Fora de Prumo card catalog (F-2.1)."""
+
+    format: Literal["fora-de-prumo-catalog/1"]
+    id: Annotated[str, msgspec.Meta(pattern=CATALOG_ID)]
+    name: Text
+    provenance: Annotated[str, msgspec.Meta(max_length=10_000)] = ""
+    cards: Annotated[list[AnyCard], msgspec.Meta(min_length=1, max_length=500)]

@@ -44,6 +44,8 @@ def test_the_cases_reach_every_document_kind() -> None:
     [
         ("arch_state", "engine.architectura.serialize"),
         ("fdp_state", "engine.fora_de_prumo.serialize"),
+        ("fdp_catalog", "engine.fora_de_prumo.catalog"),
+        ("fdp_setup_catalog", "engine.fora_de_prumo.catalog"),
     ],
 )
 def test_the_walk_answers_as_the_typed_conversion(
@@ -54,3 +56,21 @@ def test_the_walk_answers_as_the_typed_conversion(
     monkeypatch.setattr(importlib.import_module(module), "convert", lambda data, cls: None)
     for i, ((_, read), want) in enumerate(zip(CASES[kind], EXPECTED[kind], strict=True)):
         assert answer(read) == want, f"{kind} case {i}"
+
+
+@pytest.mark.parametrize("module", ["engine.fora_de_prumo.catalog"])
+def test_a_well_formed_catalog_is_read_without_the_walk(
+    module: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reference catalog, and every valid mutation of it, is built from its typed
+    conversion: the field-by-field reading is only for the documents that fail it."""
+    mod = importlib.import_module(module)
+
+    def walked(doc: Any) -> Any:
+        raise AssertionError("walked")
+
+    kind = "fdp_catalog" if "fora" in module else "arch_catalog"
+    monkeypatch.setattr(mod, "_walked", walked)
+    for (_, read), want in zip(CASES[kind], EXPECTED[kind], strict=True):
+        if "ok" in want:
+            assert answer(read) == want
