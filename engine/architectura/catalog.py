@@ -12,7 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine.architectura import catalog_schema as cs
 from engine.canonical import digest
+from engine.declared import convert
 from engine.errors import (
     CatalogError,
     Problem,
@@ -24,8 +26,8 @@ from engine.errors import (
 from engine.protocol import shipped_catalogs
 
 FORMAT = "architectura-catalog/1"
-ID_RE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
-FORMULA_RE = re.compile(r"^(X|No\.)([+-][0-9]{1,2})?$")
+ID_RE = re.compile(cs.ID)
+FORMULA_RE = re.compile(cs.FORMULA)
 OPS = {"rotate", "destroy", "restore", "move", "swap", "remove", "protect", "hand_limit", "special"}
 TARGETED_OPS = {"rotate", "destroy", "restore", "move", "swap", "remove", "protect"}
 SPECIALS = {"fountain", "laboratory", "manufactory", "smithy"}
@@ -35,7 +37,7 @@ PASSIVES = {GUESTHOUSE, "graveyard"}
 PREGAMES = {"obelisk"}
 SCORES = {"per_match", "if_any", "per_graveyard_card"}
 WHERES = {"adjacent", "street", "city"}
-DEFAULT_COLOURS = ("blue", "green", "yellow", "red")
+DEFAULT_COLOURS = tuple(cs.DEFAULT_COLOURS)
 # Bounds on a custom catalog (the reference one: 26 cards, one operation and one modifier
 # each, texts under 200 characters): every request that carries a catalog reads it whole,
 # so its size, and what a game made with it costs, stay within these.
@@ -613,10 +615,10 @@ def _references(
                 )
 
 
-def load_catalog(data: Any) -> Catalog:
-    """Check a catalog document and build it, or raise CatalogError listing every problem
-    (A-10): its own fields (_header), each card (CARD_READERS), a deck of 12 basic
-    cards (A-1.3), then what the cards name (_references)."""
+def _walked(data: Any) -> Catalog:
+    """A catalog read field by field, every problem listed (CatalogError, A-10): its own
+    fields (_header), each card (CARD_READERS), a deck of 12 basic cards (A-1.3), then what
+    the cards name (_references)."""
     problems: list[Problem] = ProblemList()
     if not isinstance(data, dict):
         raise CatalogError([Problem("catalog_type", "a catalog must be a JSON object", "")])
@@ -650,16 +652,122 @@ def load_catalog(data: Any) -> Catalog:
     _references(raw_cards, cards, basics, problems)
     if problems:
         raise CatalogError(problems)
+    return _catalog(data, tuple(colours), cards)
+
+
+def _catalog(data: dict[str, Any], colours: tuple[str, ...], cards: dict[str, CardDef]) -> Catalog:
     return Catalog(
         id=str(data["id"]),
         name=str(data["name"]),
         provenance=str(data["provenance"]),
-        colours=tuple(colours),
+        colours=colours,
         cards=cards,
-        basic_ids=tuple(c.id for c in basics),
+        basic_ids=tuple(c.id for c in cards.values() if c.kind == "basic"),
         raw=data,
         hash=digest(data),
     )
+
+
+def _typed_selector(t: cs.Selector) -> Selector:
+    return Selector(t.where, t.owner, t.face, t.value == "lower_than_source", t.card)
+
+
+def _typed_op(t: Any) -> Op | None:
+    """An operation that converted, or None when a check of meaning refuses it."""
+    kind = t.__struct_config__.tag
+    count = 0 if t.count == "all" else int(t.count)
+    if count == 0 and kind != "destroy":
+        return None
+    target = Selector()
+    if isinstance(t, cs.TargetedOp):
+        target = _typed_selector(t.target)
+        if target.face != ("down" if kind in ("restore", "remove") else "up"):
+            return None
+    value = t.value if isinstance(t, cs.HandLimitOp) else 0
+    name = t.name if isinstance(t, cs.SpecialOp) else ""
+    return Op(kind, t.may, count, t.steps, t.per_owner, value, name, target)
+
+
+def _typed_face(t: Any) -> tuple[Any, ...] | None:
+    """(values, basic index, formula, offset) of a card that converted, or None."""
+    if t.formula is not cs.UNSET:
+        m = FORMULA_RE.match(t.formula)
+        if t.values is not cs.UNSET or t.basic is not cs.UNSET or m is None:
+            return None
+        return (), 0, m.group(1), int(m.group(2) or 0)
+    if t.values is cs.UNSET or any(a >= b for a, b in itertools.pairwise(t.values)):
+        return None
+    if t.basic is cs.UNSET or t.basic not in t.values:
+        return None
+    return tuple(t.values), t.values.index(t.basic), None, 0
+
+
+def _typed_card(t: Any) -> CardDef | None:
+    """A card that converted, or None when a check of meaning refuses it."""
+    face = _typed_face(t)
+    cost_from = () if t.cost is cs.UNSET else tuple(t.cost.from_)
+    if (
+        face is None
+        or len(set(cost_from)) != len(cost_from)
+        or len(set(t.passive)) != len(t.passive)
+    ):
+        return None
+    ops = [_typed_op(o) for o in t.on_play]
+    if any(o is None for o in ops):
+        return None
+    values, basic_index, formula, offset = face
+    return CardDef(
+        id=t.id,
+        name=t.name,
+        kind=t.__struct_config__.tag,
+        values=values,
+        basic_index=basic_index,
+        formula=formula,
+        offset=offset,
+        shield=t.shield,
+        replaces=t.replaces,
+        cost_remove=0 if t.cost is cs.UNSET else t.cost.remove,
+        cost_from=cost_from,
+        outside=t.placement == "outside",
+        on_play=tuple(o for o in ops if o is not None),
+        end_of_game=tuple(
+            Score(s.__struct_config__.tag, s.points, _typed_selector(s.target))
+            for s in t.end_of_game
+        ),
+        passive=frozenset(t.passive),
+        pregame=t.pregame,
+        names=dict(t.names),
+        text=t.text,
+    )
+
+
+def _typed(data: dict[str, Any], doc: cs.CatalogDoc) -> Catalog | None:
+    """The catalog of a document that converted, or None when a check of meaning refuses
+    it (then read field by field, to list its problems as ever)."""
+    if len(set(doc.colours)) != len(doc.colours):
+        return None
+    cards: dict[str, CardDef] = {}
+    for t in doc.cards:
+        card = _typed_card(t)
+        if card is None or card.id in cards:
+            return None
+        cards[card.id] = card
+    basics = [c for c in cards.values() if c.kind == "basic"]
+    problems: list[Problem] = []
+    _references(data["cards"], cards, basics, problems)
+    if len(basics) != 12 or problems:
+        return None
+    return _catalog(data, tuple(doc.colours), cards)
+
+
+def load_catalog(data: Any) -> Catalog:
+    """Check a catalog document and build it, or raise CatalogError listing every problem
+    (A-10). A well-formed one converts in one call (catalog_schema.CatalogDoc) and is built
+    from its typed cards; any other, or one a check of meaning refuses, is read field by
+    field (_walked)."""
+    doc = convert(data, cs.CatalogDoc)
+    built = _typed(data, doc) if doc is not None else None
+    return built if built is not None else _walked(data)
 
 
 def replaceable(catalog: Catalog, additional: str, basic: str) -> bool:

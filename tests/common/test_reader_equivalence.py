@@ -46,6 +46,8 @@ def test_the_cases_reach_every_document_kind() -> None:
         ("fdp_state", "engine.fora_de_prumo.serialize"),
         ("fdp_catalog", "engine.fora_de_prumo.catalog"),
         ("fdp_setup_catalog", "engine.fora_de_prumo.catalog"),
+        ("arch_catalog", "engine.architectura.catalog"),
+        ("arch_setup_catalog", "engine.architectura.catalog"),
     ],
 )
 def test_the_walk_answers_as_the_typed_conversion(
@@ -58,7 +60,7 @@ def test_the_walk_answers_as_the_typed_conversion(
         assert answer(read) == want, f"{kind} case {i}"
 
 
-@pytest.mark.parametrize("module", ["engine.fora_de_prumo.catalog"])
+@pytest.mark.parametrize("module", ["engine.fora_de_prumo.catalog", "engine.architectura.catalog"])
 def test_a_well_formed_catalog_is_read_without_the_walk(
     module: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
