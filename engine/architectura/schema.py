@@ -12,7 +12,7 @@ of cards) are `Any` or `list[Any]` here and checked by the reader.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -65,3 +65,27 @@ class StateDoc(Doc):
     game_over: bool
     pending: Any = None
     scores: Any = None
+
+
+class SetupDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """An Architectura set-up (A-1). One that converts has no problem in its own fields
+    but perhaps `first_seat` (a seat of the game: A-1.4) and `seed` (below 2^64: msgspec
+    bounds integers within 64 bits); its colours and replacements are checked against its
+    catalog (setup.py). One that does not is read field by field."""
+
+    game: Literal["architectura"] = "architectura"
+    seats: Annotated[int, msgspec.Meta(ge=2, le=4, extra={"clause": "A-1.1"})]
+    seed: Annotated[int, msgspec.Meta(ge=0, extra={"clause": "A-1.6"})]
+    """below 2^64 (msgspec bounds an integer within 64 bits)"""
+    variant: Literal["basic", "advanced"] = "basic"
+    first_seat: Annotated[int, msgspec.Meta(ge=0, le=3, extra={"clause": "A-1.4"})] = 0
+    # bounded, so that a huge list costs no conversion: refused by setup.py unread
+    colours: Annotated[list[str], msgspec.Meta(max_length=4)] | msgspec.UnsetType = msgspec.UNSET
+    """the seats' colours, in seat order (A-1.1); the catalog's first ones by default"""
+    replacements: Annotated[
+        list[Annotated[dict[str, str], msgspec.Meta(max_length=12)]], msgspec.Meta(max_length=4)
+    ] = []
+    """per seat, {additional card: basic card it replaces} (A-1.5): at most one per basic
+    card (a deck has 12, A-1.3)"""
+    catalog: str | dict[str, Any] = "reference"
+    """a built-in catalog's id, or a catalog document (A-10)"""

@@ -231,3 +231,19 @@ class CatalogDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     name: Text
     provenance: Annotated[str, msgspec.Meta(max_length=10_000)] = ""
     cards: Annotated[list[AnyCard], msgspec.Meta(min_length=1, max_length=500)]
+
+
+class SetupDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A Fora de Prumo set-up (F-1). One that converts has no problem in its own fields but
+    perhaps `first_seat` (a seat of the game: F-R5) and `seed` (below 2^64: msgspec bounds
+    integers within 64 bits); its catalog is read by the caller. One that does not is read
+    field by field (setup.py)."""
+
+    game: Literal["fora-de-prumo"] = "fora-de-prumo"
+    seats: Annotated[int, msgspec.Meta(ge=2, le=4, extra={"clause": "F-1.1"})]
+    seed: Annotated[int, msgspec.Meta(ge=0, extra={"clause": "F-1.9"})]
+    """below 2^64 (msgspec bounds an integer within 64 bits)"""
+    first_seat: Annotated[int, msgspec.Meta(ge=0, le=3, extra={"clause": "F-R5"})] = 0
+    market_size: Annotated[int, msgspec.Meta(ge=4, le=6, extra={"clause": "F-1.7"})] = 5
+    catalog: str | dict[str, Any] = "reference"
+    """a built-in catalog's id, or a catalog document (F-2.1)"""

@@ -48,6 +48,8 @@ def test_the_cases_reach_every_document_kind() -> None:
         ("fdp_setup_catalog", "engine.fora_de_prumo.catalog"),
         ("arch_catalog", "engine.architectura.catalog"),
         ("arch_setup_catalog", "engine.architectura.catalog"),
+        ("arch_setup", "engine.architectura.setup"),
+        ("fdp_setup", "engine.fora_de_prumo.setup"),
     ],
 )
 def test_the_walk_answers_as_the_typed_conversion(
