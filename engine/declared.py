@@ -132,11 +132,20 @@ class Problems:
         integer (a Python bool is an int): a wrong type."""
         if is_int(v) and lo <= v <= hi:
             return v
-        code = "out_of_range" if is_int(v) else "wrong_type"
         if self.named:
-            self.bad(code, f"must be an integer from {lo} to {hi}, not {brief(v)}", p, clause)
+            self.bad(
+                "out_of_range" if is_int(v) else "wrong_type",
+                f"must be an integer from {lo} to {hi}, not {brief(v)}",
+                p,
+                clause,
+            )
         else:
-            self.bad(code, f"must be an integer from {lo} to {hi}", p, clause)
+            self.bad(
+                "out_of_range" if is_int(v) else "wrong_type",
+                f"must be an integer from {lo} to {hi}",
+                p,
+                clause,
+            )
         return None
 
     def int_(self, v: Any, p: str, lo: int, hi: int, clause: str | None = None) -> int:

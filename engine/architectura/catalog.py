@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.architectura import catalog_schema as cs
@@ -32,7 +32,6 @@ SPECIALS = {"fountain", "laboratory", "manufactory", "smithy"}
 # A-9 Guesthouse: its passive, the task that asks its owner, and that decision's type.
 GUESTHOUSE = "guesthouse"
 PASSIVES = {GUESTHOUSE, "graveyard"}
-UNKNOWN = "catalog_unknown_field"
 PREGAMES = {"obelisk"}
 SCORES = {"per_match", "if_any", "per_graveyard_card"}
 WHERES = {"adjacent", "street", "city"}
@@ -166,7 +165,9 @@ def _selector(d: Any, path: str, r: Problems) -> Selector:
     if not isinstance(d, dict):
         r.bad("catalog_type", "target must be an object", path)
         return Selector()
-    r.unknown(d, ("where", "owner", "face", "value", "card"), path, UNKNOWN, "target ")
+    r.unknown(
+        d, ("where", "owner", "face", "value", "card"), path, "catalog_unknown_field", "target "
+    )
     where = d.get("where", "city")
     owner = d.get("owner", "any")
     face = d.get("face", "up")
@@ -196,7 +197,7 @@ def _op(d: Any, path: str, r: Problems) -> Op | None:
     kind = d["op"]
     allowed = ["op", "may", "count", "steps", "per_owner", "target"]
     allowed += ["value"] if kind == "hand_limit" else ["name"] if kind == "special" else []
-    r.unknown(d, allowed, path, UNKNOWN, f"{kind} op ")
+    r.unknown(d, allowed, path, "catalog_unknown_field", f"{kind} op ")
     may = d.get("may", False)
     if not isinstance(may, bool):
         r.bad("catalog_type", "may must be a boolean", f"{path}/may")
@@ -239,7 +240,7 @@ def _score(d: Any, path: str, r: Problems) -> Score | None:
     if not isinstance(d, dict) or not _one_of(d.get("score"), SCORES):
         r.bad("catalog_value", f"score must be one of {sorted(SCORES)}", f"{path}/score")
         return None
-    r.unknown(d, ("score", "points", "target"), path, UNKNOWN, "")
+    r.unknown(d, ("score", "points", "target"), path, "catalog_unknown_field", "")
     pts = d.get("points")
     if not isinstance(pts, int) or isinstance(pts, bool) or not -20 <= pts <= 20:
         r.bad("catalog_value", "points must be an integer -20..20", f"{path}/points")
@@ -266,7 +267,7 @@ class Check:
     def __call__(self, d: dict[str, Any], path: str, r: Problems) -> Any:
         v = d.get(self.key, self.default)
         if not self.ok(v, d):
-            r.bad(self.refusal.code, self.refusal.detail, f"{path}/{self.key}")
+            r.problems.append(replace(self.refusal, pointer=f"{path}/{self.key}"))
         return v
 
 
@@ -283,7 +284,7 @@ class Items:
     def __call__(self, d: dict[str, Any], path: str, r: Problems) -> tuple[Any, ...]:
         raw = d.get(self.key, [])
         if not isinstance(raw, list) or len(raw) > MAX_OPS:
-            r.bad(self.refusal.code, self.refusal.detail, f"{path}/{self.key}")
+            r.problems.append(replace(self.refusal, pointer=f"{path}/{self.key}"))
             raw = []
         read = (self.item(x, f"{path}/{self.key}/{i}", r) for i, x in enumerate(raw))
         return tuple(x for x in read if x is not None)
@@ -500,7 +501,7 @@ def _card(d: Any, path: str, r: Problems) -> CardDef | None:
         r.bad("catalog_type", "a card must be an object", path)
         return None
     start = problem_count(r.problems)
-    r.unknown(d, CARD_FIELDS, path, UNKNOWN, "card ")
+    r.unknown(d, CARD_FIELDS, path, "catalog_unknown_field", "card ")
     f = {name: read(d, path, r) for name, read in CARD_READERS}
     if problem_count(r.problems) > start:
         return None
@@ -570,7 +571,11 @@ def _walked(data: Any) -> Catalog:
     if not isinstance(data, dict):
         raise CatalogError([Problem("catalog_type", "a catalog must be a JSON object", "")])
     r.unknown(
-        data, ("format", "id", "name", "provenance", "colours", "cards"), "", UNKNOWN, "catalog "
+        data,
+        ("format", "id", "name", "provenance", "colours", "cards"),
+        "",
+        "catalog_unknown_field",
+        "catalog ",
     )
     colours = _header(data, r)
     raw_cards = data.get("cards")

@@ -75,7 +75,6 @@ TYPE_FIELDS = {
     "project": ("value",),
 }
 DOC_FIELDS = ("format", "id", "name", "provenance", "cards")
-UNKNOWN = "catalog_unknown_field"
 # The declared catalog (schema.py) spells these out for the contract: the same values.
 assert get_args(schema.Suit) == SUITS and get_args(schema.CardType) == TYPES
 assert get_args(schema.Ability) == ABILITIES
@@ -148,13 +147,6 @@ def _integer(r: Problems, d: dict[str, Any], key: str, path: str, lo: int, hi: i
     return int(v)
 
 
-def _one_of(r: Problems, d: dict[str, Any], key: str, path: str, allowed: tuple[str, ...]) -> Any:
-    v = d.get(key)
-    if not isinstance(v, str) or v not in allowed:
-        r.bad("catalog_value", f"{key} must be one of {list(allowed)}", path + key)
-    return v
-
-
 def _objective(r: Problems, v: Any, path: str) -> dict[str, str] | None:
     """F-2.1/F-7.4: {"measure": m} plus the measure's parameter, nothing misplaced."""
     if not isinstance(v, dict):
@@ -166,7 +158,9 @@ def _objective(r: Problems, v: Any, path: str) -> dict[str, str] | None:
         return None
     param, required = MEASURES[measure]
     before = problem_count(r.problems)
-    r.unknown(v, ("measure", param or "measure"), path, UNKNOWN, f"measure {measure!r} ")
+    r.unknown(
+        v, ("measure", param or "measure"), path, "catalog_unknown_field", f"measure {measure!r} "
+    )
     ok = problem_count(r.problems) == before
     out = {"measure": measure}
     if param is not None:
@@ -209,12 +203,17 @@ def _space(r: Problems, d: dict[str, Any], p: str) -> dict[str, Any]:
 
 
 def _material(r: Problems, d: dict[str, Any], p: str) -> dict[str, Any]:
-    suit = _one_of(r, d, "suit", p, SUITS)
+    suit = d.get("suit")
+    if not isinstance(suit, str) or suit not in SUITS:
+        r.bad("catalog_value", f"suit must be one of {list(SUITS)}", p + "suit")
     return {"suit": suit, "value": _integer(r, d, "value", p, 0, MAX_NUMBER)}
 
 
 def _person(r: Problems, d: dict[str, Any], p: str) -> dict[str, Any]:
-    return {"ability": _one_of(r, d, "ability", p, ABILITIES)}
+    ability = d.get("ability")
+    if not isinstance(ability, str) or ability not in ABILITIES:
+        r.bad("catalog_value", f"ability must be one of {list(ABILITIES)}", p + "ability")
+    return {"ability": ability}
 
 
 def _concept(r: Problems, d: dict[str, Any], p: str) -> dict[str, Any]:
@@ -242,7 +241,7 @@ def _card_type(r: Problems, d: dict[str, Any], path: str) -> str | None:
     if not isinstance(ctype, str) or ctype not in TYPES:
         r.bad("catalog_value", f"type must be one of {list(TYPES)}", path + "/type")
         return None
-    r.unknown(d, COMMON_FIELDS + TYPE_FIELDS[ctype], path, UNKNOWN)
+    r.unknown(d, COMMON_FIELDS + TYPE_FIELDS[ctype], path, "catalog_unknown_field")
     return ctype
 
 
@@ -276,7 +275,7 @@ def _card(r: Problems, d: Any, path: str) -> Card | None:
 
 def _header(r: Problems, doc: dict[str, Any]) -> tuple[Any, Any, str]:
     """The catalog's own fields (F-2.1): (id, name, provenance)."""
-    r.unknown(doc, DOC_FIELDS, "", UNKNOWN)
+    r.unknown(doc, DOC_FIELDS, "", "catalog_unknown_field")
     if doc.get("format") != FORMAT:
         r.bad("catalog_format", f"format must be {FORMAT!r}", "/format")
     cat_id = doc.get("id")

@@ -206,14 +206,14 @@ class _Cards:
         self.seen[cid] = p
         return cid
 
-    def lst(self, v: Any, p: str) -> list[Any]:
+    def bounded(self, v: Any, p: str) -> list[Any]:
         """A list of cards of this game (or of entries naming one each, distinct): at most
         as many entries as there are cards in use."""
         return self.r.lst(v, p, len(self.in_use), "one per card in use", "F-1.3")
 
     def zone(self, v: Any, p: str) -> list[str]:
         out = []
-        for j, x in enumerate(self.lst(v, p)):
+        for j, x in enumerate(self.bounded(v, p)):
             cid = self.claim(x, f"{p}/{j}")
             if cid is not None:
                 out.append(cid)
@@ -223,7 +223,7 @@ class _Cards:
         """The cards of a list of references (each known, none claimed)."""
         return [
             cid
-            for j, x in enumerate(self.lst(v, p))
+            for j, x in enumerate(self.bounded(v, p))
             if (cid := self.known(x, f"{p}/{j}")) is not None
         ]
 
@@ -231,7 +231,7 @@ class _Cards:
 def _read_building(r: Problems, cards: _Cards, entries: list[Any], p: str) -> list[Placement]:
     """F-2.4: each space of a building where it lies, claimed once."""
     building: list[Placement] = []
-    for j, e in enumerate(cards.lst(entries, p)):
+    for j, e in enumerate(cards.bounded(entries, p)):
         ep = f"{p}/{j}"
         e = node(r, e, PlacementDoc, ep)
         cid = cards.claim(e.card, f"{ep}/card")
@@ -249,7 +249,7 @@ def _read_building(r: Problems, cards: _Cards, entries: list[Any], p: str) -> li
 def _read_site(r: Problems, cards: _Cards, v: list[Any], p: str) -> list[str]:
     """F-3.5: the site holds the cards that are no space."""
     site: list[str] = []
-    for j, x_ in enumerate(cards.lst(v, p)):
+    for j, x_ in enumerate(cards.bounded(v, p)):
         cid = cards.claim(x_, f"{p}/{j}")
         if cid is not None and cards.cat.cards[cid].type not in SITE_TYPES:
             r.bad(
@@ -266,7 +266,7 @@ def read_work(r: Problems, cards: _Cards, v: Any, p: str) -> Work:
     building = _read_building(r, cards, d.building, f"{p}/building")
     site = _read_site(r, cards, d.site, f"{p}/site")
     clones: list[tuple[str, str]] = []
-    for j, c in enumerate(cards.lst(d.clones, f"{p}/clones")):
+    for j, c in enumerate(cards.bounded(d.clones, f"{p}/clones")):
         cp = f"{p}/clones/{j}"
         c = node(r, c, CloneDoc, cp)
         target = cards.known(c.target, f"{cp}/target")
