@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import functools
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeGuard, TypeVar, cast
 
 import msgspec
@@ -172,6 +173,7 @@ class Problems:
         """Check what the reader left unread of the walked nodes."""
         for walked in self.walked:
             walked.finish()
+        self.walked.clear()  # each holds this collector: no cycle left for the GC
 
 
 class Doc(msgspec.Struct, forbid_unknown_fields=True):
@@ -211,43 +213,79 @@ def _walkable(t: mi.Type) -> bool:
     )
 
 
-@functools.cache
-def _fields(cls: type[Doc]) -> tuple[mi.Field, ...]:
-    """The declared fields; only types that `_value` checks as msgspec does are allowed,
-    so that the walk refuses exactly what the typed conversion refuses."""
-    info = mi.type_info(cls)
-    assert isinstance(info, mi.StructType)
-    for f in info.fields:
-        if not _walkable(f.type):
-            raise TypeError(f"{cls.__name__}.{f.name}: a type the walk does not check")
-    return info.fields
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    """How the walk checks one declared field (read once per struct from msgspec.inspect)."""
+
+    name: str
+    required: bool
+    kind: str  # int | bool | list | any (an object or Any: the reader reads it)
+    lo: int = 0
+    hi: int = 0
+    most: int | None = None  # a list's declared max_length
+    clause: str | None = None
+    field: mi.Field | None = None
 
 
-def _value(r: Problems, v: Any, t: mi.Type, p: str) -> Any:
-    """One field's value checked against its declared type (or a stand-in)."""
+def _spec(f: mi.Field, owner: str) -> _Spec:
+    if not _walkable(f.type):
+        raise TypeError(f"{owner}.{f.name}: a type the walk does not check")
     clause = None
+    t = f.type
     if isinstance(t, mi.Metadata):
         clause = (t.extra or {}).get("clause")
         t = t.type
     if isinstance(t, mi.IntType):
-        return r.int_(v, p, t.ge or 0, t.le or 0, clause)
+        return _Spec(f.name, f.required, "int", t.ge or 0, t.le or 0, None, clause, f)
     if isinstance(t, mi.BoolType):
+        return _Spec(f.name, f.required, "bool", field=f)
+    if isinstance(t, mi.ListType):
+        return _Spec(f.name, f.required, "list", most=t.max_length, field=f)
+    return _Spec(f.name, f.required, "any", field=f)
+
+
+@functools.cache
+def _fields(cls: type[Doc]) -> dict[str, _Spec]:
+    """The declared fields, in order; only types that `_value` checks as msgspec does are
+    allowed, so that the walk refuses exactly what the typed conversion refuses."""
+    info = mi.type_info(cls)
+    assert isinstance(info, mi.StructType)
+    return {f.name: _spec(f, cls.__name__) for f in info.fields}
+
+
+def _value(r: Problems, v: Any, s: _Spec, p: str) -> Any:
+    """One field's value checked against its declared type (or a stand-in)."""
+    if s.kind == "int":
+        return r.int_(v, p, s.lo, s.hi, s.clause)
+    if s.kind == "bool":
         return r.bool_(v, p)
-    if isinstance(t, mi.ListType):  # an array of objects: the reader walks its items
-        return r.lst(v, p, t.max_length)
+    if s.kind == "list":  # an array of objects: the reader walks its items
+        return r.lst(v, p, s.most)
     return v  # Any, or an object: the reader checks it when it reaches it
+
+
+def _default(f: mi.Field) -> Any:
+    """A field's default, as the struct would have it (UNSET shows as none)."""
+    if f.default_factory is not msgspec.NODEFAULT:
+        return f.default_factory()
+    return msgspec.UNSET if f.default is msgspec.NODEFAULT else f.default
 
 
 def node(r: Problems, v: Any, cls: type[T], p: str) -> T:
     """`v` as a `cls` node: as it is when already one. Else it is checked as the reader
     reads it, so that problems come in reading order: being an object now, its unknown and
     missing fields at the first read, each field's value at its own; a bad value is read as
-    a safe stand-in."""
+    a safe stand-in. A node that converts on its own has no problem: it is typed, and only
+    the nodes on the way to a problem are walked."""
     if type(v) is cls:
         return v
+    if type(v) is dict:
+        typed = convert(v, cls)
+        if typed is not None:
+            return typed
     walked = _Walked(r, r.obj(v, p), cls, p)
     if not isinstance(v, dict) and not cls.missing_of_non_object:
-        walked._read = {}  # its fields are not looked for: each reads as null
+        walked._looked = True  # its fields are not looked for: each reads as null
     r.walked.append(walked)
     return cast(T, walked)
 
@@ -257,41 +295,41 @@ class _Walked:
 
     def __init__(self, r: Problems, d: dict[str, Any], cls: type[Doc], p: str) -> None:
         self._r, self._d, self._cls, self._p = r, d, cls, p
-        self._read: dict[str, Any] | None = None
+        self._looked = False  # for unknown and missing fields, at the first read
 
     def __getattr__(self, name: str) -> Any:
+        """A field's value, checked at its first read (then kept as an attribute, which
+        Python finds without calling this again)."""
         if name.startswith("_"):
             raise AttributeError(name)
-        if self._read is None:
-            self._read = {}
+        if not self._looked:
+            self._looked = True
             self._fields_present()
-        if name not in self._read:
-            self._read[name] = self._check(name)
-        return self._read[name]
+        value = self._check(name)
+        setattr(self, name, value)
+        return value
 
     def _fields_present(self) -> None:
         fields, r, d, p = _fields(self._cls), self._r, self._d, self._p
-        r.unknown(d, {f.name for f in fields}, p)
+        r.unknown(d, fields.keys(), p)
         if self._cls.report_missing:
-            names = [f.name for f in fields if f.required and f.name not in d]
+            names = [k for k, f in fields.items() if f.required and k not in d]
             for k in sorted(names) if self._cls.sort_missing else names:
                 r.bad("missing_field", f"missing field {k!r}", f"{p}/{k}")
 
     def _check(self, name: str) -> Any:
-        f = next(f for f in _fields(self._cls) if f.name == name)
+        s = _fields(self._cls)[name]
         p = f"{self._p}/{name}"
         if name in self._d:
-            return _value(self._r, self._d[name], f.type, p)
-        if not f.required:  # its default, as the struct would have it
-            if f.default_factory is not msgspec.NODEFAULT:
-                return f.default_factory()
-            return (
-                msgspec.UNSET if f.default is msgspec.NODEFAULT else f.default
-            )  # UNSET shows none
+            return _value(self._r, self._d[name], s, p)
+        if not s.required:
+            assert s.field is not None
+            return _default(s.field)
         stand_in = copy.copy(self._cls.absent.get(name))
-        return stand_in if stand_in is not None else _value(self._r, None, f.type, p)
+        return stand_in if stand_in is not None else _value(self._r, None, s, p)
 
     def finish(self) -> None:
         """Check the fields the reader did not read (a field it skips is still refused)."""
-        for f in _fields(self._cls):
-            getattr(self, f.name)
+        for name in _fields(self._cls):
+            if name not in self.__dict__:
+                getattr(self, name)

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from engine.architectura.catalog_schema import CatalogDoc
 from engine.architectura.model import RULES_VERSION, TOKENS
 from engine.declared import Doc
 
@@ -89,3 +90,11 @@ class SetupDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     card (a deck has 12, A-1.3)"""
     catalog: str | dict[str, Any] = "reference"
     """a built-in catalog's id, or a catalog document (A-10)"""
+
+
+# Every untrusted document of the game, declared: for the contract (msgspec.json.schema).
+DOCUMENTS: dict[str, type[msgspec.Struct]] = {
+    "state": StateDoc,
+    "setup": SetupDoc,
+    "catalog": CatalogDoc,
+}

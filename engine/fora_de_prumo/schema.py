@@ -247,3 +247,11 @@ class SetupDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     market_size: Annotated[int, msgspec.Meta(ge=4, le=6, extra={"clause": "F-1.7"})] = 5
     catalog: str | dict[str, Any] = "reference"
     """a built-in catalog's id, or a catalog document (F-2.1)"""
+
+
+# Every untrusted document of the game, declared: for the contract (msgspec.json.schema).
+DOCUMENTS: dict[str, type[msgspec.Struct]] = {
+    "state": StateDoc,
+    "setup": SetupDoc,
+    "catalog": CatalogDoc,
+}
