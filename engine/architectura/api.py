@@ -14,7 +14,6 @@ from engine.architectura.catalog import CardDef, Catalog, builtin_catalogs, load
 from engine.architectura.city import breaks_three_in_a_row, eligible_cells, protected_against
 from engine.architectura.flow import OP_CLAUSE, cost_payable, deciding_seat, options, step
 from engine.architectura.model import BLOCKS, Action, Game
-from engine.architectura.schema import _Reader
 from engine.architectura.scoring import final_scores
 from engine.architectura.serialize import (
     DECISION_TYPES,
@@ -23,8 +22,9 @@ from engine.architectura.serialize import (
     parse_cell,
     pending_json,
 )
-from engine.architectura.setup import SETUP_KEYS, check_fields
+from engine.architectura.setup import check_fields
 from engine.architectura.setup import new_game as _new_game
+from engine.declared import Problems
 from engine.errors import (
     IllegalDecision,
     InvalidState,
@@ -33,7 +33,6 @@ from engine.errors import (
     SetupError,
     pointer_token,
     short_repr,
-    unknown_keys,
 )
 from engine.protocol import DecisionProtocol
 from engine.refusals import Row, first_refusal
@@ -49,7 +48,6 @@ def new_game_internal(setup: dict[str, Any]) -> Game:
     if not isinstance(setup, dict):
         raise SetupError("invalid_setup", "the set-up must be an object", "A-1", "")
     problems = ProblemList()  # an object of 100,000 unknown fields costs a count
-    unknown_keys(problems, setup, SETUP_KEYS, "", "unknown_field", "set-up ", "A-1")
     n = check_fields(setup, problems)
     cat = setup_catalog(problems, setup, get_catalog)
     if cat is None:  # the colours and replacements need the catalog: not read
@@ -123,7 +121,7 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
             if v is None and kind == "play":
                 out.append(-1)
                 continue
-            r = _Reader()
+            r = Problems()
             cell = parse_cell(r, v, fp, g.n)
             if cell < 0:
                 p = r.problems[0]

@@ -12,20 +12,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine.architectura import catalog_schema as cs
 from engine.canonical import digest
+from engine.declared import Problems, convert
 from engine.errors import (
     CatalogError,
     Problem,
-    ProblemList,
     problem_count,
     short_repr,
-    unknown_keys,
 )
 from engine.protocol import shipped_catalogs
 
 FORMAT = "architectura-catalog/1"
-ID_RE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
-FORMULA_RE = re.compile(r"^(X|No\.)([+-][0-9]{1,2})?$")
+ID_RE = re.compile(cs.ID)
+FORMULA_RE = re.compile(cs.FORMULA)
 OPS = {"rotate", "destroy", "restore", "move", "swap", "remove", "protect", "hand_limit", "special"}
 TARGETED_OPS = {"rotate", "destroy", "restore", "move", "swap", "remove", "protect"}
 SPECIALS = {"fountain", "laboratory", "manufactory", "smithy"}
@@ -35,7 +35,7 @@ PASSIVES = {GUESTHOUSE, "graveyard"}
 PREGAMES = {"obelisk"}
 SCORES = {"per_match", "if_any", "per_graveyard_card"}
 WHERES = {"adjacent", "street", "city"}
-DEFAULT_COLOURS = ("blue", "green", "yellow", "red")
+DEFAULT_COLOURS = tuple(cs.DEFAULT_COLOURS)
 # Bounds on a custom catalog (the reference one: 26 cards, one operation and one modifier
 # each, texts under 200 characters): every request that carries a catalog reads it whole,
 # so its size, and what a game made with it costs, stay within these.
@@ -58,12 +58,6 @@ def _text(v: Any, most: int) -> bool:
 
 def _int(v: Any, lo: int, hi: int) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
-
-
-def _unknown(
-    d: dict[str, Any], allowed: Any, what: str, path: str, problems: list[Problem]
-) -> None:
-    unknown_keys(problems, d, allowed, path, "catalog_unknown_field", what)
 
 
 @dataclass(frozen=True)
@@ -167,115 +161,97 @@ class Catalog:
         }
 
 
-def _selector(d: Any, path: str, problems: list[Problem]) -> Selector:
+def _selector(d: Any, path: str, r: Problems) -> Selector:
     if not isinstance(d, dict):
-        problems.append(Problem("catalog_type", "target must be an object", path))
+        r.bad("catalog_type", "target must be an object", path)
         return Selector()
-    _unknown(d, ("where", "owner", "face", "value", "card"), "target ", path, problems)
+    r.unknown(
+        d, ("where", "owner", "face", "value", "card"), path, "catalog_unknown_field", "target "
+    )
     where = d.get("where", "city")
     owner = d.get("owner", "any")
     face = d.get("face", "up")
     value = d.get("value")
     card = d.get("card")
     if not _one_of(where, WHERES):
-        problems.append(
-            Problem("catalog_value", f"where must be one of {sorted(WHERES)}", f"{path}/where")
-        )
+        r.bad("catalog_value", f"where must be one of {sorted(WHERES)}", f"{path}/where")
         where = "city"
     if not _one_of(owner, ("any", "own")):
-        problems.append(Problem("catalog_value", "owner must be 'any' or 'own'", f"{path}/owner"))
+        r.bad("catalog_value", "owner must be 'any' or 'own'", f"{path}/owner")
         owner = "any"
     if not _one_of(face, ("up", "down")):
-        problems.append(Problem("catalog_value", "face must be 'up' or 'down'", f"{path}/face"))
+        r.bad("catalog_value", "face must be 'up' or 'down'", f"{path}/face")
         face = "up"
     if value is not None and value != "lower_than_source":
-        problems.append(
-            Problem("catalog_value", "value may only be 'lower_than_source'", f"{path}/value")
-        )
+        r.bad("catalog_value", "value may only be 'lower_than_source'", f"{path}/value")
     if card is not None and not (isinstance(card, str) and ID_RE.match(card)):
-        problems.append(Problem("catalog_value", "card must be a card id", f"{path}/card"))
+        r.bad("catalog_value", "card must be a card id", f"{path}/card")
         card = None
     return Selector(where, owner, face, value == "lower_than_source", card)
 
 
-def _op(d: Any, path: str, problems: list[Problem]) -> Op | None:
+def _op(d: Any, path: str, r: Problems) -> Op | None:
     if not isinstance(d, dict) or not isinstance(d.get("op"), str) or d["op"] not in OPS:
-        problems.append(Problem("catalog_value", f"op must be one of {sorted(OPS)}", f"{path}/op"))
+        r.bad("catalog_value", f"op must be one of {sorted(OPS)}", f"{path}/op")
         return None
     kind = d["op"]
     allowed = ["op", "may", "count", "steps", "per_owner", "target"]
     allowed += ["value"] if kind == "hand_limit" else ["name"] if kind == "special" else []
-    _unknown(d, allowed, f"{kind} op ", path, problems)
+    r.unknown(d, allowed, path, "catalog_unknown_field", f"{kind} op ")
     may = d.get("may", False)
     if not isinstance(may, bool):
-        problems.append(Problem("catalog_type", "may must be a boolean", f"{path}/may"))
+        r.bad("catalog_type", "may must be a boolean", f"{path}/may")
         may = False
     count_raw = d.get("count", 1)
     count = 0 if count_raw == "all" else count_raw
     if not isinstance(count, int) or isinstance(count, bool) or count < 0 or count > 8:
-        problems.append(Problem("catalog_value", "count must be 1..8 or 'all'", f"{path}/count"))
+        r.bad("catalog_value", "count must be 1..8 or 'all'", f"{path}/count")
         count = 1
     if count == 0 and kind != "destroy":
-        problems.append(
-            Problem("catalog_value", "count 'all' is only defined for destroy", f"{path}/count")
-        )
+        r.bad("catalog_value", "count 'all' is only defined for destroy", f"{path}/count")
     steps = d.get("steps", 1)
     if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= 3:
-        problems.append(Problem("catalog_value", "steps must be 1..3", f"{path}/steps"))
+        r.bad("catalog_value", "steps must be 1..3", f"{path}/steps")
         steps = 1
     per_owner = d.get("per_owner", False)
     if not isinstance(per_owner, bool):
-        problems.append(Problem("catalog_type", "per_owner must be a boolean", f"{path}/per_owner"))
+        r.bad("catalog_type", "per_owner must be a boolean", f"{path}/per_owner")
         per_owner = False
     value = d.get("value", 0) if kind == "hand_limit" else 0
     name = d.get("name", "") if kind == "special" else ""
     target = Selector()
     if kind in TARGETED_OPS:
-        target = _selector(d.get("target", {}), f"{path}/target", problems)
+        target = _selector(d.get("target", {}), f"{path}/target", r)
         if kind == "restore" or kind == "remove":
             if target.face != "down":
-                problems.append(
-                    Problem(
-                        "catalog_value", f"{kind} targets face-down cards", f"{path}/target/face"
-                    )
-                )
+                r.bad("catalog_value", f"{kind} targets face-down cards", f"{path}/target/face")
         elif target.face != "up":
-            problems.append(
-                Problem("catalog_value", f"{kind} targets face-up cards", f"{path}/target/face")
-            )
+            r.bad("catalog_value", f"{kind} targets face-up cards", f"{path}/target/face")
     if kind == "hand_limit" and not _int(value, 1, 12):
-        problems.append(Problem("catalog_value", "hand_limit value must be 1..12", f"{path}/value"))
+        r.bad("catalog_value", "hand_limit value must be 1..12", f"{path}/value")
         value = 3
     if kind == "special" and not _one_of(name, SPECIALS):
-        problems.append(
-            Problem(
-                "catalog_value", f"special name must be one of {sorted(SPECIALS)}", f"{path}/name"
-            )
-        )
+        r.bad("catalog_value", f"special name must be one of {sorted(SPECIALS)}", f"{path}/name")
         name = ""
     return Op(kind, may, count, steps, per_owner, value, name, target)
 
 
-def _score(d: Any, path: str, problems: list[Problem]) -> Score | None:
+def _score(d: Any, path: str, r: Problems) -> Score | None:
     if not isinstance(d, dict) or not _one_of(d.get("score"), SCORES):
-        problems.append(
-            Problem("catalog_value", f"score must be one of {sorted(SCORES)}", f"{path}/score")
-        )
+        r.bad("catalog_value", f"score must be one of {sorted(SCORES)}", f"{path}/score")
         return None
-    _unknown(d, ("score", "points", "target"), "", path, problems)
+    r.unknown(d, ("score", "points", "target"), path, "catalog_unknown_field", "")
     pts = d.get("points")
     if not isinstance(pts, int) or isinstance(pts, bool) or not -20 <= pts <= 20:
-        problems.append(
-            Problem("catalog_value", "points must be an integer -20..20", f"{path}/points")
-        )
+        r.bad("catalog_value", "points must be an integer -20..20", f"{path}/points")
         pts = 0
-    target = _selector(d.get("target", {}), f"{path}/target", problems)
+    target = _selector(d.get("target", {}), f"{path}/target", r)
     return Score(str(d["score"]), int(pts), target)
 
 
-# A card or catalog field as a table row reads it: `read(d, path, problems)` gives the
+# A card or catalog field as a table row reads it: `read(d, path, r)` gives the
 # field's value, each problem it finds appended (the card is refused if there is any).
-Reader = Callable[[dict[str, Any], str, list[Problem]], Any]
+Reader = Callable[[dict[str, Any], str, Problems], Any]
 
 
 @dataclass(frozen=True)
@@ -288,10 +264,10 @@ class Check:
     ok: Callable[[Any, dict[str, Any]], bool]
     refusal: Problem
 
-    def __call__(self, d: dict[str, Any], path: str, problems: list[Problem]) -> Any:
+    def __call__(self, d: dict[str, Any], path: str, r: Problems) -> Any:
         v = d.get(self.key, self.default)
         if not self.ok(v, d):
-            problems.append(replace(self.refusal, pointer=f"{path}/{self.key}"))
+            r.problems.append(replace(self.refusal, pointer=f"{path}/{self.key}"))
         return v
 
 
@@ -302,33 +278,27 @@ class Items:
     one: `refusal`."""
 
     key: str
-    item: Callable[[Any, str, list[Problem]], Any]
+    item: Callable[[Any, str, Problems], Any]
     refusal: Problem
 
-    def __call__(self, d: dict[str, Any], path: str, problems: list[Problem]) -> tuple[Any, ...]:
+    def __call__(self, d: dict[str, Any], path: str, r: Problems) -> tuple[Any, ...]:
         raw = d.get(self.key, [])
         if not isinstance(raw, list) or len(raw) > MAX_OPS:
-            problems.append(replace(self.refusal, pointer=f"{path}/{self.key}"))
+            r.problems.append(replace(self.refusal, pointer=f"{path}/{self.key}"))
             raw = []
-        read = (self.item(x, f"{path}/{self.key}/{i}", problems) for i, x in enumerate(raw))
+        read = (self.item(x, f"{path}/{self.key}/{i}", r) for i, x in enumerate(raw))
         return tuple(x for x in read if x is not None)
 
 
-def _face(d: dict[str, Any], path: str, problems: list[Problem]) -> tuple[Any, ...]:
+def _face(d: dict[str, Any], path: str, r: Problems) -> tuple[Any, ...]:
     """A-2.1: printed side values (strictly ascending) and the basic one, or a formula (X or
     No., with an offset). (values, basic index, formula, offset)."""
     if "formula" in d:
         if "values" in d or "basic" in d:
-            problems.append(
-                Problem("catalog_value", "a card has values+basic or a formula, not both", path)
-            )
+            r.bad("catalog_value", "a card has values+basic or a formula, not both", path)
         m = FORMULA_RE.match(d["formula"]) if isinstance(d["formula"], str) else None
         if not m:
-            problems.append(
-                Problem(
-                    "catalog_value", "formula must look like X, X+2, No., No.-1", f"{path}/formula"
-                )
-            )
+            r.bad("catalog_value", "formula must look like X, X+2, No., No.-1", f"{path}/formula")
             return (), 0, None, 0
         return (), 0, m.group(1), int(m.group(2) or 0)
     raw_values = d.get("values")
@@ -337,30 +307,24 @@ def _face(d: dict[str, Any], path: str, problems: list[Problem]) -> tuple[Any, .
         or not 1 <= len(raw_values) <= 4
         or not all(_int(v, 0, MAX_VALUE) for v in raw_values)
     ):
-        problems.append(
-            Problem(
-                "catalog_value",
-                f"values must list 1 to 4 integers from 0 to {MAX_VALUE}",
-                f"{path}/values",
-            )
+        r.bad(
+            "catalog_value",
+            f"values must list 1 to 4 integers from 0 to {MAX_VALUE}",
+            f"{path}/values",
         )
         return (), 0, None, 0
     if any(a >= b for a, b in itertools.pairwise(raw_values)):
-        problems.append(
-            Problem("catalog_value", "values must be strictly ascending (A-2.1)", f"{path}/values")
-        )
+        r.bad("catalog_value", "values must be strictly ascending (A-2.1)", f"{path}/values")
         return (), 0, None, 0
     values = tuple(raw_values)
     basic = d.get("basic")
     if not _int(basic, 0, MAX_VALUE) or basic not in values:
-        problems.append(
-            Problem("catalog_value", "basic must be one of the card's values", f"{path}/basic")
-        )
+        r.bad("catalog_value", "basic must be one of the card's values", f"{path}/basic")
         return values, 0, None, 0
     return values, values.index(basic), None, 0
 
 
-def _cost(d: dict[str, Any], path: str, problems: list[Problem]) -> tuple[Any, ...]:
+def _cost(d: dict[str, Any], path: str, r: Problems) -> tuple[Any, ...]:
     """A-3.1c: a play cost, cards removed from the hand or the graveyard. (remove, from)."""
     if "cost" not in d:
         return 0, ()
@@ -374,11 +338,7 @@ def _cost(d: dict[str, Any], path: str, problems: list[Problem]) -> tuple[Any, .
         or not all(_one_of(z, ("hand", "graveyard")) for z in c["from"])
         or len(set(c["from"])) != len(c["from"])
     ):
-        problems.append(
-            Problem(
-                "catalog_value", "cost is {remove: 1..3, from: [hand|graveyard]}", f"{path}/cost"
-            )
-        )
+        r.bad("catalog_value", "cost is {remove: 1..3, from: [hand|graveyard]}", f"{path}/cost")
         return 0, ()
     return c["remove"], tuple(c["from"])
 
@@ -518,36 +478,32 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
 CARD_FIELDS = {name for name, _ in CARD_READERS if name != "face"} | {"values", "basic", "formula"}
 
 
-def _header(data: dict[str, Any], problems: list[Problem]) -> list[str]:
+def _header(data: dict[str, Any], r: Problems) -> list[str]:
     """A-10: the catalog's own fields, checked before its cards: format, id, name and
     provenance, the seats' colours (A-1.1). Its colours."""
     if data.get("format") != FORMAT:
-        problems.append(Problem("catalog_format", f"format must be {FORMAT!r}", "/format"))
-    ID(data, "", problems)
+        r.bad("catalog_format", f"format must be {FORMAT!r}", "/format")
+    ID(data, "", r)
     for k, most in (("name", MAX_NAME), ("provenance", MAX_TEXT)):
         if not _text(data.get(k), most):
-            problems.append(
-                Problem("catalog_value", f"{k} must be a string of 1 to {most} characters", f"/{k}")
-            )
+            r.bad("catalog_value", f"{k} must be a string of 1 to {most} characters", f"/{k}")
     colours = data.get("colours", list(DEFAULT_COLOURS))
     if not _colours(colours, data):
-        problems.append(
-            Problem("catalog_value", "colours must list 4 distinct colour ids (A-1.1)", "/colours")
-        )
+        r.bad("catalog_value", "colours must list 4 distinct colour ids (A-1.1)", "/colours")
         colours = list(DEFAULT_COLOURS)
     return list(colours)
 
 
-def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
+def _card(d: Any, path: str, r: Problems) -> CardDef | None:
     """A card of the catalog, each field read by its row of CARD_READERS; None when any
     problem was found (all of them listed)."""
     if not isinstance(d, dict):
-        problems.append(Problem("catalog_type", "a card must be an object", path))
+        r.bad("catalog_type", "a card must be an object", path)
         return None
-    start = problem_count(problems)
-    _unknown(d, CARD_FIELDS, "card ", path, problems)
-    f = {name: read(d, path, problems) for name, read in CARD_READERS}
-    if problem_count(problems) > start:
+    start = problem_count(r.problems)
+    r.unknown(d, CARD_FIELDS, path, "catalog_unknown_field", "card ")
+    f = {name: read(d, path, r) for name, read in CARD_READERS}
+    if problem_count(r.problems) > start:
         return None
     values, basic_index, formula, offset = f["face"]
     cost_remove, cost_from = f["cost"]
@@ -574,7 +530,7 @@ def _card(d: Any, path: str, problems: list[Problem]) -> CardDef | None:
 
 
 def _references(
-    raw_cards: list[Any], cards: dict[str, CardDef], basics: list[CardDef], problems: list[Problem]
+    raw_cards: list[Any], cards: dict[str, CardDef], basics: list[CardDef], r: Problems
 ) -> None:
     """What a card names must be in the catalog: the basic card it replaces (A-1.5; without
     one, a basic card of its basic value), the cards its modifiers count (A-7.10)."""
@@ -585,81 +541,177 @@ def _references(
         if card.replaces is not None:
             target = cards.get(card.replaces)
             if target is None or target.kind != "basic":
-                problems.append(
-                    Problem(
-                        "catalog_reference",
-                        f"replaces {short_repr(card.replaces)}, which is not a basic card",
-                        f"/cards/{i}/replaces",
-                    )
+                r.bad(
+                    "catalog_reference",
+                    f"replaces {short_repr(card.replaces)}, which is not a basic card",
+                    f"/cards/{i}/replaces",
                 )
         elif card.kind == "additional" and not any(
             b.basic_value == card.basic_value for b in basics
         ):
-            problems.append(
-                Problem(
-                    "catalog_reference",
-                    f"{card.id!r} replaces no basic card: no basic card has basic value {card.basic_value} (A-1.5)",
-                    f"/cards/{i}",
-                )
+            r.bad(
+                "catalog_reference",
+                f"{card.id!r} replaces no basic card: no basic card has basic value {card.basic_value} (A-1.5)",
+                f"/cards/{i}",
             )
         for j, sc in enumerate(card.end_of_game):
             if sc.target.card is not None and sc.target.card not in cards:
-                problems.append(
-                    Problem(
-                        "catalog_reference",
-                        f"unknown card {sc.target.card!r}",
-                        f"/cards/{i}/end_of_game/{j}/target/card",
-                    )
+                r.bad(
+                    "catalog_reference",
+                    f"unknown card {sc.target.card!r}",
+                    f"/cards/{i}/end_of_game/{j}/target/card",
                 )
 
 
-def load_catalog(data: Any) -> Catalog:
-    """Check a catalog document and build it, or raise CatalogError listing every problem
-    (A-10): its own fields (_header), each card (CARD_READERS), a deck of 12 basic
-    cards (A-1.3), then what the cards name (_references)."""
-    problems: list[Problem] = ProblemList()
+def _walked(data: Any) -> Catalog:
+    """A catalog read field by field, every problem listed (CatalogError, A-10): its own
+    fields (_header), each card (CARD_READERS), a deck of 12 basic cards (A-1.3), then what
+    the cards name (_references)."""
+    r = Problems()
     if not isinstance(data, dict):
         raise CatalogError([Problem("catalog_type", "a catalog must be a JSON object", "")])
-    _unknown(
-        data, ("format", "id", "name", "provenance", "colours", "cards"), "catalog ", "", problems
+    r.unknown(
+        data,
+        ("format", "id", "name", "provenance", "colours", "cards"),
+        "",
+        "catalog_unknown_field",
+        "catalog ",
     )
-    colours = _header(data, problems)
+    colours = _header(data, r)
     raw_cards = data.get("cards")
     cards: dict[str, CardDef] = {}
     if not isinstance(raw_cards, list) or not 1 <= len(raw_cards) <= MAX_CARDS:
-        problems.append(
-            Problem("catalog_value", f"cards must list 1 to {MAX_CARDS} cards", "/cards")
-        )
+        r.bad("catalog_value", f"cards must list 1 to {MAX_CARDS} cards", "/cards")
         raw_cards = []
     for i, rc in enumerate(raw_cards):
-        card = _card(rc, f"/cards/{i}", problems)
+        card = _card(rc, f"/cards/{i}", r)
         if card is None:
             continue
         if card.id in cards:
-            problems.append(
-                Problem("catalog_duplicate", f"card id {card.id!r} appears twice", f"/cards/{i}/id")
-            )
+            r.bad("catalog_duplicate", f"card id {card.id!r} appears twice", f"/cards/{i}/id")
         cards[card.id] = card
     basics = [c for c in cards.values() if c.kind == "basic"]
-    if raw_cards and len(basics) != 12 and not problems:
-        problems.append(
-            Problem(
-                "catalog_value", f"a deck has 12 basic cards (A-1.3); found {len(basics)}", "/cards"
-            )
-        )
-    _references(raw_cards, cards, basics, problems)
-    if problems:
-        raise CatalogError(problems)
+    if raw_cards and len(basics) != 12 and not r.problems:
+        r.bad("catalog_value", f"a deck has 12 basic cards (A-1.3); found {len(basics)}", "/cards")
+    _references(raw_cards, cards, basics, r)
+    if r.problems:
+        raise CatalogError(r.problems)
+    return _catalog(data, tuple(colours), cards)
+
+
+def _catalog(data: dict[str, Any], colours: tuple[str, ...], cards: dict[str, CardDef]) -> Catalog:
     return Catalog(
         id=str(data["id"]),
         name=str(data["name"]),
         provenance=str(data["provenance"]),
-        colours=tuple(colours),
+        colours=colours,
         cards=cards,
-        basic_ids=tuple(c.id for c in basics),
+        basic_ids=tuple(c.id for c in cards.values() if c.kind == "basic"),
         raw=data,
         hash=digest(data),
     )
+
+
+def _typed_selector(t: cs.Selector) -> Selector:
+    return Selector(t.where, t.owner, t.face, t.value == "lower_than_source", t.card)
+
+
+def _typed_op(t: Any) -> Op | None:
+    """An operation that converted, or None when a check of meaning refuses it."""
+    kind = t.__struct_config__.tag
+    count = 0 if t.count == "all" else int(t.count)
+    if count == 0 and kind != "destroy":
+        return None
+    target = Selector()
+    if isinstance(t, cs.TargetedOp):
+        target = _typed_selector(t.target)
+        if target.face != ("down" if kind in ("restore", "remove") else "up"):
+            return None
+    value = t.value if isinstance(t, cs.HandLimitOp) else 0
+    name = t.name if isinstance(t, cs.SpecialOp) else ""
+    return Op(kind, t.may, count, t.steps, t.per_owner, value, name, target)
+
+
+def _typed_face(t: Any) -> tuple[Any, ...] | None:
+    """(values, basic index, formula, offset) of a card that converted, or None."""
+    if t.formula is not cs.UNSET:
+        m = FORMULA_RE.match(t.formula)
+        if t.values is not cs.UNSET or t.basic is not cs.UNSET or m is None:
+            return None
+        return (), 0, m.group(1), int(m.group(2) or 0)
+    if t.values is cs.UNSET or any(a >= b for a, b in itertools.pairwise(t.values)):
+        return None
+    if t.basic is cs.UNSET or t.basic not in t.values:
+        return None
+    return tuple(t.values), t.values.index(t.basic), None, 0
+
+
+def _typed_card(t: Any) -> CardDef | None:
+    """A card that converted, or None when a check of meaning refuses it."""
+    face = _typed_face(t)
+    cost_from = () if t.cost is cs.UNSET else tuple(t.cost.from_)
+    if (
+        face is None
+        or len(set(cost_from)) != len(cost_from)
+        or len(set(t.passive)) != len(t.passive)
+    ):
+        return None
+    ops = [_typed_op(o) for o in t.on_play]
+    if any(o is None for o in ops):
+        return None
+    values, basic_index, formula, offset = face
+    return CardDef(
+        id=t.id,
+        name=t.name,
+        kind=t.__struct_config__.tag,
+        values=values,
+        basic_index=basic_index,
+        formula=formula,
+        offset=offset,
+        shield=t.shield,
+        replaces=t.replaces,
+        cost_remove=0 if t.cost is cs.UNSET else t.cost.remove,
+        cost_from=cost_from,
+        outside=t.placement == "outside",
+        on_play=tuple(o for o in ops if o is not None),
+        end_of_game=tuple(
+            Score(s.__struct_config__.tag, s.points, _typed_selector(s.target))
+            for s in t.end_of_game
+        ),
+        passive=frozenset(t.passive),
+        pregame=t.pregame,
+        names=dict(t.names),
+        text=t.text,
+    )
+
+
+def _typed(data: dict[str, Any], doc: cs.CatalogDoc) -> Catalog | None:
+    """The catalog of a document that converted, or None when a check of meaning refuses
+    it (then read field by field, to list its problems as ever)."""
+    if len(set(doc.colours)) != len(doc.colours):
+        return None
+    cards: dict[str, CardDef] = {}
+    for t in doc.cards:
+        card = _typed_card(t)
+        if card is None or card.id in cards:
+            return None
+        cards[card.id] = card
+    basics = [c for c in cards.values() if c.kind == "basic"]
+    r = Problems()
+    _references(data["cards"], cards, basics, r)
+    if len(basics) != 12 or r.problems:
+        return None
+    return _catalog(data, tuple(doc.colours), cards)
+
+
+def load_catalog(data: Any) -> Catalog:
+    """Check a catalog document and build it, or raise CatalogError listing every problem
+    (A-10). A well-formed one converts in one call (catalog_schema.CatalogDoc) and is built
+    from its typed cards; any other, or one a check of meaning refuses, is read field by
+    field (_walked)."""
+    doc = convert(data, cs.CatalogDoc)
+    built = _typed(data, doc) if doc is not None else None
+    return built if built is not None else _walked(data)
 
 
 def replaceable(catalog: Catalog, additional: str, basic: str) -> bool:

@@ -25,18 +25,10 @@ from engine.architectura.model import (
     Task,
     cell_json,
 )
-from engine.architectura.schema import (
-    GAME,
-    EntryDoc,
-    SeatDoc,
-    StateDoc,
-    _Reader,
-    convert,
-    finish,
-    node,
-)
+from engine.architectura.schema import GAME, EntryDoc, SeatDoc, StateDoc
 from engine.architectura.scoring import final_scores
 from engine.architectura.setup import build_instances, check_replacements, deck_cards
+from engine.declared import Problems, convert, node
 from engine.errors import InvalidState, Problem, short_repr
 
 # Most resolving steps an engine-written state holds at once is about six (a turn, a cost,
@@ -214,7 +206,7 @@ def game_to_json(g: Game) -> dict[str, Any]:
 # -- reading -----------------------------------------------------------------------------
 
 
-def resolve_catalog(r: _Reader, ref: Any, custom: Catalog | None) -> Catalog | None:
+def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | None:
     ref = r.obj(ref, "/catalog")
     cid, chash = ref.get("id"), ref.get("hash")
     if not isinstance(cid, str) or not isinstance(chash, str):
@@ -247,7 +239,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     """Read and check a state from outside; raise InvalidState listing every problem."""
     if not isinstance(data, dict):
         raise InvalidState([Problem("wrong_type", "the state must be a JSON object", "")])
-    r = _Reader()
+    r = Problems()
     doc = convert(data, StateDoc)
     if doc is None:  # not well formed: walked node by node to list every problem
         doc = node(r, data, StateDoc, "")
@@ -304,7 +296,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
             "/seats",
             "A-1.3",
         )
-    finish(r)
+    r.finish()
     g.log = None
     g._opts = None
     if r.problems:
@@ -315,7 +307,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     return g
 
 
-def _read_colours(r: _Reader, g: Game, seats: list[SeatDoc]) -> None:
+def _read_colours(r: Problems, g: Game, seats: list[SeatDoc]) -> None:
     """Colours and replacements (A-1.1, A-1.5), and from them the game's card instances."""
     cat = g.cat
     colours: list[str] = []
@@ -351,7 +343,7 @@ def _read_colours(r: _Reader, g: Game, seats: list[SeatDoc]) -> None:
     g.inst = build_instances(cat, g.colours, [deck_cards(cat, rep) for rep in reps])
 
 
-def _card(r: _Reader, g: Game, x: Any, at: Where, seat: int | None = None) -> int:
+def _card(r: Problems, g: Game, x: Any, at: Where, seat: int | None = None) -> int:
     """The instance named `x`, read at `at` (in a seat's zone: owned by that seat), or -1."""
     iid = g.inst.index.get(x) if isinstance(x, str) else None
     if iid is None:
@@ -363,7 +355,9 @@ def _card(r: _Reader, g: Game, x: Any, at: Where, seat: int | None = None) -> in
     return iid
 
 
-def _claim(r: _Reader, g: Game, x: Any, at: Where, seat: int | None, seen: dict[int, Where]) -> int:
+def _claim(
+    r: Problems, g: Game, x: Any, at: Where, seat: int | None, seen: dict[int, Where]
+) -> int:
     """`_card`, and each instance may stand in one place only (A-1.3)."""
     iid = _card(r, g, x, at, seat)
     if iid < 0:
@@ -381,7 +375,7 @@ def _claim(r: _Reader, g: Game, x: Any, at: Where, seat: int | None, seen: dict[
 
 
 def _zone(
-    r: _Reader, g: Game, v: list[Any], seat: int, name: str, seen: dict[int, Where]
+    r: Problems, g: Game, v: list[Any], seat: int, name: str, seen: dict[int, Where]
 ) -> list[int]:
     if not v:
         return []
@@ -403,7 +397,7 @@ def _zone(
     return out
 
 
-def _read_seats(r: _Reader, g: Game, seats: list[SeatDoc], seen: dict[int, Where]) -> None:
+def _read_seats(r: Problems, g: Game, seats: list[SeatDoc], seen: dict[int, Where]) -> None:
     g.decks, g.hands, g.outside, g.graves, g.removed = [], [], [], [], []
     g.tokens, g.limits, g.mulligan, g.started = [], [], [], []
     for i, s in enumerate(seats):
@@ -457,7 +451,7 @@ def _read_seats(r: _Reader, g: Game, seats: list[SeatDoc], seen: dict[int, Where
         g.removed.append(_zone(r, g, s.removed, i, "removed", seen))
 
 
-def _read_city(r: _Reader, g: Game, city: list[Any], seen: dict[int, Where]) -> list[Shown]:
+def _read_city(r: Problems, g: Game, city: list[Any], seen: dict[int, Where]) -> list[Shown]:
     """The city (A-1.2, A-2, A-4.1, A-6); returns the values shown on top cards."""
     shown: list[Shown] = []
     n, cards = g.n, len(g.inst.names)
@@ -526,7 +520,7 @@ def _read_city(r: _Reader, g: Game, city: list[Any], seen: dict[int, Where]) -> 
     return shown
 
 
-def _read_fountains(r: _Reader, g: Game, fountains: Any) -> None:
+def _read_fountains(r: Problems, g: Game, fountains: Any) -> None:
     """Fountain tokens (A-9), then every seat's protection tokens counted (A-1.3)."""
     n = g.n
     g.fountain = [-1] * (n * BLOCKS)
@@ -560,7 +554,7 @@ def _read_fountains(r: _Reader, g: Game, fountains: Any) -> None:
             )
 
 
-def parse_cell(r: _Reader, v: Any, p: str, n: int) -> int:
+def parse_cell(r: Problems, v: Any, p: str, n: int) -> int:
     if (
         not isinstance(v, list)
         or len(v) != 2
@@ -580,7 +574,7 @@ def parse_cell(r: _Reader, v: Any, p: str, n: int) -> int:
     return (st - 1) * BLOCKS + b - 1
 
 
-def _read_task(r: _Reader, g: Game, t: Any, p: str, seen: dict[int, Where]) -> Task | None:
+def _read_task(r: Problems, g: Game, t: Any, p: str, seen: dict[int, Where]) -> Task | None:
     t = r.obj(t, p)
     k = t.get("k")
     spec = TASK_FIELDS.get(k) if isinstance(k, str) else None
@@ -644,7 +638,7 @@ def _read_task(r: _Reader, g: Game, t: Any, p: str, seen: dict[int, Where]) -> T
     return out
 
 
-def _check_task(r: _Reader, g: Game, t: Task, p: str) -> None:
+def _check_task(r: Problems, g: Game, t: Task, p: str) -> None:
     """What the resolving step at `p` needs from the rest of the state to be resumable (its
     kind's check, flow.TASK_KINDS): the engine only ever writes steps that satisfy these, so
     anything else was edited."""
@@ -652,7 +646,7 @@ def _check_task(r: _Reader, g: Game, t: Task, p: str) -> None:
         r.problems.append(replace(problem, pointer=p + problem.pointer))
 
 
-def _check_values(r: _Reader, g: Game, shown: list[Shown]) -> None:
+def _check_values(r: Problems, g: Game, shown: list[Shown]) -> None:
     """A-2.6: a value shown is the card's current value."""
     for st, b, depth, value in shown:
         now = current_value(g, st * BLOCKS + b)
@@ -665,7 +659,7 @@ def _check_values(r: _Reader, g: Game, shown: list[Shown]) -> None:
             )
 
 
-def _check_finished(r: _Reader, g: Game, data: dict[str, Any]) -> None:
+def _check_finished(r: Problems, g: Game, data: dict[str, Any]) -> None:
     """A finished game has nothing left to resolve, no pending decision, and the final scores
     of its city if any (A-8)."""
     if g.tasks:
@@ -696,7 +690,7 @@ def _resolving_error(g: Game) -> Problem | None:
     return None
 
 
-def _check_running(r: _Reader, g: Game, data: dict[str, Any]) -> None:
+def _check_running(r: Problems, g: Game, data: dict[str, Any]) -> None:
     """A running game's resolving steps ask a decision with legal options (A-3), the one its
     pending shows if given; no scores until the game is over (A-8)."""
     problem = _resolving_error(g)
@@ -734,7 +728,7 @@ def _check_running(r: _Reader, g: Game, data: dict[str, Any]) -> None:
         )
 
 
-def _check_flow(r: _Reader, g: Game, data: dict[str, Any], shown: list[Shown]) -> None:
+def _check_flow(r: Problems, g: Game, data: dict[str, Any], shown: list[Shown]) -> None:
     """The values shown must be the cards' values (A-2.6), each resolving step resumable, and
     the pending decision the one the resolving steps ask for."""
     _check_values(r, g, shown)

@@ -9,20 +9,14 @@ from engine import rng as rngmod
 from engine.architectura.catalog import Catalog, replaceable
 from engine.architectura.flow import begin_turn, settle
 from engine.architectura.model import BLOCKS, HAND_LIMIT, TOKENS, Game, Instances
-from engine.errors import Problem, SetupError, pointer_token, short_repr
-from engine.setup_fields import SetupClauses, check_shared_fields
+from engine.architectura.schema import SetupDoc
+from engine.declared import convert
+from engine.errors import Problem, SetupError, pointer_token, short_repr, unknown_keys
+from engine.setup_fields import SEED_LIMIT, SetupClauses, check_shared_fields
 
-# A-1: the fields of a set-up (their values are checked here, each as sent: check_fields)
-SETUP_KEYS: tuple[str, ...] = (
-    "game",
-    "seats",
-    "seed",
-    "variant",
-    "first_seat",
-    "colours",
-    "replacements",
-    "catalog",
-)
+# A-1: the fields of a set-up (declared by schema.SetupDoc; their values are checked here,
+# each as sent: check_fields)
+SETUP_KEYS: tuple[str, ...] = SetupDoc.__struct_fields__
 GAME = "architectura"
 VARIANTS = ("basic", "advanced")
 _CACHE_SIZE = 512
@@ -158,7 +152,13 @@ CLAUSES = SetupClauses(GAME, "A-1", seats="A-1.1", seed="A-1.6", first_seat="A-1
 
 def check_fields(setup: dict[str, Any], problems: list[Problem]) -> int | None:
     """The problems of the set-up's fields that need no catalog (A-1.1, A-1.4, A-1.5, A-1.6;
-    engine/setup_fields.py). The number of seats, None when it is bad."""
+    engine/setup_fields.py): an unknown field (as Fora de Prumo refuses one, F-1) first. The
+    number of seats, None when it is bad. A set-up that converts (schema.SetupDoc) with a
+    first seat of the game has none."""
+    doc = convert(setup, SetupDoc)
+    if doc is not None and doc.first_seat < doc.seats and doc.seed < SEED_LIMIT:
+        return doc.seats
+    unknown_keys(problems, setup, SETUP_KEYS, "", "unknown_field", "set-up ", "A-1")
     n = check_shared_fields(
         setup, problems, CLAUSES, "Architectura is played by 2, 3 or 4 players."
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.declared import brief, is_int
 from engine.errors import (
     CatalogError,
     IllegalDecision,
@@ -32,10 +33,8 @@ from engine.fora_de_prumo.model import BUY, FINAL, LAY, Action, Game
 from engine.fora_de_prumo.serialize import (
     DECISION_FIELDS,
     SOURCES,
-    brief,
     game_from_json,
     game_to_json,
-    is_int,
     pending_json,
 )
 from engine.fora_de_prumo.setup import check_setup

@@ -13,18 +13,19 @@ records.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, get_args
+
+import msgspec
 
 from engine.canonical import digest
+from engine.declared import Problems, convert
 from engine.errors import (
     CatalogError,
-    Problem,
-    ProblemList,
     problem_count,
-    short_repr,
-    unknown_keys,
 )
+from engine.fora_de_prumo import schema
 from engine.protocol import shipped_catalogs
 
 FORMAT = "fora-de-prumo-catalog/1"
@@ -74,6 +75,10 @@ TYPE_FIELDS = {
     "project": ("value",),
 }
 DOC_FIELDS = ("format", "id", "name", "provenance", "cards")
+# The declared catalog (schema.py) spells these out for the contract: the same values.
+assert get_args(schema.Suit) == SUITS and get_args(schema.CardType) == TYPES
+assert get_args(schema.Ability) == ABILITIES
+assert ID_RE.pattern == schema.CARD_ID and CATALOG_ID_RE.pattern == schema.CATALOG_ID
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,209 +131,232 @@ class Catalog:
         return self.cards[cid]
 
 
-def unknown_fields(
-    problems: ProblemList,
-    d: dict[Any, Any],
-    allowed: tuple[str, ...],
-    path: str,
-    code: str = "unknown_field",
-    clause: str | None = None,
-    what: str = "",
-) -> None:
-    """engine.errors.unknown_keys, each problem naming `clause`: the keys beyond the hundred
-    kept are only counted, never sorted or written. Keys that are not strings (only a
-    Python caller can send them) are named by their short repr: they do not sort with
-    strings."""
-    if not d.keys() - allowed:  # the usual case: nothing unknown, nothing to write
-        return
-    if not all(isinstance(k, str) for k in d):
-        d = {k if isinstance(k, str) else short_repr(k): None for k in d}
-    found = ProblemList(max(problems.limit - len(problems), 0))
-    unknown_keys(found, d, allowed, path, code, what)
-    problems.extend(replace(p, clause=clause) for p in found)
-    problems.dropped += found.dropped
+def _text(r: Problems, d: dict[str, Any], key: str, path: str, limit: int = MAX_TEXT) -> str | None:
+    v = d.get(key)
+    if not isinstance(v, str) or not v or len(v) > limit:
+        r.bad("catalog_value", f"{key} must be a string of 1 to {limit} characters", path + key)
+        return None
+    return v
 
 
-class _Checker:
-    """Collects problems for one document; every check reports and never raises."""
+def _integer(r: Problems, d: dict[str, Any], key: str, path: str, lo: int, hi: int) -> int | None:
+    v = d.get(key)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        r.bad("catalog_value", f"{key} must be an integer {lo}..{hi}", path + key)
+        return None
+    return int(v)
 
-    def __init__(self) -> None:
-        self.problems = ProblemList()
 
-    def add(self, code: str, detail: str, pointer: str) -> None:
-        self.problems.append(Problem(code, detail, pointer, CLAUSE))
-
-    def unknown_fields(
-        self, d: dict[Any, Any], allowed: tuple[str, ...], path: str, what: str = ""
-    ) -> None:
-        unknown_fields(self.problems, d, allowed, path, "catalog_unknown_field", CLAUSE, what)
-
-    def text(self, d: dict[str, Any], key: str, path: str, limit: int = MAX_TEXT) -> str | None:
-        v = d.get(key)
-        if not isinstance(v, str) or not v or len(v) > limit:
-            self.add(
-                "catalog_value", f"{key} must be a string of 1 to {limit} characters", path + key
-            )
-            return None
-        return v
-
-    def integer(self, d: dict[str, Any], key: str, path: str, lo: int, hi: int) -> int | None:
-        v = d.get(key)
-        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-            self.add("catalog_value", f"{key} must be an integer {lo}..{hi}", path + key)
-            return None
-        return int(v)
-
-    def objective(self, v: Any, path: str) -> dict[str, str] | None:
-        """F-2.1/F-7.4: {"measure": m} plus the measure's parameter, nothing misplaced."""
-        if not isinstance(v, dict):
-            self.add("catalog_type", "objective must be an object", path)
-            return None
-        measure = v.get("measure")
-        if not isinstance(measure, str) or measure not in MEASURES:
-            self.add(
-                "catalog_value", f"measure must be one of {sorted(MEASURES)}", path + "/measure"
-            )
-            return None
-        param, required = MEASURES[measure]
-        before = problem_count(self.problems)
-        self.unknown_fields(v, ("measure", param or "measure"), path, f"measure {measure!r} ")
-        ok = problem_count(self.problems) == before
-        out = {"measure": measure}
-        if param is not None:
-            if param not in v:
-                if required:
-                    self.add("catalog_value", f"measure {measure!r} needs {param!r} (F-7.4)", path)
-                    ok = False
+def _objective(r: Problems, v: Any, path: str) -> dict[str, str] | None:
+    """F-2.1/F-7.4: {"measure": m} plus the measure's parameter, nothing misplaced."""
+    if not isinstance(v, dict):
+        r.bad("catalog_type", "objective must be an object", path)
+        return None
+    measure = v.get("measure")
+    if not isinstance(measure, str) or measure not in MEASURES:
+        r.bad("catalog_value", f"measure must be one of {sorted(MEASURES)}", path + "/measure")
+        return None
+    param, required = MEASURES[measure]
+    before = problem_count(r.problems)
+    r.unknown(
+        v, ("measure", param or "measure"), path, "catalog_unknown_field", f"measure {measure!r} "
+    )
+    ok = problem_count(r.problems) == before
+    out = {"measure": measure}
+    if param is not None:
+        if param not in v:
+            if required:
+                r.bad("catalog_value", f"measure {measure!r} needs {param!r} (F-7.4)", path)
+                ok = False
+        else:
+            allowed = SUITS if param == "suit" else TYPES
+            pv = v[param]
+            if not isinstance(pv, str) or pv not in allowed:
+                r.bad("catalog_value", f"{param} must be one of {list(allowed)}", f"{path}/{param}")
+                ok = False
             else:
-                allowed = SUITS if param == "suit" else TYPES
-                pv = v[param]
-                if not isinstance(pv, str) or pv not in allowed:
-                    self.add(
-                        "catalog_value",
-                        f"{param} must be one of {list(allowed)}",
-                        f"{path}/{param}",
-                    )
-                    ok = False
-                else:
-                    out[param] = pv
-        return out if ok else None
-
-    def card(self, d: Any, path: str) -> Card | None:
-        if not isinstance(d, dict):
-            self.add("catalog_type", "a card must be an object", path)
-            return None
-        start = problem_count(self.problems)  # len() stops at the kept hundred
-        p = path + "/"
-        ctype = d.get("type")
-        if not isinstance(ctype, str) or ctype not in TYPES:
-            self.add("catalog_value", f"type must be one of {list(TYPES)}", p + "type")
-            ctype = None
-        if ctype is not None:
-            self.unknown_fields(d, COMMON_FIELDS + TYPE_FIELDS[ctype], path)
-        cid = d.get("id")
-        if not isinstance(cid, str) or not ID_RE.match(cid):
-            self.add(
-                "catalog_value", "id must be 1 to 64 letters, digits, '_', '.' or '-'", p + "id"
-            )
-        name = self.text(d, "name", p)
-        gloss = self.text(d, "gloss", p)
-        phase = self.integer(d, "phase", p, 1, 3)
-        min_players = self.integer(d, "min_players", p, 1, 4)
-        printed = d.get("printed", [])
-        if (
-            not isinstance(printed, list)
-            or len(printed) > 16
-            or not all(isinstance(x, str) and x in d for x in printed)
-        ):
-            self.add("catalog_value", "printed lists fields of this card", p + "printed")
-        fields: dict[str, Any] = {}
-        if ctype == "space":
-            fields.update(self.space_fields(d, p))
-        elif ctype == "material":
-            suit = d.get("suit")
-            if not isinstance(suit, str) or suit not in SUITS:
-                self.add("catalog_value", f"suit must be one of {list(SUITS)}", p + "suit")
-            fields["suit"] = suit
-            fields["value"] = self.integer(d, "value", p, 0, MAX_NUMBER)
-        elif ctype == "person":
-            ability = d.get("ability")
-            if not isinstance(ability, str) or ability not in ABILITIES:
-                self.add(
-                    "catalog_value", f"ability must be one of {list(ABILITIES)}", p + "ability"
-                )
-            fields["ability"] = ability
-        elif ctype == "concept":
-            fields["objective"] = self.objective(d.get("objective"), p + "objective")
-            fields["points"] = self.integer(d, "points", p, 0, MAX_NUMBER)
-        elif ctype == "project":
-            fields["value"] = self.integer(d, "value", p, 0, MAX_NUMBER)
-        if problem_count(self.problems) > start or ctype is None:
-            return None
-        assert isinstance(cid, str) and name and gloss and phase and min_players
-        return Card(cid, name, gloss, ctype, phase, min_players, **fields)
-
-    def space_fields(self, d: dict[str, Any], p: str) -> dict[str, Any]:
-        """F-2.2/F-2.3: one suit or all four; six slot characters with at least one door."""
-        suits = d.get("suits")
-        if (
-            not isinstance(suits, list)
-            or len(suits) not in (1, len(SUITS))  # first: a long list is refused unread
-            or not all(isinstance(s, str) and s in SUITS for s in suits)
-            or len(set(suits)) != len(suits)
-        ):
-            self.add(
-                "catalog_value",
-                f"suits must list one suit or all four (a joker) of {list(SUITS)}",
-                p + "suits",
-            )
-            suits = []
-        slots = d.get("slots")
-        if not isinstance(slots, str) or len(slots) != 6 or not set(slots) <= SLOT_CHARS:
-            self.add("catalog_value", "slots must be six characters of W D G P B Y", p + "slots")
-        elif slots == "WWWWWW":
-            self.add("catalog_value", "a space has at least one door (F-2.3)", p + "slots")
-        return {"suits": frozenset(suits), "slots": slots}
+                out[param] = pv
+    return out if ok else None
 
 
-def load_catalog(doc: Any) -> Catalog:
-    """Check a catalog document and build it, or raise CatalogError listing every problem."""
-    ck = _Checker()
-    if not isinstance(doc, dict):
-        ck.add("catalog_type", "a catalog must be a JSON object", "")
-        raise CatalogError(ck.problems, clause=CLAUSE)
-    ck.unknown_fields(doc, DOC_FIELDS, "")
+def _space(r: Problems, d: dict[str, Any], p: str) -> dict[str, Any]:
+    """F-2.2/F-2.3: one suit or all four; six slot characters with at least one door."""
+    suits = d.get("suits")
+    if (
+        not isinstance(suits, list)
+        or len(suits) not in (1, len(SUITS))  # first: a long list is refused unread
+        or not all(isinstance(s, str) and s in SUITS for s in suits)
+        or len(set(suits)) != len(suits)
+    ):
+        r.bad(
+            "catalog_value",
+            f"suits must list one suit or all four (a joker) of {list(SUITS)}",
+            p + "suits",
+        )
+        suits = []
+    slots = d.get("slots")
+    if not isinstance(slots, str) or len(slots) != 6 or not set(slots) <= SLOT_CHARS:
+        r.bad("catalog_value", "slots must be six characters of W D G P B Y", p + "slots")
+    elif slots == "WWWWWW":
+        r.bad("catalog_value", "a space has at least one door (F-2.3)", p + "slots")
+    return {"suits": frozenset(suits), "slots": slots}
+
+
+def _material(r: Problems, d: dict[str, Any], p: str) -> dict[str, Any]:
+    suit = d.get("suit")
+    if not isinstance(suit, str) or suit not in SUITS:
+        r.bad("catalog_value", f"suit must be one of {list(SUITS)}", p + "suit")
+    return {"suit": suit, "value": _integer(r, d, "value", p, 0, MAX_NUMBER)}
+
+
+def _person(r: Problems, d: dict[str, Any], p: str) -> dict[str, Any]:
+    ability = d.get("ability")
+    if not isinstance(ability, str) or ability not in ABILITIES:
+        r.bad("catalog_value", f"ability must be one of {list(ABILITIES)}", p + "ability")
+    return {"ability": ability}
+
+
+def _concept(r: Problems, d: dict[str, Any], p: str) -> dict[str, Any]:
+    objective = _objective(r, d.get("objective"), p + "objective")
+    return {"objective": objective, "points": _integer(r, d, "points", p, 0, MAX_NUMBER)}
+
+
+def _project(r: Problems, d: dict[str, Any], p: str) -> dict[str, Any]:
+    return {"value": _integer(r, d, "value", p, 0, MAX_NUMBER)}
+
+
+# The fields of each card type (F-2.1), read after the common ones.
+TYPE_READERS: dict[str, Callable[[Problems, dict[str, Any], str], dict[str, Any]]] = {
+    "space": _space,
+    "material": _material,
+    "person": _person,
+    "concept": _concept,
+    "project": _project,
+}
+
+
+def _card_type(r: Problems, d: dict[str, Any], path: str) -> str | None:
+    """The card's type, and its fields known for it (unknown ones listed)."""
+    ctype = d.get("type")
+    if not isinstance(ctype, str) or ctype not in TYPES:
+        r.bad("catalog_value", f"type must be one of {list(TYPES)}", path + "/type")
+        return None
+    r.unknown(d, COMMON_FIELDS + TYPE_FIELDS[ctype], path, "catalog_unknown_field")
+    return ctype
+
+
+def _card(r: Problems, d: Any, path: str) -> Card | None:
+    """A card that did not convert, read field by field: None when it has any problem."""
+    if not isinstance(d, dict):
+        r.bad("catalog_type", "a card must be an object", path)
+        return None
+    start = problem_count(r.problems)  # len() stops at the kept hundred
+    p = path + "/"
+    ctype = _card_type(r, d, path)
+    cid = d.get("id")
+    if not isinstance(cid, str) or not ID_RE.match(cid):
+        r.bad("catalog_value", "id must be 1 to 64 letters, digits, '_', '.' or '-'", p + "id")
+    name, gloss = _text(r, d, "name", p), _text(r, d, "gloss", p)
+    phase = _integer(r, d, "phase", p, 1, 3)
+    min_players = _integer(r, d, "min_players", p, 1, 4)
+    printed = d.get("printed", [])
+    if (
+        not isinstance(printed, list)
+        or len(printed) > 16
+        or not all(isinstance(x, str) and x in d for x in printed)
+    ):
+        r.bad("catalog_value", "printed lists fields of this card", p + "printed")
+    fields = TYPE_READERS[ctype](r, d, p) if ctype is not None else {}
+    if problem_count(r.problems) > start or ctype is None:
+        return None
+    assert isinstance(cid, str) and name and gloss and phase and min_players
+    return Card(cid, name, gloss, ctype, phase, min_players, **fields)
+
+
+def _header(r: Problems, doc: dict[str, Any]) -> tuple[Any, Any, str]:
+    """The catalog's own fields (F-2.1): (id, name, provenance)."""
+    r.unknown(doc, DOC_FIELDS, "", "catalog_unknown_field")
     if doc.get("format") != FORMAT:
-        ck.add("catalog_format", f"format must be {FORMAT!r}", "/format")
+        r.bad("catalog_format", f"format must be {FORMAT!r}", "/format")
     cat_id = doc.get("id")
     if not isinstance(cat_id, str) or not CATALOG_ID_RE.match(cat_id):
-        ck.add("catalog_value", "id must match ^[a-z][a-z0-9_-]*$ (at most 64 characters)", "/id")
-    name = ck.text(doc, "name", "/")
+        r.bad("catalog_value", "id must match ^[a-z][a-z0-9_-]*$ (at most 64 characters)", "/id")
+    name = _text(r, doc, "name", "/")
     provenance = doc.get("provenance", "")
     if not isinstance(provenance, str) or len(provenance) > MAX_PROVENANCE:
-        ck.add(
+        r.bad(
             "catalog_value",
             f"provenance must be a string of at most {MAX_PROVENANCE}",
             "/provenance",
         )
         provenance = ""
+    return cat_id, name, provenance
+
+
+def _walked(doc: Any) -> Catalog:
+    """A catalog read field by field, every problem listed (CatalogError) in reading order."""
+    r = Problems(clause=CLAUSE)
+    if not isinstance(doc, dict):
+        r.bad("catalog_type", "a catalog must be a JSON object", "")
+        raise CatalogError(r.problems, clause=CLAUSE)
+    cat_id, name, provenance = _header(r, doc)
     raw_cards = doc.get("cards")
     if not isinstance(raw_cards, list) or not raw_cards or len(raw_cards) > MAX_CARDS:
-        ck.add("catalog_value", f"cards must list 1 to {MAX_CARDS} cards", "/cards")
+        r.bad("catalog_value", f"cards must list 1 to {MAX_CARDS} cards", "/cards")
         raw_cards = []
     cards: dict[str, Card] = {}
     for i, rc in enumerate(raw_cards):
-        card = ck.card(rc, f"/cards/{i}")
+        card = _card(r, rc, f"/cards/{i}")
         if card is None:
             continue
         if card.id in cards:
-            ck.add("catalog_duplicate", f"card id {card.id!r} appears twice", f"/cards/{i}/id")
+            r.bad("catalog_duplicate", f"card id {card.id!r} appears twice", f"/cards/{i}/id")
             continue
         cards[card.id] = card
-    if ck.problems:
-        raise CatalogError(ck.problems, clause=CLAUSE)
+    if r.problems:
+        raise CatalogError(r.problems, clause=CLAUSE)
     assert isinstance(cat_id, str) and name is not None
     return Catalog(cat_id, name, provenance, cards, doc)
+
+
+def _typed_card(c: schema.AnyCard) -> Card | None:
+    """A card that converted, or None when a check of meaning refuses it."""
+    present = {*c.__struct_fields__, "type"}
+    if not all(x in present for x in c.printed):
+        return None
+    base = (c.id, c.name, c.gloss, c.__struct_config__.tag, c.phase, c.min_players)
+    if isinstance(c, schema.SpaceCard):
+        if len(c.suits) not in (1, len(SUITS)) or len(set(c.suits)) != len(c.suits):
+            return None
+        if c.slots == "WWWWWW":
+            return None
+        return Card(*base, suits=frozenset(c.suits), slots=c.slots)  # type: ignore[arg-type]
+    if isinstance(c, schema.MaterialCard):
+        return Card(*base, suit=c.suit, value=c.value)  # type: ignore[arg-type]
+    if isinstance(c, schema.PersonCard):
+        return Card(*base, ability=c.ability)  # type: ignore[arg-type]
+    if isinstance(c, schema.ConceptCard):
+        objective = msgspec.structs.asdict(c.objective)
+        objective = {"measure": c.objective.__struct_config__.tag, **objective}
+        objective = {k: v for k, v in objective.items() if v is not msgspec.UNSET}
+        return Card(*base, objective=objective, points=c.points)  # type: ignore[arg-type]
+    return Card(*base, value=c.value)  # type: ignore[arg-type]
+
+
+def load_catalog(doc: Any) -> Catalog:
+    """Check a catalog document and build it, or raise CatalogError listing every problem.
+    A well-formed one converts in one call (schema.CatalogDoc) and is built from its typed
+    cards; any other, or one a check of meaning refuses, is read field by field."""
+    typed = convert(doc, schema.CatalogDoc)
+    if typed is not None:
+        cards: dict[str, Card] = {}
+        for c in typed.cards:
+            card = _typed_card(c)
+            if card is None or card.id in cards:
+                return _walked(doc)
+            cards[card.id] = card
+        return Catalog(typed.id, typed.name, typed.provenance, cards, doc)
+    return _walked(doc)
 
 
 _BUILTIN: dict[str, Catalog] = {}

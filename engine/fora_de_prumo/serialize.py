@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, TypeGuard
+from typing import Any
 
 from engine import rng as rngmod
-from engine.errors import InvalidState, Problem, ProblemList, short_repr
+from engine.declared import Problems, brief, convert, node
+from engine.errors import InvalidState, Problem
 from engine.fora_de_prumo.building import Building, Placement, building_errors
-from engine.fora_de_prumo.catalog import Catalog, builtin_catalogs, unknown_fields
+from engine.fora_de_prumo.catalog import Catalog, builtin_catalogs
 from engine.fora_de_prumo.flow import (
     CLONE_TARGET_TYPES,
     SITE_TYPES,
@@ -27,7 +28,17 @@ from engine.fora_de_prumo.flow import (
     options,
 )
 from engine.fora_de_prumo.model import BUY, FINAL, GAME_ID, LAY, RULES_VERSION, Action, Game
-from engine.fora_de_prumo.setup import MARKET_SIZES, cards_in_use
+from engine.fora_de_prumo.schema import (
+    CatalogRefDoc,
+    CloneDoc,
+    FinalRoundDoc,
+    PlacementDoc,
+    SeatDoc,
+    StateDoc,
+    TurnDoc,
+    WorkDoc,
+)
+from engine.fora_de_prumo.setup import cards_in_use
 from engine.fora_de_prumo.work import Work
 
 # pending.kind, clause and prompt per turn step
@@ -57,7 +68,6 @@ DECISION_FIELDS: dict[str, tuple[str, ...]] = {
     "pass": (),
 }
 SOURCES = ("market", "deck")
-COORD_LIMIT = 10_000  # far beyond any building of 500 cards; keeps numbers printable
 RNG_RE = re.compile(r"[0-9a-f]{16}")  # fullmatch: "$" would let a final newline in
 
 
@@ -140,109 +150,10 @@ def game_to_json(g: Game) -> dict[str, Any]:
 # -- reading -----------------------------------------------------------------------------
 
 
-def brief(v: Any) -> str:
-    """A short, always printable description of any JSON value (never repr of deep or huge
-    values: deep nesting would recurse, huge integers refuse str())."""
-    if isinstance(v, bool) or v is None:
-        return {True: "true", False: "false", None: "null"}[v]
-    if isinstance(v, str):
-        return short_repr(v)
-    if isinstance(v, int):
-        return str(v) if -(10**15) < v < 10**15 else "a huge integer"
-    if isinstance(v, float):
-        return "a number with a fraction" if v == v else "NaN"
-    if isinstance(v, dict):
-        return "an object"
-    if isinstance(v, list):
-        return "an array"
-    return type(v).__name__
-
-
-def is_int(v: Any) -> TypeGuard[int]:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-class Reader:
-    """Collects problems while reading; every accessor returns a safe default on error."""
-
-    def __init__(self) -> None:
-        self.problems = ProblemList()
-        self.unread = False  # a list was refused unread: its cards are not "missing"
-
-    def bad(self, code: str, detail: str, pointer: str, clause: str | None = None) -> None:
-        self.problems.append(Problem(code, detail, pointer, clause))
-
-    def obj(
-        self, v: Any, p: str, fields: tuple[str, ...], optional: tuple[str, ...] = ()
-    ) -> dict[str, Any]:
-        """An object with exactly these fields (the optional ones may be absent)."""
-        if not isinstance(v, dict):
-            self.bad("wrong_type", f"must be an object, not {brief(v)}", p)
-            return {}
-        unknown_fields(self.problems, v, fields, p)
-        for k in fields:
-            if k not in v and k not in optional:
-                self.bad("missing_field", f"missing field {k!r}", f"{p}/{k}")
-        return v
-
-    def lst(
-        self, v: Any, p: str, most: int | None = None, what: str = "", clause: str | None = None
-    ) -> list[Any]:
-        """An array of at most `most` entries (`what` says why); a longer one is refused
-        whole, unread: a 2 MB state can hold 700,000 entries where the game holds a few
-        dozen cards, and reading each would cost seconds and hundreds of MB."""
-        if not isinstance(v, list):
-            self.bad("wrong_type", f"must be an array, not {brief(v)}", p)
-            return []
-        if most is not None and len(v) > most:
-            self.bad("too_long", f"holds at most {most} entries ({what}), not {len(v)}", p, clause)
-            self.unread = True
-            return []
-        return v
-
-    def int_(self, v: Any, p: str, lo: int, hi: int, clause: str | None = None) -> int | None:
-        if not is_int(v) or not lo <= v <= hi:
-            self.bad(
-                "out_of_range" if is_int(v) else "wrong_type",
-                f"must be an integer from {lo} to {hi}, not {brief(v)}",
-                p,
-                clause,
-            )
-            return None
-        return int(v)
-
-    def bool_(self, v: Any, p: str) -> bool:
-        if not isinstance(v, bool):
-            self.bad("wrong_type", f"must be true or false, not {brief(v)}", p)
-            return False
-        return v
-
-
-STATE_FIELDS = (
-    "game",
-    "rules_version",
-    "catalog",
-    "market_size",
-    "first_seat",
-    "seats",
-    "deck",
-    "market",
-    "turn",
-    "passes",
-    "final_round",
-    "pending",
-    "rng",
-    "game_over",
-    "scores",
-)
-WORK_FIELDS = ("building", "converted", "site", "clones", "spent")
-TURN_FIELDS = ("seat", "number", "step", "peeked", "bought")
-
-
-def resolve_catalog(r: Reader, data: dict[str, Any], custom: Catalog | None) -> Catalog | None:
+def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | None:
     """The state's catalog: the one given with the request, or a built-in one (F-2.1)."""
-    ref = r.obj(data.get("catalog"), "/catalog", ("id", "hash"))
-    cid, chash = ref.get("id"), ref.get("hash")
+    ref = node(r, ref, CatalogRefDoc, "/catalog")
+    cid, chash = ref.id, ref.hash
     if not isinstance(cid, str) or not isinstance(chash, str):
         r.bad("wrong_type", "catalog must be {id, hash}, two strings", "/catalog", "F-2.1")
         return None
@@ -264,7 +175,7 @@ class _Cards:
     """Claims each card once (F-1.3): a card of the catalog, in use at this player count,
     standing in one place only."""
 
-    def __init__(self, r: Reader, cat: Catalog, in_use: set[str]) -> None:
+    def __init__(self, r: Problems, cat: Catalog, in_use: set[str]) -> None:
         self.r, self.cat, self.in_use = r, cat, in_use
         self.seen: dict[str, str] = {}
 
@@ -295,73 +206,79 @@ class _Cards:
         self.seen[cid] = p
         return cid
 
-    def lst(self, v: Any, p: str) -> list[Any]:
+    def bounded(self, v: Any, p: str) -> list[Any]:
         """A list of cards of this game (or of entries naming one each, distinct): at most
         as many entries as there are cards in use."""
         return self.r.lst(v, p, len(self.in_use), "one per card in use", "F-1.3")
 
     def zone(self, v: Any, p: str) -> list[str]:
         out = []
-        for j, x in enumerate(self.lst(v, p)):
+        for j, x in enumerate(self.bounded(v, p)):
             cid = self.claim(x, f"{p}/{j}")
             if cid is not None:
                 out.append(cid)
         return out
 
+    def known_ones(self, v: Any, p: str) -> list[str]:
+        """The cards of a list of references (each known, none claimed)."""
+        return [
+            cid
+            for j, x in enumerate(self.bounded(v, p))
+            if (cid := self.known(x, f"{p}/{j}")) is not None
+        ]
 
-def read_work(r: Reader, cards: _Cards, v: Any, p: str) -> Work:
-    """F-2.7 / F-4.1: a work's five lists; each card of it claimed once."""
-    cat = cards.cat
-    d = r.obj(v, p, WORK_FIELDS)
+
+def _read_building(r: Problems, cards: _Cards, entries: list[Any], p: str) -> list[Placement]:
+    """F-2.4: each space of a building where it lies, claimed once."""
     building: list[Placement] = []
-    for j, e in enumerate(cards.lst(d.get("building"), f"{p}/building")):
-        ep = f"{p}/building/{j}"
-        e = r.obj(e, ep, ("card", "x", "y", "r"))
-        cid = cards.claim(e.get("card"), f"{ep}/card")
-        x = r.int_(e.get("x"), f"{ep}/x", -COORD_LIMIT, COORD_LIMIT, "F-2.4")
-        y = r.int_(e.get("y"), f"{ep}/y", -COORD_LIMIT, COORD_LIMIT, "F-2.4")
-        rot = r.int_(e.get("r"), f"{ep}/r", 0, 3, "F-2.4")
-        if cid is not None and cat.cards[cid].type != "space":
+    for j, e in enumerate(cards.bounded(entries, p)):
+        ep = f"{p}/{j}"
+        e = node(r, e, PlacementDoc, ep)
+        cid = cards.claim(e.card, f"{ep}/card")
+        x, y, rot = e.x, e.y, e.r
+        if cid is not None and cards.cat.cards[cid].type != "space":
             r.bad(
                 "not_a_space", f"{cid} is not a space: it goes to the site", f"{ep}/card", "F-3.5"
             )
             cid = None
-        if cid is not None and x is not None and y is not None and rot is not None:
+        if cid is not None:
             building.append(Placement(cid, x, y, rot))
+    return building
+
+
+def _read_site(r: Problems, cards: _Cards, v: list[Any], p: str) -> list[str]:
+    """F-3.5: the site holds the cards that are no space."""
     site: list[str] = []
-    for j, x_ in enumerate(cards.lst(d.get("site"), f"{p}/site")):
-        cid = cards.claim(x_, f"{p}/site/{j}")
-        if cid is not None and cat.cards[cid].type not in SITE_TYPES:
+    for j, x_ in enumerate(cards.bounded(v, p)):
+        cid = cards.claim(x_, f"{p}/{j}")
+        if cid is not None and cards.cat.cards[cid].type not in SITE_TYPES:
             r.bad(
-                "not_a_site_card",
-                f"{cid} is a space: it goes to the building",
-                f"{p}/site/{j}",
-                "F-3.5",
+                "not_a_site_card", f"{cid} is a space: it goes to the building", f"{p}/{j}", "F-3.5"
             )
         elif cid is not None:
             site.append(cid)
+    return site
+
+
+def read_work(r: Problems, cards: _Cards, v: Any, p: str) -> Work:
+    """F-2.7 / F-4.1: a work's five lists; each card of it claimed once."""
+    d = node(r, v, WorkDoc, p)
+    building = _read_building(r, cards, d.building, f"{p}/building")
+    site = _read_site(r, cards, d.site, f"{p}/site")
     clones: list[tuple[str, str]] = []
-    for j, c in enumerate(cards.lst(d.get("clones"), f"{p}/clones")):
+    for j, c in enumerate(cards.bounded(d.clones, f"{p}/clones")):
         cp = f"{p}/clones/{j}"
-        c = r.obj(c, cp, ("target", "card"))
-        target = cards.known(c.get("target"), f"{cp}/target")
-        card = cards.claim(c.get("card"), f"{cp}/card")
+        c = node(r, c, CloneDoc, cp)
+        target = cards.known(c.target, f"{cp}/target")
+        card = cards.claim(c.card, f"{cp}/card")
         if target is not None and card is not None:
             clones.append((target, card))
-    converted = [
-        cid
-        for j, x_ in enumerate(cards.lst(d.get("converted"), f"{p}/converted"))
-        if (cid := cards.known(x_, f"{p}/converted/{j}")) is not None
-    ]
-    spent = [
-        cid
-        for j, x_ in enumerate(cards.lst(d.get("spent"), f"{p}/spent"))
-        if (cid := cards.known(x_, f"{p}/spent/{j}")) is not None
-    ]
+    converted = cards.known_ones(d.converted, f"{p}/converted")
+    spent = cards.known_ones(d.spent, f"{p}/spent")
     return Work(building, converted, site, clones, spent)
 
 
-def check_work(r: Reader, cat: Catalog, w: Work, p: str) -> Building:
+def check_work(r: Problems, cat: Catalog, w: Work, p: str) -> Building:
     """F-4 / F-6.3 / F-6.6: the building is rebuilt placement by placement (every placement
     must have been legal when laid; the equipe and the conversions now in the work are
     assumed to have been there already, the most lenient order that could have happened:
@@ -428,17 +345,17 @@ def check_work(r: Reader, cat: Catalog, w: Work, p: str) -> Building:
     return b
 
 
-def read_final(r: Reader, v: Any, n: int) -> tuple[int, list[int]] | None:
+def read_final(r: Problems, v: Any, n: int) -> tuple[int, list[int]] | None:
     if v is None:
         return None
-    d = r.obj(v, "/final_round", ("triggered_by", "remaining"))
-    t = r.int_(d.get("triggered_by"), "/final_round/triggered_by", 0, n - 1, "F-R25")
+    d = node(r, v, FinalRoundDoc, "/final_round")
+    t = r.int_or_none(d.triggered_by, "/final_round/triggered_by", 0, n - 1, "F-R25")
     rem = [
         s
         for j, x in enumerate(
-            r.lst(d.get("remaining"), "/final_round/remaining", n, "one per seat", "F-R25")
+            r.lst(d.remaining, "/final_round/remaining", n, "one per seat", "F-R25")
         )
-        if (s := r.int_(x, f"/final_round/remaining/{j}", 0, n - 1, "F-R25")) is not None
+        if (s := r.int_or_none(x, f"/final_round/remaining/{j}", 0, n - 1, "F-R25")) is not None
     ]
     if t is None:
         return None
@@ -454,22 +371,19 @@ def read_final(r: Reader, v: Any, n: int) -> tuple[int, list[int]] | None:
     return t, rem
 
 
-def _read_header(
-    r: Reader, data: dict[str, Any], custom: Catalog | None
-) -> tuple[Catalog, list[Any]]:
+def _read_header(r: Problems, doc: StateDoc, custom: Catalog | None) -> tuple[Catalog, list[Any]]:
     """The state's game, rules version, catalog (F-2) and seats (F-1.1): without a catalog or
     a seat count nothing else can be read (InvalidState at once)."""
-    r.obj(data, "", STATE_FIELDS, ("pending", "scores"))
-    if data.get("game") != GAME_ID:
+    if doc.game != GAME_ID:
         r.bad("wrong_game", f"this is not a {GAME_ID} state", "/game")
-    if data.get("rules_version") != RULES_VERSION:
+    if doc.rules_version != RULES_VERSION:
         r.bad(
             "unsupported_rules_version",
             f"rules_version must be {RULES_VERSION!r}",
             "/rules_version",
         )
-    cat = resolve_catalog(r, data, custom)
-    seats_raw = r.lst(data.get("seats"), "/seats")
+    cat = resolve_catalog(r, doc.catalog, custom)
+    seats_raw = r.lst(doc.seats, "/seats")
     n = len(seats_raw)
     if not 2 <= n <= 4:
         r.bad("invalid_seat_count", "a game has 2, 3 or 4 seats", "/seats", "F-1.1")
@@ -479,7 +393,7 @@ def _read_header(
 
 
 def _read_zones(
-    r: Reader, cards: _Cards, data: dict[str, Any], seats_raw: list[Any]
+    r: Problems, cards: _Cards, doc: StateDoc, seats_raw: list[Any]
 ) -> tuple[list[list[str]], list[Work], list[str], list[str]]:
     """Every seat's hand and work, the deck and the market: each card in use in exactly one
     zone (F-1.3). (hands, works, deck, market)."""
@@ -487,11 +401,11 @@ def _read_zones(
     works: list[Work] = []
     for i, s in enumerate(seats_raw):
         p = f"/seats/{i}"
-        sd = r.obj(s, p, ("hand", "work"))
-        hands.append(cards.zone(sd.get("hand"), f"{p}/hand"))
-        works.append(read_work(r, cards, sd.get("work"), f"{p}/work"))
-    deck = cards.zone(data.get("deck"), "/deck")
-    market = cards.zone(data.get("market"), "/market")
+        sd = node(r, s, SeatDoc, p)
+        hands.append(cards.zone(sd.hand, f"{p}/hand"))
+        works.append(read_work(r, cards, sd.work, f"{p}/work"))
+    deck = cards.zone(doc.deck, "/deck")
+    market = cards.zone(doc.market, "/market")
     missing = [c for c in cards.in_use if c not in cards.seen]
     if missing and not r.unread:
         r.bad(
@@ -503,57 +417,52 @@ def _read_zones(
     return hands, works, deck, market
 
 
-def _read_turn(r: Reader, cards: _Cards, data: dict[str, Any], n: int) -> tuple[Any, ...]:
+def _read_turn(r: Problems, cards: _Cards, doc: StateDoc, n: int) -> tuple[Any, ...]:
     """The turn object: its seat (F-1.1), number and step (F-3), the deck cards seen
     (F-R19) and the card bought (F-3.1). (seat, number, step, peeked, bought)."""
-    tv = r.obj(data.get("turn"), "/turn", TURN_FIELDS)
-    seat = r.int_(tv.get("seat"), "/turn/seat", 0, n - 1, "F-1.1")
-    number = r.int_(tv.get("number"), "/turn/number", 1, 10**9, "F-3")
-    step = tv.get("step")
+    tv = node(r, doc.turn, TurnDoc, "/turn")
+    seat = r.int_or_none(tv.seat, "/turn/seat", 0, n - 1, "F-1.1")
+    number = tv.number
+    step = tv.step
     if step not in (BUY, LAY, FINAL, None):
         r.bad("wrong_type", "turn.step must be 'buy', 'lay', 'final' or null", "/turn/step", "F-3")
     peeked = [
         c
         for j, x in enumerate(
-            r.lst(tv.get("peeked"), "/turn/peeked", 2, "the deck's top two cards", "F-R19")
+            r.lst(tv.peeked, "/turn/peeked", 2, "the deck's top two cards", "F-R19")
         )
         if (c := cards.known(x, f"/turn/peeked/{j}")) is not None
     ]
-    bought_raw = tv.get("bought")
-    bought = None if bought_raw is None else cards.known(bought_raw, "/turn/bought")
+    bought = None if tv.bought is None else cards.known(tv.bought, "/turn/bought")
     return seat, number, step, peeked, bought
 
 
-def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
-    """Read and check a state from outside; raise InvalidState listing every problem: its
-    header, zones and turn as read, then the works rebuilt (F-4, F-6), the turn's
-    bookkeeping (check_turn) and what follows from the rest (check_derived)."""
-    r = Reader()
-    if not isinstance(data, dict):
-        raise InvalidState([Problem("wrong_type", "the state must be a JSON object", "")])
-    cat, seats_raw = _read_header(r, data, custom_catalog)
+def _read(r: Problems, data: dict[str, Any], custom: Catalog | None) -> Game:
+    """The state as read (InvalidState at the first problem of shape or card)."""
+    doc = convert(data, StateDoc)
+    if doc is None:  # not well formed: walked node by node to list every problem
+        doc = node(r, data, StateDoc, "")
+    cat, seats_raw = _read_header(r, doc, custom)
     n = len(seats_raw)
     cards = _Cards(r, cat, set(cards_in_use(cat, n)))
-    k = r.int_(
-        data.get("market_size"), "/market_size", min(MARKET_SIZES), max(MARKET_SIZES), "F-1.7"
-    )
-    first = r.int_(data.get("first_seat"), "/first_seat", 0, n - 1, "F-R5")
-    hands, works, deck, market = _read_zones(r, cards, data, seats_raw)
-    seat, number, step, peeked, bought = _read_turn(r, cards, data, n)
-    passes = r.int_(data.get("passes"), "/passes", 0, n - 1, "F-R27")
-    final = read_final(r, data.get("final_round"), n)
-    over = r.bool_(data.get("game_over"), "/game_over")
-    rng_text = data.get("rng")
+    k = doc.market_size
+    first = r.int_or_none(doc.first_seat, "/first_seat", 0, n - 1, "F-R5")
+    hands, works, deck, market = _read_zones(r, cards, doc, seats_raw)
+    seat, number, step, peeked, bought = _read_turn(r, cards, doc, n)
+    passes = r.int_or_none(doc.passes, "/passes", 0, n - 1, "F-R27")
+    final = read_final(r, doc.final_round, n)
+    over = doc.game_over
+    rng_text = doc.rng
     if not isinstance(rng_text, str) or not RNG_RE.fullmatch(rng_text):
         r.bad("invalid_rng", "rng must be 16 lowercase hexadecimal digits", "/rng", "F-1.9")
+    r.finish()
     if r.problems:
         raise InvalidState(r.problems)
-    assert k is not None and first is not None and seat is not None and number is not None
-    assert passes is not None and isinstance(rng_text, str)
-    buildings = [check_work(r, cat, w, f"/seats/{i}/work") for i, w in enumerate(works)]
+    assert first is not None and seat is not None and passes is not None
     g = Game.__new__(Game)
     g.cat, g.n, g.market_size, g.first_seat = cat, n, k, first
-    g.hands, g.works, g.buildings = hands, works, buildings
+    g.hands, g.works = hands, works
+    g.buildings = [check_work(r, cat, w, f"/seats/{i}/work") for i, w in enumerate(works)]
     g.pcache = [{} for _ in range(n)]
     g.deck, g.market = deck, market
     g.seat, g.turn, g.step = seat, number, step
@@ -561,6 +470,17 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     g.rng, g.over = rngmod.from_hex(rng_text), over
     g.log = None
     g._opts = None
+    return g
+
+
+def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
+    """Read and check a state from outside; raise InvalidState listing every problem: its
+    header, zones and turn as read, then the works rebuilt (F-4, F-6), the turn's
+    bookkeeping (check_turn) and what follows from the rest (check_derived)."""
+    r = Problems(named=True)
+    if not isinstance(data, dict):
+        raise InvalidState([Problem("wrong_type", "the state must be a JSON object", "")])
+    g = _read(r, data, custom_catalog)
     check_turn(r, g)
     if r.problems:
         raise InvalidState(r.problems)
@@ -578,7 +498,7 @@ def turns_played(g: Game, seat: int) -> int:
     return 0 if done <= offset else (done - 1 - offset) // g.n + 1
 
 
-def check_laid(r: Reader, g: Game) -> None:
+def check_laid(r: Problems, g: Game) -> None:
     """F-3.3: one lay or one action per turn, so a work holds at most as many cards and
     conversions as its seat has had turns (proposed ruling F-R44)."""
     for s, w in enumerate(g.works):
@@ -592,7 +512,7 @@ def check_laid(r: Reader, g: Game) -> None:
             )
 
 
-def _check_finished(r: Reader, g: Game) -> None:
+def _check_finished(r: Problems, g: Game) -> None:
     """F-8.4 / F-R25: a finished game has no step, look or purchase, and ended after its final
     round; its market is not over size (F-1.7)."""
     if g.step is not None or g.peeked or g.bought is not None:
@@ -613,7 +533,7 @@ def _check_finished(r: Reader, g: Game) -> None:
         r.bad("market_size", f"the market holds at most {g.market_size} cards", "/market", "F-1.7")
 
 
-def _check_step(r: Reader, g: Game) -> bool:
+def _check_step(r: Problems, g: Game) -> bool:
     """F-3 / F-8.2: a running game has a step, 'final' exactly during the final round. False
     when it has not (the turn's other checks then read nothing)."""
     if g.step is None:
@@ -630,7 +550,7 @@ def _check_step(r: Reader, g: Game) -> bool:
     return True
 
 
-def _check_final_round(r: Reader, g: Game) -> None:
+def _check_final_round(r: Problems, g: Game) -> None:
     """F-R25 / F-R27: in the final round the seat to play is the first remaining one and no
     passes are counted; before it, the deck is not empty (F-8.1; F-R45: turn 1)."""
     if g.final is not None:
@@ -654,7 +574,7 @@ def _check_final_round(r: Reader, g: Game) -> None:
         )
 
 
-def _check_turn_order(r: Reader, g: Game) -> None:
+def _check_turn_order(r: Problems, g: Game) -> None:
     """F-1.1: turns go round from first_seat; F-R27: no more complete passes than turns."""
     if g.seat != (g.first_seat + g.turn - 1) % g.n:
         r.bad(
@@ -667,7 +587,7 @@ def _check_turn_order(r: Reader, g: Game) -> None:
         r.bad("inconsistent_turn", "more complete passes than turns played", "/passes", "F-R27")
 
 
-def _check_purchase(r: Reader, g: Game) -> None:
+def _check_purchase(r: Problems, g: Game) -> None:
     """F-3.1: a card bought this turn was bought before the lay step and is in the hand."""
     if g.bought is None:
         return
@@ -687,13 +607,13 @@ def _check_purchase(r: Reader, g: Game) -> None:
         )
 
 
-def _check_look(r: Reader, g: Game) -> None:
+def _check_look(r: Problems, g: Game) -> None:
     """F-6.1 / F-R19: the deck cards seen this turn (check_peeked)."""
     if g.peeked:
         check_peeked(r, g)
 
 
-def _check_market(r: Reader, g: Game) -> None:
+def _check_market(r: Problems, g: Game) -> None:
     """F-3.6: the market is refilled after each market purchase (not from an empty deck)."""
     k = g.market_size
     market_bought = g.bought is not None and not g.bought_from_deck()
@@ -708,7 +628,7 @@ def _check_market(r: Reader, g: Game) -> None:
 
 
 # A running game's turn bookkeeping, checked in this order once its step is one (_check_step).
-RUNNING_TURN_CHECKS: tuple[Callable[[Reader, Game], None], ...] = (
+RUNNING_TURN_CHECKS: tuple[Callable[[Problems, Game], None], ...] = (
     _check_final_round,
     _check_turn_order,
     _check_purchase,
@@ -717,7 +637,7 @@ RUNNING_TURN_CHECKS: tuple[Callable[[Reader, Game], None], ...] = (
 )
 
 
-def check_turn(r: Reader, g: Game) -> None:
+def check_turn(r: Problems, g: Game) -> None:
     """The turn bookkeeping must be one the flow can reach (F-3, F-R19, F-8.1 to F-8.3)."""
     check_laid(r, g)
     if g.over:
@@ -727,7 +647,7 @@ def check_turn(r: Reader, g: Game) -> None:
             check(r, g)
 
 
-def check_peeked(r: Reader, g: Game) -> None:
+def check_peeked(r: Problems, g: Game) -> None:
     """F-6.1 / F-R19: the seen cards are the deck's top two (or one), in order, less the one
     bought; the looker has the coordenadora."""
     if not g.works[g.seat].has_ability(g.cat, "coordenadora"):
@@ -752,7 +672,7 @@ def check_peeked(r: Reader, g: Game) -> None:
         )
 
 
-def check_derived(r: Reader, g: Game, data: dict[str, Any]) -> None:
+def check_derived(r: Problems, g: Game, data: dict[str, Any]) -> None:
     """What follows from the rest: the pending decision and the final scores."""
     if g.over:
         if data.get("pending") is not None:

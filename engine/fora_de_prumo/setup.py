@@ -6,15 +6,17 @@ from __future__ import annotations
 from typing import Any
 
 from engine import rng as rngmod
+from engine.declared import convert, unknown_fields
 from engine.errors import Problem, ProblemList, SetupError
 from engine.fora_de_prumo.building import Building
-from engine.fora_de_prumo.catalog import Catalog, unknown_fields
+from engine.fora_de_prumo.catalog import Catalog
 from engine.fora_de_prumo.model import BUY, Game
+from engine.fora_de_prumo.schema import SetupDoc
 from engine.fora_de_prumo.work import Work
-from engine.setup_fields import SetupClauses, check_shared_fields, is_int
+from engine.setup_fields import SEED_LIMIT, SetupClauses, check_shared_fields, is_int
 
 GAME = "fora-de-prumo"
-SETUP_KEYS: tuple[str, ...] = ("game", "seats", "seed", "first_seat", "market_size", "catalog")
+SETUP_KEYS: tuple[str, ...] = SetupDoc.__struct_fields__
 CLAUSES = SetupClauses(GAME, "F-1", seats="F-1.1", seed="F-1.9", first_seat="F-R5")
 MARKET_SIZES = (4, 5, 6)
 DEFAULT_MARKET = 5
@@ -36,6 +38,9 @@ def piles(cat: Catalog, n: int) -> dict[int, list[str]]:
 
 def check_setup(setup: Any) -> list[Problem]:
     """Every problem of a set-up object's own fields (the catalog is read by the caller)."""
+    doc = convert(setup, SetupDoc)
+    if doc is not None and doc.first_seat < doc.seats and doc.seed < SEED_LIMIT:
+        return ProblemList()  # well formed: no problem to look for
     if not isinstance(setup, dict):
         return [Problem("invalid_setup", "the set-up must be an object", "", "F-1")]
     problems = ProblemList()  # an object of 100,000 unknown fields costs a count

@@ -13,13 +13,12 @@ import random
 from typing import Any
 
 from engine import canonical
+from engine.declared import Problems, unknown_fields
 from engine.errors import IllegalDecision, InvalidState, Problem
-from engine.fora_de_prumo.catalog import Catalog, unknown_fields
+from engine.fora_de_prumo.catalog import Catalog
 from engine.fora_de_prumo.model import Game
+from engine.fora_de_prumo.schema import STATE_FIELDS, TURN_FIELDS
 from engine.fora_de_prumo.serialize import (
-    STATE_FIELDS,
-    TURN_FIELDS,
-    Reader,
     game_from_json,
     game_to_json,
     resolve_catalog,
@@ -85,11 +84,11 @@ def check_view_bounds(view: Any, catalog: Catalog | None) -> None:
     two peeked): refused (InvalidState) before a 2 MB view costs a 2 MB shuffle. Fields the
     sampler drops (hand_count, unseen...) are checked here, as the strict reader never sees
     them. Shapes it does not look at are left to the reader and the final comparison."""
-    r = Reader()
+    r = Problems(named=True)
     if not isinstance(view, dict):
         return  # not a view: the sampler's own check says so
     unknown_fields(r.problems, view, VIEW_FIELDS, "")
-    cat = resolve_catalog(r, view, catalog)
+    cat = resolve_catalog(r, view.get("catalog"), catalog)
     seats = r.lst(view.get("seats"), "/seats", MAX_SEATS, "2 to 4 seats", "F-1.1")
     turn = view.get("turn")
     if isinstance(turn, dict):

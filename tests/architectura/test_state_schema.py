@@ -14,6 +14,7 @@ import pytest
 
 import engine.architectura as arch
 import engine.architectura.serialize as serialize
+import engine.declared as declared
 from engine.architectura.schema import EntryDoc, SeatDoc, StateDoc
 from engine.errors import InvalidState
 
@@ -30,6 +31,12 @@ def played(seed: int, seats: int, decisions: int) -> list[dict[str, Any]]:
         state, _ = arch.apply(state, rnd.choice(arch.legal_decisions(state)["options"]))
         out.append(state)
     return out
+
+
+def force_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every node walked, none converted: the top level (serialize) and each below (declared)."""
+    for module in (serialize, declared):
+        monkeypatch.setattr(module, "convert", lambda data, cls: None)
 
 
 def fields(cls: type[msgspec.Struct]) -> set[str]:
@@ -104,7 +111,7 @@ def test_the_walk_reads_every_state_as_the_typed_conversion_does(
             cases.append(state)
             cases.extend(mutated(state, rnd) for _ in range(12))
     typed = [read(s) for s in cases]
-    monkeypatch.setattr(serialize, "convert", lambda data, cls: None)
+    force_walk(monkeypatch)
     walked = [read(s) for s in cases]
     assert walked == typed
     refused = sum(1 for r in typed if "problems" in r)
@@ -164,7 +171,7 @@ def test_a_boolean_where_an_integer_goes_is_a_wrong_type(monkeypatch: pytest.Mon
     s["turn"]["number"] = True
     for forced in (False, True):
         if forced:
-            monkeypatch.setattr(serialize, "convert", lambda data, cls: None)
+            force_walk(monkeypatch)
         with pytest.raises(InvalidState) as e:
             arch.load(s)
         got = {(p.pointer, p.code) for p in e.value.problems}

@@ -42,13 +42,8 @@ from engine.fora_de_prumo.building import (
 )
 from engine.fora_de_prumo.building import parse_compact as placement_of
 from engine.fora_de_prumo.catalog import CODE_OF_SUIT, SUITS, Catalog, builtin_catalogs
-from engine.fora_de_prumo.serialize import (
-    DECISION_FIELDS,
-    STATE_FIELDS,
-    STEP_INFO,
-    TURN_FIELDS,
-    WORK_FIELDS,
-)
+from engine.fora_de_prumo.schema import STATE_FIELDS, TURN_FIELDS, WORK_FIELDS
+from engine.fora_de_prumo.serialize import DECISION_FIELDS, STEP_INFO
 from engine.fora_de_prumo.setup import SETUP_KEYS, cards_in_use
 
 ROOT = Path(__file__).resolve().parents[2]

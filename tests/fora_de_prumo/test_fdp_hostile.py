@@ -22,7 +22,7 @@ import pytest
 from http_support import check_response, make_app
 
 import engine.fora_de_prumo as fdp
-from engine import canonical
+from engine import canonical, declared
 from engine.errors import CatalogError, Problem, SetupError
 from engine.fora_de_prumo import serialize
 from engine.fora_de_prumo.catalog import builtin_catalogs, load_catalog
@@ -62,8 +62,8 @@ def cost(monkeypatch: pytest.MonkeyPatch) -> Iterator[Cost]:
         return wrapper
 
     for cls, name in (
-        (serialize.Reader, "obj"),
-        (serialize.Reader, "int_"),
+        (declared.Problems, "obj"),
+        (declared.Problems, "int_or_none"),
         (serialize._Cards, "known"),
         (Problem, "__init__"),
     ):

@@ -242,7 +242,7 @@ def test_the_scan_sees_codes_of_every_kind() -> None:
         "missing_field",  # a *_code function's return
         "invalid_rotation",  # placement_error's tuple
         "not_found",  # HTTP_CODES
-        "wrong_type",  # a helper's (_Reader.bad) literal
+        "wrong_type",  # a helper's (Problems.bad) literal
         "unknown_field",  # unknown_keys' default
     } <= codes
 

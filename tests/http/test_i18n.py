@@ -342,7 +342,7 @@ def test_the_reader_finds_messages_however_they_are_written() -> None:
     a function returning the message, a local name, a conditional, a part of a sentence."""
     messages, fragments = _code_messages()
     for text in [
-        "must be an object",  # _Reader.bad(code, detail, …), a method carrying it on
+        "must be an object",  # Problems.bad(code, detail, …), a method carrying it on
         "Cell [{street}, {block}] is empty and the cell to its left is empty.",  # returned
         "{value} is not a decision in notation: {why} (e.g. buy:PR01, SP09@0,-1r0, PE05, "
         "convert:PE03>SP09, clone:CO01>SP09, pass).",  # _refuse(text, why, pointer)

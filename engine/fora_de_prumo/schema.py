@@ -1,0 +1,257 @@
+"""The shape of a Fora de Prumo state document (F-2.7, docs/fora-de-prumo.md), declared
+once as msgspec structs and read as engine/declared.py reads every document: in one typed
+call when well formed, else node by node, every problem listed.
+
+Fields whose check depends on the game (card ids, seats, list lengths bounded by the cards
+in use) are `Any` or `list[Any]` here and checked by the reader (serialize.py). Missing
+fields are reported in declared order, so the fields are declared in the document's order.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Literal
+
+import msgspec
+
+from engine.declared import Doc
+
+COORD_LIMIT = 10_000  # far beyond any building of 500 cards; keeps numbers printable
+
+
+def _int(lo: int, hi: int, clause: str, doc: str) -> Any:
+    return msgspec.Meta(ge=lo, le=hi, extra={"clause": clause}, description=doc)
+
+
+class FdpDoc(Doc, kw_only=True):
+    """An object of a Fora de Prumo state: missing fields in declared order, none looked
+    for in a value that is no object."""
+
+    sort_missing: ClassVar[bool] = False
+    missing_of_non_object: ClassVar[bool] = False
+
+
+class CatalogRefDoc(FdpDoc, kw_only=True):
+    """The catalog a state is played with (F-2.1): a built-in one or the one sent along."""
+
+    id: Any
+    hash: Any
+
+
+class PlacementDoc(FdpDoc, kw_only=True):
+    """A space of a building, where it lies and how it is turned (F-2.4)."""
+
+    card: Any
+    x: Annotated[int, _int(-COORD_LIMIT, COORD_LIMIT, "F-2.4", "column")]
+    y: Annotated[int, _int(-COORD_LIMIT, COORD_LIMIT, "F-2.4", "row")]
+    r: Annotated[int, _int(0, 3, "F-2.4", "quarter turns")]
+
+
+class CloneDoc(FdpDoc, kw_only=True):
+    """A clone card laid on a concept, project or material of the site (F-6.6)."""
+
+    target: Any
+    card: Any
+
+
+class WorkDoc(FdpDoc, kw_only=True):
+    """A seat's work (F-2.7, F-4.1)."""
+
+    building: list[PlacementDoc]
+    converted: list[Any]
+    site: list[Any]
+    clones: list[CloneDoc]
+    spent: list[Any]
+
+
+class SeatDoc(FdpDoc, kw_only=True):
+    hand: list[Any]
+    work: WorkDoc
+
+
+class TurnDoc(FdpDoc, kw_only=True):
+    """The turn under way (F-3): its seat, number and step, the deck cards seen (F-R19),
+    the card bought (F-3.1)."""
+
+    seat: Any
+    number: Annotated[int, _int(1, 10**9, "F-3", "turns counted from 1")]
+    step: Any
+    peeked: list[Any]
+    bought: Any
+
+
+class FinalRoundDoc(FdpDoc, kw_only=True):
+    """The final round (F-8.1, F-R25): who triggered it, the seats still to play."""
+
+    triggered_by: Any
+    remaining: list[Any]
+
+
+class StateDoc(FdpDoc, kw_only=True):
+    """A Fora de Prumo state, as `game_to_json` writes it."""
+
+    game: Any
+    rules_version: Any
+    catalog: CatalogRefDoc
+    market_size: Annotated[int, _int(4, 6, "F-1.7", "cards of the market")]
+    first_seat: Any
+    seats: list[SeatDoc]
+    deck: list[Any]
+    market: list[Any]
+    turn: TurnDoc
+    passes: Any
+    final_round: FinalRoundDoc | None
+    pending: Any = None
+    rng: Any
+    game_over: bool
+    scores: Any = None
+
+
+STATE_FIELDS = StateDoc.__struct_fields__
+WORK_FIELDS = WorkDoc.__struct_fields__
+TURN_FIELDS = TurnDoc.__struct_fields__
+
+
+# -- the catalog (F-2.1, F-2.8) ------------------------------------------------------------
+# A catalog that converts in one call is well formed; what no declaration says (a space's one
+# or four distinct suits and its door, `printed` naming the card's own fields, distinct card
+# ids) is checked by catalog.py, which also lists every problem of one that does not convert.
+
+Suit = Literal["exteriores", "conforto", "circulacoes", "atividades"]
+CardType = Literal["space", "material", "person", "concept", "project"]
+Ability = Literal[
+    "coordenadora",
+    "engenheiro",
+    "designer_de_interiores",
+    "paisagista",
+    "equipe_de_obras",
+    "teorica",
+    "urbanista",
+    "arquiteta",
+    "estagiario",
+]
+CARD_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+CATALOG_ID = r"^[a-z][a-z0-9_-]{0,63}$"
+Text = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Number = Annotated[int, msgspec.Meta(ge=0, le=1000)]
+
+
+class Objective(msgspec.Struct, forbid_unknown_fields=True, tag_field="measure"):
+    """A concept's objective (F-7.4): what it counts, by its `measure`."""
+
+
+class SpacesObjective(Objective, tag="spaces"):
+    suit: Suit | msgspec.UnsetType = msgspec.UNSET
+
+
+class SpaceSuitsObjective(Objective, tag="space_suits"):
+    pass
+
+
+class CardsObjective(Objective, tag="cards"):
+    type: CardType
+
+
+class ConnectionsObjective(Objective, tag="connections"):
+    pass
+
+
+class QualifiedObjective(Objective, tag="qualified"):
+    suit: Suit | msgspec.UnsetType = msgspec.UNSET
+
+
+class QualifiedTypesObjective(Objective, tag="qualified_types"):
+    pass
+
+
+class StreetDoorsObjective(Objective, tag="street_doors"):
+    pass
+
+
+class PatioCellsObjective(Objective, tag="patio_cells"):
+    pass
+
+
+AnyObjective = (
+    SpacesObjective
+    | SpaceSuitsObjective
+    | CardsObjective
+    | ConnectionsObjective
+    | QualifiedObjective
+    | QualifiedTypesObjective
+    | StreetDoorsObjective
+    | PatioCellsObjective
+)
+
+
+class CardDoc(msgspec.Struct, forbid_unknown_fields=True, tag_field="type", kw_only=True):
+    """The fields of every card (F-2.1); its `type` says which others it has."""
+
+    id: Annotated[str, msgspec.Meta(pattern=CARD_ID)]
+    name: Text
+    gloss: Text
+    phase: Annotated[int, msgspec.Meta(ge=1, le=3)]
+    min_players: Annotated[int, msgspec.Meta(ge=1, le=4)]
+    printed: Annotated[list[str], msgspec.Meta(max_length=16)] = []
+    """the fields the published card prints (F-10)"""
+
+
+class SpaceCard(CardDoc, tag="space", kw_only=True):
+    """F-2.2/F-2.3: one suit, or all four (a joker); six slots, at least one door."""
+
+    suits: Annotated[list[Suit], msgspec.Meta(min_length=1, max_length=4)]
+    slots: Annotated[str, msgspec.Meta(pattern=r"^[WDGPBY]{6}$")]
+
+
+class MaterialCard(CardDoc, tag="material", kw_only=True):
+    suit: Suit
+    value: Number
+
+
+class PersonCard(CardDoc, tag="person", kw_only=True):
+    ability: Ability
+
+
+class ConceptCard(CardDoc, tag="concept", kw_only=True):
+    objective: AnyObjective
+    points: Number
+
+
+class ProjectCard(CardDoc, tag="project", kw_only=True):
+    value: Number
+
+
+AnyCard = SpaceCard | MaterialCard | PersonCard | ConceptCard | ProjectCard
+
+
+class CatalogDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A Fora de Prumo card catalog (F-2.1)."""
+
+    format: Literal["fora-de-prumo-catalog/1"]
+    id: Annotated[str, msgspec.Meta(pattern=CATALOG_ID)]
+    name: Text
+    provenance: Annotated[str, msgspec.Meta(max_length=10_000)] = ""
+    cards: Annotated[list[AnyCard], msgspec.Meta(min_length=1, max_length=500)]
+
+
+class SetupDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A Fora de Prumo set-up (F-1). One that converts has no problem in its own fields but
+    perhaps `first_seat` (a seat of the game: F-R5) and `seed` (below 2^64: msgspec bounds
+    integers within 64 bits); its catalog is read by the caller. One that does not is read
+    field by field (setup.py)."""
+
+    game: Literal["fora-de-prumo"] = "fora-de-prumo"
+    seats: Annotated[int, msgspec.Meta(ge=2, le=4, extra={"clause": "F-1.1"})]
+    seed: Annotated[int, msgspec.Meta(ge=0, extra={"clause": "F-1.9"})]
+    """below 2^64 (msgspec bounds an integer within 64 bits)"""
+    first_seat: Annotated[int, msgspec.Meta(ge=0, le=3, extra={"clause": "F-R5"})] = 0
+    market_size: Annotated[int, msgspec.Meta(ge=4, le=6, extra={"clause": "F-1.7"})] = 5
+    catalog: str | dict[str, Any] = "reference"
+    """a built-in catalog's id, or a catalog document (F-2.1)"""
+
+
+# Every untrusted document of the game, declared: for the contract (msgspec.json.schema).
+DOCUMENTS: dict[str, type[msgspec.Struct]] = {
+    "state": StateDoc,
+    "setup": SetupDoc,
+    "catalog": CatalogDoc,
+}
