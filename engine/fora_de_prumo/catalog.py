@@ -35,18 +35,9 @@ SUITS = ("exteriores", "conforto", "circulacoes", "atividades")
 SUIT_OF_CODE = {"G": "exteriores", "P": "conforto", "B": "circulacoes", "Y": "atividades"}
 CODE_OF_SUIT = {s: c for c, s in SUIT_OF_CODE.items()}
 SLOT_CHARS = frozenset("WDGPBY")
-TYPES = ("space", "material", "person", "concept", "project")
-ABILITIES = (
-    "coordenadora",
-    "engenheiro",
-    "designer_de_interiores",
-    "paisagista",
-    "equipe_de_obras",
-    "teorica",
-    "urbanista",
-    "arquiteta",
-    "estagiario",
-)
+# the card types and person abilities, as the catalog's declaration names them (F-2.1)
+TYPES: tuple[str, ...] = get_args(schema.CardType)
+ABILITIES: tuple[str, ...] = get_args(schema.Ability)
 # F-7.4: measure -> (parameter name or None, parameter required?)
 MEASURES: dict[str, tuple[str | None, bool]] = {
     "spaces": ("suit", False),

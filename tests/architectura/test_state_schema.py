@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 import pytest
+import readers_oracle
 
 import engine.architectura as arch
 import engine.architectura.serialize as serialize
@@ -21,16 +22,9 @@ from engine.errors import InvalidState
 
 def played(seed: int, seats: int, decisions: int) -> list[dict[str, Any]]:
     """The states of a seeded game, from its start, `decisions` random decisions long."""
-    rnd = random.Random(seed)
     variant = "advanced" if seed % 2 else "basic"
-    state = arch.new_game({"seats": seats, "seed": seed, "variant": variant})
-    out = [state]
-    for _ in range(decisions):
-        if state["game_over"]:
-            break
-        state, _ = arch.apply(state, rnd.choice(arch.legal_decisions(state)["options"]))
-        out.append(state)
-    return out
+    setup = {"seats": seats, "seed": seed, "variant": variant}
+    return readers_oracle.played(arch, setup, seed, decisions)
 
 
 def force_walk(monkeypatch: pytest.MonkeyPatch) -> None:
