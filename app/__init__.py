@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from logging import getLogger  # (`logging` in this package is app.logging)
 from typing import Any
 
 from flask import Flask, Response
@@ -22,6 +23,7 @@ from app.limits import install_cors, install_rate_limit
 from app.logging import configure_logging, install_request_logging
 from app.metrics import install_metrics
 from app.settings import config_from_env
+from engine.compiled import build_of
 from engine.games import all_engines
 
 ReadinessCheck = Callable[[], tuple[str, bool, str]]
@@ -41,6 +43,12 @@ def _engine_check() -> tuple[str, bool, str]:
     except Exception as e:  # readiness reports, it never raises
         return "engine", False, f"the built-in catalogs do not load: {e}"
     return "engine", True, f"catalogs: {', '.join(sorted(names))}"
+
+
+def engine_builds() -> dict[str, str]:
+    """Which build of each game's engine runs, "compiled" or "pure" (docs/compiled.md), as
+    read from the modules actually imported (engine/compiled.py)."""
+    return {gid: build_of(getattr(eng, "__name__", "")) for gid, eng in all_engines().items()}
 
 
 OPENAPI_PATH = os.path.join(
@@ -63,6 +71,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
     configure_logging(str(app.config["LOG_LEVEL"]))
+    builds = engine_builds()
+    getLogger("app").info(
+        "engine: %s", ", ".join(f"{g} {b}" for g, b in builds.items()), extra={"fields": builds}
+    )
     app.extensions["readiness_checks"] = [_engine_check]
     install_compression(app)  # first: its hook runs after every other
     seal.init_app(app)
@@ -118,10 +130,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 ok, detail = False, f"the check raised {type(e).__name__}: {e}"
             checks[str(name)] = {"ok": bool(ok), "detail": str(detail)}
             unready = unready or (not ok and getattr(check, "critical", False))
+        engines = engine_builds()
         if unready:
-            return json_response({"status": "unready", "checks": checks}, 503)
+            return json_response({"status": "unready", "checks": checks, "engines": engines}, 503)
         status = "ready" if all(c["ok"] for c in checks.values()) else "degraded"
-        return json_response({"status": status, "checks": checks})
+        return json_response({"status": status, "checks": checks, "engines": engines})
 
     text = openapi_text()
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Create .venv and install the project (with test tools when called with --dev).
+# Create .venv and install the project (with test tools when called with --dev), then build the
+# compiled engine when this machine can (docs/compiled.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then "$PY" -m venv .venv; fi
 .venv/bin/python -m pip install -q --upgrade pip
 if [ "${1:-}" = "--dev" ]; then
-  .venv/bin/python -m pip install -q -e '.[dev]'
+  .venv/bin/python -m pip install -q -e '.[dev,compile]'
   # Tests that need Redis start their own redis-server; install it if the machine lacks one.
   if ! command -v redis-server >/dev/null 2>&1; then
     if command -v apt-get >/dev/null 2>&1; then
@@ -28,5 +29,13 @@ if [ "${1:-}" = "--dev" ]; then
     fi
   fi
 else
-  .venv/bin/python -m pip install -q -e .
+  .venv/bin/python -m pip install -q -e '.[compile]'
+fi
+# The compiled engine: built (again only when a compiled source changed) when a C compiler and
+# the Python headers are there, else the pure engine; one line says which. ENGINE_PURE=1 skips
+# the build and makes the engine import its pure modules even where a build lies.
+if [ "${ENGINE_PURE:-}" = "1" ]; then
+  echo "engine: pure Python (ENGINE_PURE=1)" >&2
+else
+  .venv/bin/python scripts/compile.py --if-possible >&2
 fi

@@ -4,9 +4,10 @@ Geometry. A cell is (x, y), x east, y south. Directions are numbered N=0, E=1, S
 slot of a placed space lies on one side of one of its halves (the F-2.5 table, SLOT_SIDE) and
 faces the cell beyond that side. A Building keeps, besides the occupancy, its **frontier**: for
 every empty cell next to it, a 4-bit mask of the directions in which a door of the building
-faces that cell, and one for walls. `legal_placements` reads the frontier through a table,
-computed once per slot string, of the (rotation, half) pairs that connect to each mask pair,
-so it never scans a box and never re-derives a slot's side.
+faces that cell, and one for walls, held as one int (`doors << 4 | walls`). `legal_positions`
+reads the frontier through a table, computed once per slot string, of the (rotation, half)
+pairs that connect to each mask pair, so it never scans a box and never re-derives a slot's
+side.
 """
 
 from __future__ import annotations
@@ -105,11 +106,10 @@ class Building:
         "cat",
         "cells",
         "converted",
-        "door_mask",
+        "frontier",
         "occ",
         "placements",
         "slots",
-        "wall_mask",
         "where",
     )
 
@@ -124,22 +124,21 @@ class Building:
         self.where: dict[str, Placement] = {}
         self.slots: dict[str, str] = {}
         self.cells: dict[int, tuple[str, int]] = {}  # `occ` keyed by cell_key
-        self.door_mask: dict[int, int] = {}  # frontier: empty cell key -> directions of doors
-        self.wall_mask: dict[int, int] = {}  # frontier: empty cell key -> directions of walls
+        # empty cell key next to the building -> the directions of the doors facing it << 4
+        # | the directions of the walls facing it
+        self.frontier: dict[int, int] = {}
         for p in placements:
             self.add(p)
 
     def copy(self) -> Building:
-        b = Building.__new__(Building)
-        b.cat = self.cat
+        b = Building(self.cat)  # (compiled, `Building.__new__` would call __init__ anyway)
         b.placements = self.placements[:]
         b.converted = set(self.converted)
         b.occ = self.occ.copy()
         b.cells = self.cells.copy()
         b.where = self.where.copy()
         b.slots = self.slots.copy()
-        b.door_mask = self.door_mask.copy()
-        b.wall_mask = self.wall_mask.copy()
+        b.frontier = self.frontier.copy()
         return b
 
     def __len__(self) -> int:
@@ -157,22 +156,16 @@ class Building:
         self.slots[p.card] = slots
         a = cell_key(p.x, p.y)
         ks = (a, a + BK[p.r])
-        keys, dm, wm = self.cells, self.door_mask, self.wall_mask
+        keys, frontier = self.cells, self.frontier
         for h, c in enumerate(cells_of(p)):
             self.occ[c] = keys[ks[h]] = (p.card, h)
-            dm.pop(ks[h], None)
-            wm.pop(ks[h], None)
+            frontier.pop(ks[h], None)
         for i, (h, d) in enumerate(SLOT_SIDE[p.r]):
             f = ks[h] + DK[d]
             if f in keys:
                 continue
             bit = 1 << ((d + 2) & 3)  # seen from f, the new space lies opposite d
-            if slots[i] == "W":
-                wm[f] = wm.get(f, 0) | bit
-                dm.setdefault(f, 0)
-            else:
-                dm[f] = dm.get(f, 0) | bit
-                wm.setdefault(f, 0)
+            frontier[f] = frontier.get(f, 0) | (bit if slots[i] == "W" else bit << 4)
 
     def convert(self, card_id: str) -> None:
         """F-6.3: the space becomes a joker with six doors, in place."""
@@ -186,10 +179,9 @@ class Building:
         ks = (a, a + BK[p.r])
         for i, (h, d) in enumerate(SLOT_SIDE[p.r]):
             f = ks[h] + DK[d]
-            if old[i] == "W" and f in self.door_mask:
-                bit = 1 << ((d + 2) & 3)
-                self.wall_mask[f] &= ~bit
-                self.door_mask[f] |= bit
+            if old[i] == "W" and f in self.frontier:
+                bit = 1 << ((d + 2) & 3)  # a wall facing f becomes a door
+                self.frontier[f] = (self.frontier[f] & ~bit) | bit << 4
 
     def suits_of(self, card_id: str) -> frozenset[str]:
         """F-5.2/F-R18: a converted space has every suit."""
@@ -207,7 +199,7 @@ class Building:
 
 # ---- legal positions (F-4) -------------------------------------------------------------------
 
-# per (slot string, equipe): for each frontier mask pair, index doors * 16 + walls, the
+# per (slot string, equipe): for each frontier mask pair, index doors << 4 | walls, the
 # candidates (r, anchor key offset, other half's key offset) relative to the frontier cell
 _Candidates = tuple[tuple[int, int, int], ...]
 
@@ -252,31 +244,39 @@ def _card_id(card: str | Card) -> str:
 
 
 def legal_placements(b: Building, card: str | Card, equipe: bool) -> list[Placement]:
-    """Every legal (x, y, r) for a space card (F-4.2, F-4.3, F-R10), sorted.
+    """Every legal placement of a space card (F-4.2, F-4.3, F-R10), sorted (legal_positions)."""
+    cid = _card_id(card)
+    return [Placement(cid, x, y, r) for x, y, r in legal_positions(b, cid, equipe)]
+
+
+def legal_positions(b: Building, cid: str, equipe: bool) -> list[tuple[int, int, int]]:
+    """Every legal (x, y, r) for the space card `cid` (F-4.2, F-4.3, F-R10), sorted.
 
     Enumerated from the frontier: a new space connects through one of its halves lying on an
     empty cell next to the building, so each frontier cell is tried as half A and as half B
     in the four rotations; the other half's cell must be empty too. An empty building offers
     the four rotations at (0, 0). A card already in the building has no position (F-R9).
     """
-    cid = _card_id(card)
     if cid in b.where:
         return []
     if not b.placements:
-        return [Placement(cid, 0, 0, r) for r in range(4)]
+        return [(0, 0, r) for r in range(4)]
     table = _table(b.cat, b.cat.cards[cid].slots, equipe)
-    keys, wm = b.cells, b.wall_mask
-    found = set()
-    for k, doors in b.door_mask.items():
-        for r, ak, ok in table[doors << 4 | wm[k]]:
+    keys = b.cells
+    found: list[int] = []
+    for k, masks in b.frontier.items():
+        for r, ak, ok in table[masks]:
             if k + ok not in keys:
-                found.add((k + ak) * 4 + r)  # sorts as (x, y, r)
-    new, half = tuple.__new__, 1 << (_SHIFT - 1)
-    out = []
-    for v in sorted(found):
+                found.append((k + ak) * 4 + r)  # sorts as (x, y, r)
+    found.sort()
+    half = 1 << (_SHIFT - 1)
+    out: list[tuple[int, int, int]] = []
+    for i, v in enumerate(found):
+        if i and v == found[i - 1]:
+            continue  # found from the cells of both its halves
         k = v >> 2
         x = (k + half) >> _SHIFT
-        out.append(new(Placement, (cid, x, k - (x << _SHIFT), v & 3)))
+        out.append((x, k - (x << _SHIFT), v & 3))
     return out
 
 
@@ -284,9 +284,10 @@ PlacementError = tuple[str, str, str]
 
 
 def placement_error(
-    b: Building, card: str | Card, x: int, y: int, r: int, equipe: bool
+    b: Building, card: str | Card, x: int, y: int, r: object, equipe: bool
 ) -> PlacementError | None:
-    """Why laying `card` at (x, y, r) is illegal, as (code, clause, detail), or None (F-4)."""
+    """Why laying `card` at (x, y, r) is illegal, as (code, clause, detail), or None (F-4).
+    `r` is checked here, as given (compiled code would turn a `True` typed `int` into 1)."""
     cid = _card_id(card)
     c = b.cat.cards.get(cid)
     if c is None:

@@ -6,14 +6,14 @@ decision (`FINAL`, F-R26) that merges a purchase with the lay of that same card.
 the end check and the move to the next seat follow the lay at once (`end_turn`).
 
 The option lists are the bots' hot path: they are built from the seats' buildings kept beside
-the works, with each card's legal placements cached per building (`Game.pcache`).
+the works, with each space's lays from the hand cached per building (`Game.pcache`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.fora_de_prumo.building import Placement, legal_placements
+from engine.fora_de_prumo.building import Placement, legal_positions
 from engine.fora_de_prumo.model import BUY, FINAL, LAY, LOOK, PASS, SKIP, Action, Game
 from engine.fora_de_prumo.scoring import standings
 
@@ -41,13 +41,15 @@ def has(g: Game, seat: int, ability: str) -> bool:
     return g.works[seat].has_ability(g.cat, ability)
 
 
-def placements(g: Game, seat: int, cid: str, equipe: bool) -> list[Placement]:
-    """F-4.2/F-4.3: the legal placements of a space, cached until the building changes."""
+def hand_lays(g: Game, seat: int, cid: str, equipe: bool) -> list[Action]:
+    """F-4.2/F-4.3: the lays of a space from the hand, one per legal placement, cached until
+    the building changes (the action tuples are shared: options lists are never mutated)."""
     cache = g.pcache[seat]
     key = (cid, equipe)
     out = cache.get(key)
     if out is None:
-        out = legal_placements(g.buildings[seat], g.cat.cards[cid], equipe)
+        positions = legal_positions(g.buildings[seat], cid, equipe)
+        out = [("lay", cid, x, y, r, "") for x, y, r in positions]
         cache[key] = out
     return out
 
@@ -77,19 +79,22 @@ def free_designers(g: Game, seat: int) -> list[str]:
 # -- options -----------------------------------------------------------------------------
 
 
-def card_lays(
-    g: Game, seat: int, cid: str, src: str, equipe: bool, targets: list[str]
-) -> list[Action]:
+def add_card_lays(
+    out: list[Action], g: Game, seat: int, cid: str, src: str, equipe: bool, targets: list[str]
+) -> None:
     """F-3.3: one card laid (a site card, F-3.5; a space at each legal placement, F-4) or,
-    with the teórica, laid as a clone card on each target (F-6.6, `targets` empty without)."""
-    out: list[Action]
-    if g.cat.cards[cid].type == "space":
-        out = [("lay", cid, p.x, p.y, p.r, src) for p in placements(g, seat, cid, equipe)]
+    with the teórica, laid as a clone card on each target (F-6.6, `targets` empty without),
+    added to `out`."""
+    if g.cat.cards[cid].type != "space":
+        out.append(("lay", cid, None, None, None, src))
+    elif src == "":
+        out.extend(hand_lays(g, seat, cid, equipe))
     else:
-        out = [("lay", cid, None, None, None, src)]
+        out.extend(
+            [("lay", cid, x, y, r, src) for _, _, x, y, r, _ in hand_lays(g, seat, cid, equipe)]
+        )
     for t in targets:
         out.append(("clone", cid, t, src))
-    return out
 
 
 def abilities(g: Game, seat: int) -> set[str | None]:
@@ -110,7 +115,7 @@ def lay_options(g: Game, seat: int, final: bool = False) -> list[Action]:
     targets = clone_targets(g, seat) if "teorica" in have else []
     out: list[Action] = []
     for cid in g.hands[seat]:
-        out.extend(card_lays(g, seat, cid, "", equipe, targets))
+        add_card_lays(out, g, seat, cid, "", equipe, targets)
     if "designer_de_interiores" in have:
         designers = free_designers(g, seat)
         if designers:
@@ -121,9 +126,9 @@ def lay_options(g: Game, seat: int, final: bool = False) -> list[Action]:
         if not g.peeked and g.deck and "coordenadora" in have:
             out.append(LOOK)
         for cid in g.market:
-            out.extend(card_lays(g, seat, cid, "market", equipe, targets))
+            add_card_lays(out, g, seat, cid, "market", equipe, targets)
         for cid in g.peeked:
-            out.extend(card_lays(g, seat, cid, "deck", equipe, targets))
+            add_card_lays(out, g, seat, cid, "deck", equipe, targets)
     return out
 
 
@@ -189,15 +194,16 @@ def buy(g: Game, cid: str) -> None:
     g.hands[seat].append(cid)
     g.bought = cid
     g.step = LAY
-    g.emit(
-        {
-            "type": "bought",
-            "seat": seat,
-            "card": cid,
-            "from": src,
-            "clause": "F-3.1" if src == "market" else "F-6.1",
-        }
-    )
+    if g.log is not None:  # (the events are built only when read: the bots' games keep none)
+        g.emit(
+            {
+                "type": "bought",
+                "seat": seat,
+                "card": cid,
+                "from": src,
+                "clause": "F-3.1" if src == "market" else "F-6.1",
+            }
+        )
 
 
 def look(g: Game) -> None:
@@ -220,10 +226,8 @@ def lay(g: Game, a: Action) -> None:
     seat = g.seat
     take(g, cid, src)
     w = g.own_work(seat)
-    ev: dict[str, Any] = {"type": "laid", "seat": seat, "card": cid}
     if x is None:
         w.site.append(cid)
-        ev["clause"] = "F-3.5"
     else:
         p = Placement(cid, x, y, r)
         w.building.append(p)
@@ -231,10 +235,21 @@ def lay(g: Game, a: Action) -> None:
         b.add(p)
         g.buildings[seat] = b
         g.pcache[seat] = {}  # a new building: new legal placements
-        ev.update(x=x, y=y, r=r, clause="F-4.3" if len(w.building) > 1 else "F-R10")
+    if g.log is not None:
+        g.emit(laid_event(seat, a, len(w.building)))
+
+
+def laid_event(seat: int, a: Action, spaces: int) -> dict[str, Any]:
+    """The "laid" event of the lay `a`, `spaces` the building's spaces after it."""
+    _, cid, x, y, r, src = a
+    ev: dict[str, Any] = {"type": "laid", "seat": seat, "card": cid}
+    if x is None:
+        ev["clause"] = "F-3.5"
+    else:
+        ev.update(x=x, y=y, r=r, clause="F-4.3" if spaces > 1 else "F-R10")
     if src:
         ev["from"] = src
-    g.emit(ev)
+    return ev
 
 
 def convert(g: Game, designer: str, target: str) -> None:
@@ -276,14 +291,16 @@ def clone(g: Game, cid: str, target: str, src: str) -> None:
     g.emit(ev)
 
 
-def start_final_round(g: Game, reason: str, clause: str) -> None:
-    """F-8.1 / F-R25 / F-R27: one final turn each, from the next seat to the triggering one."""
+def start_final_round(g: Game, reason: str, clause: str) -> list[int]:
+    """F-8.1 / F-R25 / F-R27: one final turn each, from the next seat to the triggering one.
+    Returns the seats still to play, in order."""
     seat = g.seat
     remaining = [(seat + i) % g.n for i in range(1, g.n + 1)]
     g.final = (seat, remaining)
     g.passes = 0
     g.emit({"type": "end_triggered", "seat": seat, "reason": reason, "clause": clause})
     g.emit({"type": "final_round", "seats": list(remaining), "clause": "F-R25"})
+    return remaining
 
 
 def end_game(g: Game) -> None:
@@ -302,7 +319,8 @@ def end_turn(g: Game, acted: bool) -> None:
     if g.final is None and g.bought is not None and not g.bought_from_deck() and g.deck:
         card = g.deck.pop(0)
         g.market.append(card)
-        g.emit({"type": "refilled", "card": card, "clause": "F-3.6"})
+        if g.log is not None:
+            g.emit({"type": "refilled", "card": card, "clause": "F-3.6"})
     if g.final is not None:
         remaining = g.final[1]
         remaining.pop(0)
@@ -313,12 +331,15 @@ def end_turn(g: Game, acted: bool) -> None:
         nxt, step = remaining[0], FINAL
     else:
         g.passes = g.passes + 1 if (g.bought is None and not acted) else 0
+        # (the seats are returned, not read back from g.final: mypy, and so the compiled
+        # code, would still take g.final for the None it was tested to be above)
+        final: list[int] | None = None
         if not g.deck:
-            start_final_round(g, "deck_empty", "F-8.1")
+            final = start_final_round(g, "deck_empty", "F-8.1")
         elif g.passes >= g.n:
-            start_final_round(g, "passes", "F-R27")
-        if g.final is not None:
-            nxt, step = g.final[1][0], FINAL
+            final = start_final_round(g, "passes", "F-R27")
+        if final is not None:
+            nxt, step = final[0], FINAL
         else:
             nxt, step = (seat + 1) % g.n, BUY
     g.seat, g.step = nxt, step
@@ -338,7 +359,8 @@ def step(g: Game, a: Action) -> None:
         return
     if kind == "skip":
         g.step = LAY
-        g.emit({"type": "skipped", "seat": g.seat, "clause": "F-3.1"})
+        if g.log is not None:
+            g.emit({"type": "skipped", "seat": g.seat, "clause": "F-3.1"})
         return
     if kind == "lay":
         lay(g, a)
@@ -346,7 +368,7 @@ def step(g: Game, a: Action) -> None:
         convert(g, a[1], a[2])
     elif kind == "clone":
         clone(g, a[1], a[2], a[3])
-    else:
+    elif g.log is not None:
         g.emit({"type": "passed", "seat": g.seat, "clause": "F-3.3"})
     end_turn(g, kind != "pass")
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.fora_de_prumo.building import Building, Placement
+from engine.fora_de_prumo.building import Building
 from engine.fora_de_prumo.catalog import Catalog
 from engine.fora_de_prumo.work import Work
 
@@ -70,7 +70,7 @@ class Game:
     hands: list[list[str]]
     works: list[Work]
     buildings: list[Building]  # buildings[s] mirrors works[s].building (+ conversions)
-    pcache: list[dict[tuple[str, bool], list[Placement]]]  # legal placements per building
+    pcache: list[dict[tuple[str, bool], list[Action]]]  # a space's lays per building (flow)
     deck: list[str]  # top first
     market: list[str]  # index 0 = first turned up (F-1.7, F-2.7)
     seat: int  # whose turn it is
