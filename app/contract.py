@@ -1,0 +1,276 @@
+"""openapi.yaml's per-game schemas, generated from what the code declares.
+
+    bash scripts/contract.sh          # rewrite the generated regions of openapi.yaml
+    bash scripts/contract.sh --check  # exit 1, with a diff, when they differ from the code
+
+The rest of openapi.yaml (paths, common components, prose) is written by hand. Each generated
+region lies between a line `# >>> generated: <region> ...` and a line `# <<< generated:
+<region>` among the components' schemas, and holds the components that REGIONS builds:
+- decisions: one schema per entry of the game's decision-type table, its fields' shapes and
+  meaning from engine/<game>/shapes.py, and their discriminated union;
+- events: one schema per event kind declared in engine/<game>/shapes.py, and their union;
+- states (and other msgspec declarations): from the structs named in STRUCTS, through
+  `msgspec.json.schema_components`; a struct's docstring is its description.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import msgspec
+import yaml
+
+from engine.architectura import schema as arch_schema
+from engine.architectura import shapes as arch_shapes
+from engine.fora_de_prumo import shapes as fdp_shapes
+from engine.shapes import SEAT, Kind, Schema, const, integer, ref
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = ROOT / "openapi.yaml"
+
+
+@dataclass(frozen=True)
+class Game:
+    """How one game's components are named, and where its declarations are."""
+
+    prefix: str  # of every component of the game
+    shapes: ModuleType  # DECISIONS, EVENTS and their unions' descriptions
+    decision_union: str
+    event_union: str
+    game: str
+
+
+GAMES = {
+    "architectura": Game("Architectura", arch_shapes, "Decision", "Event", "architectura"),
+    "fora-de-prumo": Game(
+        "ForaDePrumo", fdp_shapes, "ForaDePrumoDecision", "ForaDePrumoEvent", "fora-de-prumo"
+    ),
+}
+
+# The msgspec structs declaring each game's documents: (component name, struct), the
+# top-level state first. A struct nested in one must be listed too (it names the component).
+# Fora de Prumo's state, the catalogs and the set-ups are still written by hand in
+# openapi.yaml; declaring one is a line here (and its hand-written schema removed).
+STRUCTS: dict[str, list[tuple[str, type[msgspec.Struct]]]] = {
+    "architectura": [
+        ("ArchitecturaState", arch_schema.StateDoc),
+        ("Seat", arch_schema.SeatDoc),
+        ("CityEntry", arch_schema.EntryDoc),
+    ],
+}
+
+# What the service adds to every state it answers (app/seal.py, app/history.py, app/position):
+# optional fields after `game`, refused by the engines' readers.
+ENVELOPE: Schema = {
+    "seal": ref("Seal"),
+    "lineage": ref("Lineage"),
+    "history": ref("History"),
+    "composed": ref("Composed"),
+}
+
+# What every event has besides its own fields: the clause it cites, the index of the decision
+# that caused it (engine/protocol.py), and that decision in notation when asked (app/notation.py).
+EVENT_TAIL: Schema = {
+    "clause": {"type": "string"},
+    "decision": integer(0),
+    "notation": ref("DecisionNotation"),
+}
+
+
+def _camel(word: str) -> str:
+    return "".join(part.capitalize() for part in word.split("_"))
+
+
+def _object(kind: Kind, head: Schema, tail: Schema | None = None) -> Schema:
+    """One kind's schema: the `head` fields first (all required), then its own."""
+    tail = tail or {}
+    props = head | kind.fields | tail
+    required = [f for f in props if f not in kind.optional and f != "notation"]
+    out: Schema = {"type": "object", "description": kind.description, "required": required}
+    out["additionalProperties"] = False
+    return out | kind.extra | {"properties": props}
+
+
+def _union(description: str, names: dict[str, str]) -> Schema:
+    """The discriminated union of the components `names` (type -> component)."""
+    return {
+        "description": description,
+        "oneOf": [ref(n) for n in names.values()],
+        "discriminator": {
+            "propertyName": "type",
+            "mapping": {t: ref(n)["$ref"] for t, n in names.items()},
+        },
+    }
+
+
+def decisions(g: Game) -> dict[str, Schema]:
+    declared: dict[str, Kind] = g.shapes.DECISIONS
+    names = {t: f"{g.prefix}{_camel(t)}" for t in declared}
+    out = {g.decision_union: _union(g.shapes.DECISIONS_DESCRIPTION, names)}
+    for t, kind in declared.items():
+        out[names[t]] = _object(kind, {"seat": SEAT, "type": const(t)})
+    return out
+
+
+def events(g: Game) -> dict[str, Schema]:
+    declared: dict[str, Kind] = g.shapes.EVENTS
+    names = {t: f"{g.prefix}{_camel(t)}Event" for t in declared}
+    out = {g.event_union: _union(g.shapes.EVENTS_DESCRIPTION, names)}
+    for t, kind in declared.items():
+        out[names[t]] = _object(kind, {"type": const(t)}, EVENT_TAIL)
+    return out
+
+
+_ORDER = ("type", "description", "required", "additionalProperties", "properties")
+
+
+def _tidy(schema: Any, names: dict[str, str]) -> Any:
+    """msgspec's schema as the contract writes it: no titles, components by their names,
+    the object's keywords first."""
+    if isinstance(schema, list):
+        return [_tidy(s, names) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if "$ref" in schema:
+        target = schema["$ref"].rsplit("/", 1)[1]
+        return ref(names.get(target, target))
+    out = {k: _tidy(v, names) for k, v in schema.items() if k not in ("title", "properties")}
+    if "properties" in schema:  # field names, not keywords
+        out["properties"] = {k: _tidy(v, names) for k, v in schema["properties"].items()}
+    return {k: out[k] for k in _ORDER if k in out} | out
+
+
+def structs(game: str) -> dict[str, Schema]:
+    """The components of a game's declared structs. A field whose default is None is one the
+    engine always writes (null when it does not apply; a reader takes its absence as null):
+    required here, since the contract describes the engine's answers."""
+    declared = STRUCTS[game]
+    _, components = msgspec.json.schema_components(
+        [s for _, s in declared], ref_template="#/components/schemas/{name}"
+    )
+    names = {s.__name__: name for name, s in declared}
+    unnamed = set(components) - set(names)
+    if unnamed:
+        raise ValueError(f"{game}: nested structs without a component name: {sorted(unnamed)}")
+    out: dict[str, Schema] = {}
+    for name, struct in declared:
+        schema = components[struct.__name__]
+        props = schema["properties"]
+        for field, prop in props.items():
+            if prop.get("default", ...) is None:
+                del prop["default"]
+                schema["required"].append(field)
+        schema["required"].sort(key=list(props).index)
+        out[name] = _tidy(schema, names)
+    top = out[declared[0][0]]
+    first, *rest = top["properties"].items()
+    top["properties"] = dict([first]) | ENVELOPE | dict(rest)
+    return out
+
+
+# Each region of openapi.yaml and what builds it.
+REGIONS: dict[str, Callable[[], dict[str, Schema]]] = {
+    "architectura decisions": lambda: decisions(GAMES["architectura"]),
+    "architectura state": lambda: structs("architectura"),
+    "architectura events": lambda: events(GAMES["architectura"]),
+    "fora-de-prumo decisions": lambda: decisions(GAMES["fora-de-prumo"]),
+    "fora-de-prumo events": lambda: events(GAMES["fora-de-prumo"]),
+}
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block sequences indented under their key, as in the hand-written part; a shape used
+    twice written twice (no anchors)."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+def _flat(value: Any) -> bool:
+    return not isinstance(value, dict | list) or (not value and isinstance(value, dict))
+
+
+def _short(dumper: yaml.SafeDumper, value: Any) -> yaml.Node:
+    """A collection of plain values on one line when it is short, else one item a line."""
+    items = value.values() if isinstance(value, dict) else value
+    flow = all(_flat(v) for v in items) and len(str(value)) <= 90
+    if isinstance(value, dict):
+        return dumper.represent_mapping("tag:yaml.org,2002:map", value, flow_style=flow)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
+
+
+_Dumper.add_representer(str, _str)
+_Dumper.add_representer(dict, _short)
+_Dumper.add_representer(list, _short)
+
+
+def render(components: dict[str, Schema], indent: str = "    ") -> str:
+    """The components as YAML lines at the schemas' indentation (collections of plain values
+    on one line, as in the hand-written part)."""
+    text = yaml.dump(
+        components,
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        width=10**6,
+    )
+    return "".join(indent + line if line.strip() else line for line in text.splitlines(True))
+
+
+def _marker(start: bool, region: str) -> str:
+    if start:
+        return f"    # >>> generated: {region} (scripts/contract.sh; edit the declarations)\n"
+    return f"    # <<< generated: {region}\n"
+
+
+def generate(text: str) -> str:
+    """`text` (openapi.yaml) with every generated region built anew."""
+    for region, build in REGIONS.items():
+        start, end = _marker(True, region), _marker(False, region)
+        pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
+        found = list(pattern.finditer(text))
+        if len(found) != 1:
+            raise ValueError(f"openapi.yaml: no single region {region!r} (its marker lines)")
+        a, b = found[0].span()
+        text = text[:a] + start + render(build()) + end + text[b:]
+    return text
+
+
+def main(argv: list[str]) -> int:
+    check = argv == ["--check"]
+    if argv and not check:
+        print(__doc__, file=sys.stderr)
+        return 2
+    old = SPEC.read_text(encoding="utf-8")
+    new = generate(old)
+    if not check:
+        if new != old:
+            SPEC.write_text(new, encoding="utf-8")
+        return 0
+    if new == old:
+        return 0
+    diff = difflib.unified_diff(
+        old.splitlines(True), new.splitlines(True), "openapi.yaml", "generated"
+    )
+    sys.stdout.writelines(diff)
+    print("openapi.yaml differs from the declarations: run `bash scripts/contract.sh`")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

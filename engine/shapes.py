@@ -1,0 +1,65 @@
+"""The vocabulary of the games' declared shapes (engine/<game>/shapes.py).
+
+Each game declares, as data, the objects told apart by their `type` that it reads and writes:
+its decisions (one per entry of its decision-type table) and its events. A field's shape is
+written as a JSON Schema fragment, so the declaration is the contract itself: openapi.yaml's
+per-game schemas are generated from these tables (app/contract.py, `bash scripts/contract.sh`)
+and the tests check every decision and event the engines produce against them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Schema = dict[str, Any]
+
+
+def ref(name: str) -> Schema:
+    """A shape named in the contract's components (openapi.yaml)."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def nullable(schema: Schema, description: str | None = None) -> Schema:
+    """`schema` or null."""
+    out: Schema = {"description": description} if description else {}
+    out["oneOf"] = [schema, {"type": "null"}]
+    return out
+
+
+def const(value: Any) -> Schema:
+    return {"const": value}
+
+
+def integer(lo: int | None = None, hi: int | None = None, **more: Any) -> Schema:
+    out: Schema = {"type": "integer"}
+    if lo is not None:
+        out["minimum"] = lo
+    if hi is not None:
+        out["maximum"] = hi
+    return out | more
+
+
+def string(**more: Any) -> Schema:
+    return {"type": "string"} | more
+
+
+SEAT = integer(0, 3)  # a seat index: at most four seats in either game
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of object told apart by its `type`: what it means (its clause first), and
+    its fields after `type` (and a decision's `seat`) in the order written, each with its
+    shape; the fields in `optional` are written only when they apply. `extra`: more
+    constraints on the object as a whole (e.g. dependentRequired)."""
+
+    description: str
+    fields: dict[str, Schema] = field(default_factory=dict)
+    optional: tuple[str, ...] = ()
+    extra: Schema = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unknown = set(self.optional) - set(self.fields)
+        if unknown:
+            raise ValueError(f"optional fields not declared: {sorted(unknown)}")
