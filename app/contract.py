@@ -251,16 +251,16 @@ def generate(text: str) -> str:
     return text
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], spec: Path = SPEC) -> int:
     check = argv == ["--check"]
     if argv and not check:
         print(__doc__, file=sys.stderr)
         return 2
-    old = SPEC.read_text(encoding="utf-8")
+    old = spec.read_text(encoding="utf-8")
     new = generate(old)
     if not check:
         if new != old:
-            SPEC.write_text(new, encoding="utf-8")
+            spec.write_text(new, encoding="utf-8")
         return 0
     if new == old:
         return 0
