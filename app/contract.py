@@ -15,6 +15,7 @@ region lies between a line `# >>> generated: <region> ...` and a line `# <<< gen
 
 from __future__ import annotations
 
+import copy
 import difflib
 import re
 import sys
@@ -30,7 +31,7 @@ import yaml
 from engine.architectura import schema as arch_schema
 from engine.architectura import shapes as arch_shapes
 from engine.fora_de_prumo import shapes as fdp_shapes
-from engine.shapes import SEAT, Kind, Schema, const, integer, ref
+from engine.shapes import SEAT, Kind, Schema, View, const, integer, ref
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "openapi.yaml"
@@ -175,10 +176,28 @@ def structs(game: str) -> dict[str, Schema]:
     return out
 
 
+def view(g: Game) -> dict[str, Schema]:
+    """A seat's view: the declared state without what the service adds, with the game's
+    declared changes (shapes.VIEW) to it and to each seat."""
+    declared: View = g.shapes.VIEW
+    components = structs(g.game)
+    state = copy.deepcopy(components[STRUCTS[g.game][0][0]])
+    props = {k: v for k, v in state["properties"].items() if k not in ENVELOPE}
+    seat_ref = props["seats"]["items"]["$ref"].rsplit("/", 1)[1]
+    seat = copy.deepcopy(components[seat_ref])
+    seat["properties"] |= declared.seat_fields
+    seat["required"] = list(seat["properties"])
+    props["seats"] = props["seats"] | {"items": seat}
+    props |= declared.fields
+    state |= {"description": declared.description, "required": list(props)}
+    return {f"{g.prefix}PlayerView": state | {"properties": props}}
+
+
 # Each region of openapi.yaml and what builds it.
 REGIONS: dict[str, Callable[[], dict[str, Schema]]] = {
     "architectura decisions": lambda: decisions(GAMES["architectura"]),
     "architectura state": lambda: structs("architectura"),
+    "architectura view": lambda: view(GAMES["architectura"]),
     "architectura events": lambda: events(GAMES["architectura"]),
     "fora-de-prumo decisions": lambda: decisions(GAMES["fora-de-prumo"]),
     "fora-de-prumo events": lambda: events(GAMES["fora-de-prumo"]),

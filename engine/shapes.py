@@ -63,3 +63,13 @@ class Kind:
         unknown = set(self.optional) - set(self.fields)
         if unknown:
             raise ValueError(f"optional fields not declared: {sorted(unknown)}")
+
+
+@dataclass(frozen=True)
+class View:
+    """What a seat's view (a game's `player_view`) changes in its state's declared shape:
+    top-level `fields` and each seat's `seat_fields`, replaced or added (all written)."""
+
+    description: str
+    fields: dict[str, Schema]
+    seat_fields: dict[str, Schema]

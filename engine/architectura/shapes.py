@@ -9,7 +9,7 @@ play random games checking every option and every event against them.
 from __future__ import annotations
 
 from engine.architectura.serialize import DECISION_TYPES
-from engine.shapes import SEAT, Kind, Schema, const, integer, nullable, ref, string
+from engine.shapes import SEAT, Kind, Schema, View, const, integer, nullable, ref, string
 
 CARD = ref("CardName")
 CELL = ref("Cell")
@@ -189,3 +189,30 @@ EVENTS: dict[str, Kind] = {
         "A-3.7: the game is over; the final scores (A-8).", {"scores": ref("Scores")}
     ),
 }
+
+_CARDS: Schema = {"type": "array", "items": CARD}
+
+# What view.game_view and protocol.finish_view change in the state (StateDoc, SeatDoc).
+VIEW = View(
+    "An Architectura state as one seat sees it (A-R13): other hands and every deck order are\n"
+    "null, with counts, and `unseen` lists each seat's cards the viewer cannot place; the\n"
+    "generator is null (A-1.6), and so are the options of a decision of another seat.\n",
+    fields={
+        "rng": {"type": "null"},
+        "pending": nullable(
+            {
+                "type": "object",
+                "required": ["seat", "kind", "options"],
+                "properties": {"options": nullable({"type": "array", "items": ref("Decision")})},
+            }
+        ),
+        "view_of": SEAT,
+    },
+    seat_fields={
+        "deck": {"type": "null"},
+        "hand": nullable(_CARDS),
+        "deck_count": integer(0),
+        "hand_count": integer(0),
+        "unseen": _CARDS,
+    },
+)
