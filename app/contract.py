@@ -220,17 +220,14 @@ def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
-def _flat(value: Any) -> bool:
-    return not isinstance(value, dict | list) or (not value and isinstance(value, dict))
-
-
 def _short(dumper: yaml.SafeDumper, value: Any) -> yaml.Node:
-    """A collection of plain values on one line when it is short, else one item a line."""
-    items = value.values() if isinstance(value, dict) else value
-    flow = all(_flat(v) for v in items) and len(str(value)) <= 90
-    if isinstance(value, dict):
-        return dumper.represent_mapping("tag:yaml.org,2002:map", value, flow_style=flow)
-    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
+    """As in the hand-written part: a list of plain values on one line, and so any short
+    collection; anything else one item a line."""
+    if isinstance(value, list):
+        flow = all(not isinstance(v, dict | list) for v in value) or len(str(value)) <= 90
+        return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
+    flow = len(str(value)) <= 90
+    return dumper.represent_mapping("tag:yaml.org,2002:map", value, flow_style=flow)
 
 
 _Dumper.add_representer(str, _str)
