@@ -45,13 +45,21 @@ class Game:
     shapes: ModuleType  # DECISIONS, EVENTS and their unions' descriptions
     decision_union: str
     event_union: str
+    pending: str  # the component of shapes.PENDING, the decision a state waits for
     game: str
 
 
 GAMES = {
-    "architectura": Game("Architectura", arch_shapes, "Decision", "Event", "architectura"),
+    "architectura": Game(
+        "Architectura", arch_shapes, "Decision", "Event", "Pending", "architectura"
+    ),
     "fora-de-prumo": Game(
-        "ForaDePrumo", fdp_shapes, "ForaDePrumoDecision", "ForaDePrumoEvent", "fora-de-prumo"
+        "ForaDePrumo",
+        fdp_shapes,
+        "ForaDePrumoDecision",
+        "ForaDePrumoEvent",
+        "ForaDePrumoPending",
+        "fora-de-prumo",
     ),
 }
 
@@ -117,6 +125,7 @@ def decisions(g: Game) -> dict[str, Schema]:
     out = {g.decision_union: _union(g.shapes.DECISIONS_DESCRIPTION, names)}
     for t, kind in declared.items():
         out[names[t]] = _object(kind, {"seat": SEAT, "type": const(t)})
+    out[g.pending] = g.shapes.PENDING
     return out
 
 

@@ -8,7 +8,7 @@ play random games checking every option and every event against them.
 
 from __future__ import annotations
 
-from engine.architectura.serialize import DECISION_TYPES
+from engine.architectura.serialize import DECISION_TYPES, KIND
 from engine.shapes import SEAT, Kind, Schema, View, const, integer, nullable, ref, string
 
 CARD = ref("CardName")
@@ -192,6 +192,26 @@ EVENTS: dict[str, Kind] = {
 
 _CARDS: Schema = {"type": "array", "items": CARD}
 
+# The decision a state waits for (serialize.pending_json): `kind` is one of those of the task
+# kinds that ask (serialize.KIND); an effect's `operation`, `source` and `card` when it has them.
+PENDING: Schema = {
+    "type": "object",
+    "description": "The decision an Architectura state waits for.",
+    "required": ["seat", "colour", "kind", "clause", "prompt", "options"],
+    "additionalProperties": False,
+    "properties": {
+        "seat": SEAT,
+        "colour": string(),
+        "kind": string(enum=list(dict.fromkeys(kind for kind, _, _ in KIND.values()))),
+        "clause": string(),
+        "prompt": string(),
+        "operation": string(),
+        "source": CARD,
+        "card": CARD,
+        "options": {"type": "array", "items": ref("Decision")},
+    },
+}
+
 # What view.game_view and protocol.finish_view change in the state (StateDoc, SeatDoc).
 VIEW = View(
     "An Architectura state as one seat sees it (A-R13): other hands and every deck order are\n"
@@ -200,10 +220,12 @@ VIEW = View(
     fields={
         "rng": {"type": "null"},
         "pending": nullable(
-            {
-                "type": "object",
-                "required": ["seat", "kind", "options"],
-                "properties": {"options": nullable({"type": "array", "items": ref("Decision")})},
+            PENDING
+            | {
+                "description": "The decision the state waits for; `options` null when it is"
+                " another seat's.",
+                "properties": PENDING["properties"]
+                | {"options": nullable({"type": "array", "items": ref("Decision")})},
             }
         ),
         "view_of": SEAT,

@@ -8,7 +8,7 @@ games checking every option and every event against them.
 
 from __future__ import annotations
 
-from engine.fora_de_prumo.serialize import DECISION_FIELDS
+from engine.fora_de_prumo.serialize import DECISION_FIELDS, STEP_INFO
 from engine.shapes import SEAT, Kind, Schema, const, integer, ref, string
 
 CARD = ref("ForaDePrumoCardId")
@@ -69,6 +69,22 @@ DECISIONS: dict[str, Kind] = {
         extra=_DECISIONS[t][2],
     )
     for t, fields in DECISION_FIELDS.items()
+}
+
+# The decision a state waits for (serialize.pending_json): `kind` names the step (STEP_INFO).
+PENDING: Schema = {
+    "type": "object",
+    "description": "The decision the state waits for: the buy step (F-3.1), the lay step (F-3.3)"
+    " or a final turn (F-8.2).",
+    "required": ["seat", "kind", "clause", "prompt", "options"],
+    "additionalProperties": False,
+    "properties": {
+        "seat": SEAT,
+        "kind": string(enum=[kind for kind, _, _ in STEP_INFO.values()]),
+        "clause": string(),
+        "prompt": string(),
+        "options": {"type": "array", "minItems": 1, "items": ref("ForaDePrumoDecision")},
+    },
 }
 
 DECISIONS_DESCRIPTION = (
