@@ -9,8 +9,11 @@ region lies between a line `# >>> generated: <region> ...` and a line `# <<< gen
 - decisions: one schema per entry of the game's decision-type table, its fields' shapes and
   meaning from engine/<game>/shapes.py, and their discriminated union;
 - events: one schema per event kind declared in engine/<game>/shapes.py, and their union;
-- states (and other msgspec declarations): from the structs named in STRUCTS, through
-  `msgspec.json.schema_components`; a struct's docstring is its description.
+- decisions also holds the decision a state waits for (engine/<game>/shapes.py PENDING);
+- states: from the msgspec structs named in STATES, through `msgspec.json.schema_components`
+  (a struct's docstring is its description), and a seat's view from them and the changes
+  that engine/<game>/shapes.py VIEW declares;
+- other documents declared as msgspec structs (DOCUMENTS; catalogs, set-ups): likewise.
 """
 
 from __future__ import annotations
@@ -63,17 +66,22 @@ GAMES = {
     ),
 }
 
-# The msgspec structs declaring each game's documents: (component name, struct), the
-# top-level state first. A struct nested in one must be listed too (it names the component).
-# Fora de Prumo's state, the catalogs and the set-ups are still written by hand in
-# openapi.yaml; declaring one is a line here (and its hand-written schema removed).
-STRUCTS: dict[str, list[tuple[str, type[msgspec.Struct]]]] = {
+Declared = list[tuple[str, type[msgspec.Struct]]]  # (component name, struct)
+
+# Each game's state declared as msgspec structs, the top-level one first; a struct nested in
+# it must be listed too (it names the component). Fora de Prumo's is still written by hand in
+# openapi.yaml: declaring it is a line here (and its hand-written schema made a region).
+STATES: dict[str, Declared] = {
     "architectura": [
         ("ArchitecturaState", arch_schema.StateDoc),
         ("Seat", arch_schema.SeatDoc),
         ("CityEntry", arch_schema.EntryDoc),
     ],
 }
+
+# Other documents declared as msgspec structs, by region (e.g. a game's catalog or set-up, now
+# written by hand): a line here and the region's two marker lines in openapi.yaml.
+DOCUMENTS: dict[str, Declared] = {}
 
 # What the service adds to every state it answers (app/seal.py, app/history.py, app/position):
 # optional fields after `game`, refused by the engines' readers.
@@ -157,29 +165,35 @@ def _tidy(schema: Any, names: dict[str, str]) -> Any:
     return {k: out[k] for k in _ORDER if k in out} | out
 
 
-def structs(game: str) -> dict[str, Schema]:
-    """The components of a game's declared structs. A field whose default is None is one the
-    engine always writes (null when it does not apply; a reader takes its absence as null):
-    required here, since the contract describes the engine's answers."""
-    declared = STRUCTS[game]
+def structs(declared: Declared, answered: bool = False) -> dict[str, Schema]:
+    """The components of declared structs. In a document the engine answers (`answered`), a
+    field whose default is None is one it always writes (null when it does not apply; its
+    reader takes its absence as null): required here, as the contract describes answers."""
     _, components = msgspec.json.schema_components(
         [s for _, s in declared], ref_template="#/components/schemas/{name}"
     )
     names = {s.__name__: name for name, s in declared}
     unnamed = set(components) - set(names)
     if unnamed:
-        raise ValueError(f"{game}: nested structs without a component name: {sorted(unnamed)}")
+        raise ValueError(f"nested structs without a component name: {sorted(unnamed)}")
     out: dict[str, Schema] = {}
     for name, struct in declared:
         schema = components[struct.__name__]
         props = schema["properties"]
+        required = schema.setdefault("required", [])
         for field, prop in props.items():
-            if prop.get("default", ...) is None:
+            if answered and prop.get("default", ...) is None:
                 del prop["default"]
-                schema["required"].append(field)
-        schema["required"].sort(key=list(props).index)
+                required.append(field)
+        required.sort(key=list(props).index)
         out[name] = _tidy(schema, names)
-    top = out[declared[0][0]]
+    return out
+
+
+def state(game: str) -> dict[str, Schema]:
+    """A game's state, and what the service adds to it (ENVELOPE) after `game`."""
+    out = structs(STATES[game], answered=True)
+    top = out[STATES[game][0][0]]
     first, *rest = top["properties"].items()
     top["properties"] = dict([first]) | ENVELOPE | dict(rest)
     return out
@@ -189,28 +203,28 @@ def view(g: Game) -> dict[str, Schema]:
     """A seat's view: the declared state without what the service adds, with the game's
     declared changes (shapes.VIEW) to it and to each seat."""
     declared: View = g.shapes.VIEW
-    components = structs(g.game)
-    state = copy.deepcopy(components[STRUCTS[g.game][0][0]])
-    props = {k: v for k, v in state["properties"].items() if k not in ENVELOPE}
+    components = state(g.game)
+    top = copy.deepcopy(components[STATES[g.game][0][0]])
+    props = {k: v for k, v in top["properties"].items() if k not in ENVELOPE}
     seat_ref = props["seats"]["items"]["$ref"].rsplit("/", 1)[1]
     seat = copy.deepcopy(components[seat_ref])
     seat["properties"] |= declared.seat_fields
     seat["required"] = list(seat["properties"])
     props["seats"] = props["seats"] | {"items": seat}
     props |= declared.fields
-    state |= {"description": declared.description, "required": list(props)}
-    return {f"{g.prefix}PlayerView": state | {"properties": props}}
+    top |= {"description": declared.description, "required": list(props)}
+    return {f"{g.prefix}PlayerView": top | {"properties": props}}
 
 
 # Each region of openapi.yaml and what builds it.
 REGIONS: dict[str, Callable[[], dict[str, Schema]]] = {
     "architectura decisions": lambda: decisions(GAMES["architectura"]),
-    "architectura state": lambda: structs("architectura"),
+    "architectura state": lambda: state("architectura"),
     "architectura view": lambda: view(GAMES["architectura"]),
     "architectura events": lambda: events(GAMES["architectura"]),
     "fora-de-prumo decisions": lambda: decisions(GAMES["fora-de-prumo"]),
     "fora-de-prumo events": lambda: events(GAMES["fora-de-prumo"]),
-}
+} | {region: (lambda d=declared: structs(d)) for region, declared in DOCUMENTS.items()}
 
 
 class _Dumper(yaml.SafeDumper):
