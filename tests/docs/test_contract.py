@@ -9,8 +9,9 @@ from __future__ import annotations
 import ast
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import msgspec
 import pytest
 
 from app import contract
@@ -109,3 +110,42 @@ def test_every_event_the_flow_writes_is_declared(
     assert set(written) == set(declared)
     for t, keys in written.items():
         assert keys <= {"type", "clause", *declared[t].fields}, t
+
+
+class _Part(msgspec.Struct, forbid_unknown_fields=True):
+    n: Annotated[int, msgspec.Meta(ge=0)]
+
+
+class _Doc(msgspec.Struct, forbid_unknown_fields=True):
+    """A document."""
+
+    part: _Part
+    note: str | None = None
+    size: int = 5
+
+
+def test_a_declared_struct_becomes_its_components() -> None:
+    """A catalog or set-up (DOCUMENTS): fields with defaults optional; in a state the engine
+    answers, a None default is always written (required); a nested struct needs its name."""
+    doc = contract.structs([("Doc", _Doc), ("Part", _Part)])
+    assert doc["Doc"]["description"] == "A document."
+    assert doc["Doc"]["required"] == ["part"]
+    assert doc["Doc"]["additionalProperties"] is False
+    assert doc["Doc"]["properties"]["part"] == {"$ref": "#/components/schemas/Part"}
+    assert doc["Part"]["properties"]["n"] == {"type": "integer", "minimum": 0}
+    answered = contract.structs([("Doc", _Doc), ("Part", _Part)], answered=True)
+    assert answered["Doc"]["required"] == ["part", "note"]
+    with pytest.raises(ValueError, match="_Part"):
+        contract.structs([("Doc", _Doc)])
+
+
+def test_the_state_has_the_services_envelope_and_the_view_is_the_state_seen() -> None:
+    state = contract.state("architectura")["ArchitecturaState"]
+    assert list(state["properties"])[:5] == ["game", "seal", "lineage", "history", "composed"]
+    assert not {"seal", "lineage", "history", "composed"} & set(state["required"])
+    view = contract.view(contract.GAMES["architectura"])["ArchitecturaPlayerView"]
+    assert "seal" not in view["properties"] and view["required"][-1] == "view_of"
+    assert view["properties"]["rng"] == {"type": "null"}
+    seat = view["properties"]["seats"]["items"]
+    assert seat["properties"]["deck"] == {"type": "null"}
+    assert {"deck_count", "hand_count", "unseen", "tokens"} <= set(seat["required"])
