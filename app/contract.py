@@ -5,83 +5,52 @@
 
 The rest of openapi.yaml (paths, common components, prose) is written by hand. Each generated
 region lies between a line `# >>> generated: <region> ...` and a line `# <<< generated:
-<region>` among the components' schemas, and holds the components that REGIONS builds:
+<region>` among the components' schemas, and holds the components that `regions()` builds
+from each registered game's declarations (`CONTRACT` in engine/<game>/shapes.py, reached
+through the registry: nothing here names a game):
 - decisions: one schema per entry of the game's decision-type table, its fields' shapes and
-  meaning from engine/<game>/shapes.py, and their discriminated union;
-- events: one schema per event kind declared in engine/<game>/shapes.py, and their union;
-- decisions also holds the decision a state waits for (engine/<game>/shapes.py PENDING);
-- states: from the msgspec structs named in STATES, through `msgspec.json.schema_components`
-  (a struct's docstring is its description), and a seat's view from them and the changes
-  that engine/<game>/shapes.py VIEW declares;
-- other documents declared as msgspec structs (DOCUMENTS; catalogs, set-ups): likewise.
+  meaning declared, their discriminated union, and the decision a state waits for;
+- events: one schema per event kind declared, and their union;
+- state: from the game's msgspec structs, through `msgspec.json.schema_components` (a
+  struct's docstring is its description); view: from them and the declared changes;
+- other documents declared as msgspec structs (catalogs, set-ups): likewise, by region.
 """
 
 from __future__ import annotations
 
 import copy
 import difflib
+import importlib
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import msgspec
 import yaml
 
-from engine.architectura import schema as arch_schema
-from engine.architectura import shapes as arch_shapes
-from engine.fora_de_prumo import shapes as fdp_shapes
-from engine.shapes import SEAT, Kind, Schema, View, const, integer, ref
+from engine.games import GAMES
+from engine.registry import registered
+from engine.shapes import SEAT, Contract, Declared, Kind, Schema, const, integer, ref
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "openapi.yaml"
 
 
-@dataclass(frozen=True)
-class Game:
-    """How one game's components are named, and where its declarations are."""
+def contracts() -> dict[str, Contract]:
+    """Each registered game's declarations (`CONTRACT` of its package's `shapes` module),
+    reached through the registry; a game without one (a test's toy game) has none here."""
+    out = {}
+    for game in GAMES:
+        try:
+            shapes = importlib.import_module(registered()[game].module.__name__ + ".shapes")
+        except ModuleNotFoundError:
+            continue
+        out[game] = shapes.CONTRACT
+    return out
 
-    prefix: str  # of every component of the game
-    shapes: ModuleType  # DECISIONS, EVENTS and their unions' descriptions
-    decision_union: str
-    event_union: str
-    pending: str  # the component of shapes.PENDING, the decision a state waits for
-    game: str
-
-
-GAMES = {
-    "architectura": Game(
-        "Architectura", arch_shapes, "Decision", "Event", "Pending", "architectura"
-    ),
-    "fora-de-prumo": Game(
-        "ForaDePrumo",
-        fdp_shapes,
-        "ForaDePrumoDecision",
-        "ForaDePrumoEvent",
-        "ForaDePrumoPending",
-        "fora-de-prumo",
-    ),
-}
-
-Declared = list[tuple[str, type[msgspec.Struct]]]  # (component name, struct)
-
-# Each game's state declared as msgspec structs, the top-level one first; a struct nested in
-# it must be listed too (it names the component). Fora de Prumo's is still written by hand in
-# openapi.yaml: declaring it is a line here (and its hand-written schema made a region).
-STATES: dict[str, Declared] = {
-    "architectura": [
-        ("ArchitecturaState", arch_schema.StateDoc),
-        ("Seat", arch_schema.SeatDoc),
-        ("CityEntry", arch_schema.EntryDoc),
-    ],
-}
-
-# Other documents declared as msgspec structs, by region (e.g. a game's catalog or set-up, now
-# written by hand): a line here and the region's two marker lines in openapi.yaml.
-DOCUMENTS: dict[str, Declared] = {}
 
 # What the service adds to every state it answers (app/seal.py, app/history.py, app/position):
 # optional fields after `game`, refused by the engines' readers.
@@ -127,21 +96,19 @@ def _union(description: str, names: dict[str, str]) -> Schema:
     }
 
 
-def decisions(g: Game) -> dict[str, Schema]:
-    declared: dict[str, Kind] = g.shapes.DECISIONS
-    names = {t: f"{g.prefix}{_camel(t)}" for t in declared}
-    out = {g.decision_union: _union(g.shapes.DECISIONS_DESCRIPTION, names)}
-    for t, kind in declared.items():
+def decisions(c: Contract) -> dict[str, Schema]:
+    names = {t: f"{c.prefix}{_camel(t)}" for t in c.decisions}
+    out = {c.decision_union: _union(c.decisions_description, names)}
+    for t, kind in c.decisions.items():
         out[names[t]] = _object(kind, {"seat": SEAT, "type": const(t)})
-    out[g.pending] = g.shapes.PENDING
+    out[c.pending_name] = c.pending
     return out
 
 
-def events(g: Game) -> dict[str, Schema]:
-    declared: dict[str, Kind] = g.shapes.EVENTS
-    names = {t: f"{g.prefix}{_camel(t)}Event" for t in declared}
-    out = {g.event_union: _union(g.shapes.EVENTS_DESCRIPTION, names)}
-    for t, kind in declared.items():
+def events(c: Contract) -> dict[str, Schema]:
+    names = {t: f"{c.prefix}{_camel(t)}Event" for t in c.events}
+    out = {c.event_union: _union(c.events_description, names)}
+    for t, kind in c.events.items():
         out[names[t]] = _object(kind, {"type": const(t)}, EVENT_TAIL)
     return out
 
@@ -190,21 +157,22 @@ def structs(declared: Declared, answered: bool = False) -> dict[str, Schema]:
     return out
 
 
-def state(game: str) -> dict[str, Schema]:
+def state(c: Contract) -> dict[str, Schema]:
     """A game's state, and what the service adds to it (ENVELOPE) after `game`."""
-    out = structs(STATES[game], answered=True)
-    top = out[STATES[game][0][0]]
+    out = structs(c.state, answered=True)
+    top = out[c.state[0][0]]
     first, *rest = top["properties"].items()
     top["properties"] = dict([first]) | ENVELOPE | dict(rest)
     return out
 
 
-def view(g: Game) -> dict[str, Schema]:
+def view(c: Contract) -> dict[str, Schema]:
     """A seat's view: the declared state without what the service adds, with the game's
-    declared changes (shapes.VIEW) to it and to each seat."""
-    declared: View = g.shapes.VIEW
-    components = state(g.game)
-    top = copy.deepcopy(components[STATES[g.game][0][0]])
+    declared changes (its contract's `view`) to it and to each seat."""
+    declared = c.view
+    assert declared is not None
+    components = state(c)
+    top = copy.deepcopy(components[c.state[0][0]])
     props = {k: v for k, v in top["properties"].items() if k not in ENVELOPE}
     seat_ref = props["seats"]["items"]["$ref"].rsplit("/", 1)[1]
     seat = copy.deepcopy(components[seat_ref])
@@ -213,18 +181,26 @@ def view(g: Game) -> dict[str, Schema]:
     props["seats"] = props["seats"] | {"items": seat}
     props |= declared.fields
     top |= {"description": declared.description, "required": list(props)}
-    return {f"{g.prefix}PlayerView": top | {"properties": props}}
+    return {f"{c.prefix}PlayerView": top | {"properties": props}}
 
 
-# Each region of openapi.yaml and what builds it.
-REGIONS: dict[str, Callable[[], dict[str, Schema]]] = {
-    "architectura decisions": lambda: decisions(GAMES["architectura"]),
-    "architectura state": lambda: state("architectura"),
-    "architectura view": lambda: view(GAMES["architectura"]),
-    "architectura events": lambda: events(GAMES["architectura"]),
-    "fora-de-prumo decisions": lambda: decisions(GAMES["fora-de-prumo"]),
-    "fora-de-prumo events": lambda: events(GAMES["fora-de-prumo"]),
-} | {region: (lambda d=declared: structs(d)) for region, declared in DOCUMENTS.items()}
+Build = Callable[[], dict[str, Schema]]
+
+
+def regions() -> dict[str, Build]:
+    """Each region of openapi.yaml, by name, and what builds it: for every game, its
+    decisions and events; its state and view once declared; its other declared documents."""
+    out: dict[str, Build] = {}
+    for game, c in contracts().items():
+        out[f"{game} decisions"] = partial(decisions, c)
+        if c.state:
+            out[f"{game} state"] = partial(state, c)
+        if c.view is not None:
+            out[f"{game} view"] = partial(view, c)
+        out[f"{game} events"] = partial(events, c)
+        for region, declared in c.documents.items():
+            out[region] = partial(structs, declared)
+    return out
 
 
 class _Dumper(yaml.SafeDumper):
@@ -279,7 +255,11 @@ def _marker(start: bool, region: str) -> str:
 
 def generate(text: str) -> str:
     """`text` (openapi.yaml) with every generated region built anew."""
-    for region, build in REGIONS.items():
+    built = regions()
+    stray = set(re.findall(r"^    # >>> generated: (.+?) \(", text, re.M)) - set(built)
+    if stray:
+        raise ValueError(f"openapi.yaml: regions that nothing builds: {sorted(stray)}")
+    for region, build in built.items():
         start, end = _marker(True, region), _marker(False, region)
         pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
         found = list(pattern.finditer(text))

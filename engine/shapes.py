@@ -73,3 +73,30 @@ class View:
     description: str
     fields: dict[str, Schema]
     seat_fields: dict[str, Schema]
+
+
+# A msgspec struct named as a component of the contract: (component name, struct).
+Declared = list[tuple[str, type]]
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What a game declares for the contract, as `CONTRACT` in its package's `shapes` module
+    (app/contract.py finds it through the registry): the names of its components, its
+    decisions (over its decision-type table) and events (`Kind`s, by type) and their unions'
+    descriptions, the decision a state waits for; its state as msgspec structs (the
+    top-level one first, each nested one named too; empty while written by hand), what a
+    seat's view changes in it, and other documents declared as structs, by region."""
+
+    prefix: str  # of its components' names
+    decision_union: str
+    decisions_description: str
+    decisions: dict[str, Kind]
+    event_union: str
+    events_description: str
+    events: dict[str, Kind]
+    pending_name: str
+    pending: Schema
+    state: Declared = field(default_factory=list)
+    view: View | None = None
+    documents: dict[str, Declared] = field(default_factory=dict)

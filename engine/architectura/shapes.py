@@ -8,8 +8,20 @@ play random games checking every option and every event against them.
 
 from __future__ import annotations
 
+from engine.architectura.schema import EntryDoc, SeatDoc, StateDoc
 from engine.architectura.serialize import DECISION_TYPES, KIND
-from engine.shapes import SEAT, Kind, Schema, View, const, integer, nullable, ref, string
+from engine.shapes import (
+    SEAT,
+    Contract,
+    Kind,
+    Schema,
+    View,
+    const,
+    integer,
+    nullable,
+    ref,
+    string,
+)
 
 CARD = ref("CardName")
 CELL = ref("Cell")
@@ -237,4 +249,18 @@ VIEW = View(
         "hand_count": integer(0),
         "unseen": _CARDS,
     },
+)
+
+CONTRACT = Contract(
+    prefix="Architectura",
+    decision_union="Decision",
+    decisions_description=DECISIONS_DESCRIPTION,
+    decisions=DECISIONS,
+    event_union="Event",
+    events_description=EVENTS_DESCRIPTION,
+    events=EVENTS,
+    pending_name="Pending",
+    pending=PENDING,
+    state=[("ArchitecturaState", StateDoc), ("Seat", SeatDoc), ("CityEntry", EntryDoc)],
+    view=VIEW,
 )

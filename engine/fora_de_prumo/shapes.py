@@ -9,7 +9,7 @@ games checking every option and every event against them.
 from __future__ import annotations
 
 from engine.fora_de_prumo.serialize import DECISION_FIELDS, STEP_INFO
-from engine.shapes import SEAT, Kind, Schema, const, integer, ref, string
+from engine.shapes import SEAT, Contract, Kind, Schema, const, integer, ref, string
 
 CARD = ref("ForaDePrumoCardId")
 CARDS = ref("ForaDePrumoCards")
@@ -148,3 +148,17 @@ EVENTS: dict[str, Kind] = {
     ),
     "game_over": Kind("F-8.4: every work is scored.", {"scores": ref("ForaDePrumoScores")}),
 }
+
+# Its state, views, catalogs and set-ups are still written by hand in openapi.yaml: once
+# declared as msgspec structs, `state=[...]` (and a `view`) or `documents={...}` here.
+CONTRACT = Contract(
+    prefix="ForaDePrumo",
+    decision_union="ForaDePrumoDecision",
+    decisions_description=DECISIONS_DESCRIPTION,
+    decisions=DECISIONS,
+    event_union="ForaDePrumoEvent",
+    events_description=EVENTS_DESCRIPTION,
+    events=EVENTS,
+    pending_name="ForaDePrumoPending",
+    pending=PENDING,
+)

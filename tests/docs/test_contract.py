@@ -59,11 +59,27 @@ def test_a_hand_edit_of_a_generated_region_is_found_and_undone(
     assert contract.main(["--check"], spec) == 0
 
 
-def test_a_missing_region_is_an_error(tmp_path: Path) -> None:
+def test_a_missing_or_stray_region_is_an_error() -> None:
+    text = (ROOT / "openapi.yaml").read_text(encoding="utf-8")
     start = contract._marker(True, "architectura events")
-    text = (ROOT / "openapi.yaml").read_text(encoding="utf-8").replace(start, "")
     with pytest.raises(ValueError, match="architectura events"):
-        contract.generate(text)
+        contract.generate(text.replace(start, ""))
+    stray = contract._marker(True, "no such region")
+    with pytest.raises(ValueError, match="no such region"):
+        contract.generate(text.replace(start, stray + start))
+
+
+def test_every_registered_game_with_declarations_has_its_regions() -> None:
+    """The games are found through the registry (app/ names none)."""
+    assert set(contract.contracts()) == {"architectura", "fora-de-prumo"}
+    assert set(contract.regions()) == {
+        "architectura decisions",
+        "architectura state",
+        "architectura view",
+        "architectura events",
+        "fora-de-prumo decisions",
+        "fora-de-prumo events",
+    }
 
 
 def test_the_decision_declarations_are_the_decision_type_tables() -> None:
@@ -140,10 +156,10 @@ def test_a_declared_struct_becomes_its_components() -> None:
 
 
 def test_the_state_has_the_services_envelope_and_the_view_is_the_state_seen() -> None:
-    state = contract.state("architectura")["ArchitecturaState"]
+    state = contract.state(arch_shapes.CONTRACT)["ArchitecturaState"]
     assert list(state["properties"])[:5] == ["game", "seal", "lineage", "history", "composed"]
     assert not {"seal", "lineage", "history", "composed"} & set(state["required"])
-    view = contract.view(contract.GAMES["architectura"])["ArchitecturaPlayerView"]
+    view = contract.view(arch_shapes.CONTRACT)["ArchitecturaPlayerView"]
     assert "seal" not in view["properties"] and view["required"][-1] == "view_of"
     assert view["properties"]["rng"] == {"type": "null"}
     seat = view["properties"]["seats"]["items"]
