@@ -52,8 +52,8 @@ def contracts() -> dict[str, Contract]:
     return out
 
 
-# What the service adds to every state it answers (app/seal.py, app/history.py, app/position):
-# optional fields after `game`, refused by the engines' readers.
+# What the service adds to every state it answers (app/seal.py: seal, lineage; app/history.py:
+# history, or composed for a state built from a position): optional fields after `game`.
 ENVELOPE: Schema = {
     "seal": ref("Seal"),
     "lineage": ref("Lineage"),
@@ -62,23 +62,25 @@ ENVELOPE: Schema = {
 }
 
 # What every event has besides its own fields: the clause it cites, the index of the decision
-# that caused it (engine/protocol.py), and that decision in notation when asked (app/notation.py).
-EVENT_TAIL: Schema = {
-    "clause": {"type": "string"},
-    "decision": integer(0),
-    "notation": ref("DecisionNotation"),
-}
+# that caused it (engine/protocol.py), and that decision in notation when asked (app/notation.py,
+# the one optional field).
+EVENT_TAIL = Kind(
+    "",
+    {"clause": {"type": "string"}, "decision": integer(0), "notation": ref("DecisionNotation")},
+    optional=("notation",),
+)
 
 
 def _camel(word: str) -> str:
     return "".join(part.capitalize() for part in word.split("_"))
 
 
-def _object(kind: Kind, head: Schema, tail: Schema | None = None) -> Schema:
-    """One kind's schema: the `head` fields first (all required), then its own."""
-    tail = tail or {}
-    props = head | kind.fields | tail
-    required = [f for f in props if f not in kind.optional and f != "notation"]
+def _object(kind: Kind, head: Schema, tail: Kind | None = None) -> Schema:
+    """One kind's schema: the `head` fields first (all required), then its own, then the
+    `tail` fields that every kind of its union has."""
+    tail = tail or Kind("")
+    props = head | kind.fields | tail.fields
+    required = [f for f in props if f not in kind.optional + tail.optional]
     out: Schema = {"type": "object", "description": kind.description, "required": required}
     out["additionalProperties"] = False
     return out | kind.extra | {"properties": props}
