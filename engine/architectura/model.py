@@ -17,6 +17,7 @@ BLOCKS = 8
 RULES_VERSION = "architectura-rules/1.0"
 HAND_LIMIT = 3
 TOKENS = 2
+VARIANTS = ("basic", "advanced")  # the basic game, or with replacements
 
 Entry = tuple[int, int, bool, bool]
 Action = tuple[Any, ...]

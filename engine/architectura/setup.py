@@ -8,7 +8,7 @@ from typing import Any
 from engine import rng as rngmod
 from engine.architectura.catalog import Catalog, replaceable
 from engine.architectura.flow import begin_turn, settle
-from engine.architectura.model import BLOCKS, HAND_LIMIT, TOKENS, Game, Instances
+from engine.architectura.model import BLOCKS, HAND_LIMIT, TOKENS, VARIANTS, Game, Instances
 from engine.architectura.schema import SetupDoc
 from engine.declared import convert
 from engine.errors import Problem, SetupError, pointer_token, short_repr, unknown_keys
@@ -18,7 +18,6 @@ from engine.setup_fields import SEED_LIMIT, SetupClauses, check_shared_fields
 # each as sent: check_fields)
 SETUP_KEYS: tuple[str, ...] = SetupDoc.__struct_fields__
 GAME = "architectura"
-VARIANTS = ("basic", "advanced")
 _CACHE_SIZE = 512
 _INSTANCES: dict[tuple[Any, ...], tuple[Catalog, Instances]] = {}
 _CANDIDATES: dict[int, tuple[Catalog, dict[str, tuple[str, ...]]]] = {}

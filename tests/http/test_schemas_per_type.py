@@ -162,3 +162,32 @@ def test_a_wrong_event_or_decision_is_refused_by_its_schema() -> None:
         "card",
         "cell",
     ]
+
+
+@pytest.mark.parametrize("game", [g for g, *_ in GAMES])
+def test_every_seats_view_matches_the_view_schema(game: str) -> None:
+    """Each seat's view of every few states of random games validates against PlayerView
+    (Architectura's generated from the state's declaration and the view's changes to it)."""
+    eng = engine(game)
+    checked = 0
+    for i in range(4):
+        state = eng.new_game(_setup(game, i))
+        rnd = random.Random(i)
+        step = 0
+        while True:
+            if step % 7 == 0 or state["game_over"]:
+                for seat in range(len(state["seats"])):
+                    view = eng.player_view(state, seat)
+                    errors = schema_errors("PlayerView", view)
+                    assert not errors, f"{game} view of seat {seat}: {errors[:3]}"
+                    checked += 1
+            if state["game_over"]:
+                break
+            choice = rnd.choice(eng.legal_decisions(state)["options"])
+            state, _ = eng.apply_all(state, [choice])
+            step += 1
+    assert checked > 20
+    # strict: a view with a seat's hidden deck shown, or a state, is no view
+    view = eng.player_view(eng.new_game(_setup(game, 0)), 0)
+    assert schema_errors("PlayerView", {**view, "rng": "0123456789abcdef"})
+    assert schema_errors("PlayerView", eng.new_game(_setup(game, 0)))
