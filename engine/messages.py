@@ -1,0 +1,48 @@
+"""Messages as data: a sentence the service writes is a `Msg`, the English text of a gettext
+template with named placeholders (`msg("{card} is not in your hand.", card=card)`), which also
+keeps its template and arguments, so that the answer is translated from them (app/i18n.py)
+instead of reading the English back. A Msg is a `str`: engines compare, store and encode it
+as the English text they always wrote. Arguments may be messages themselves (a part of a
+sentence: "unknown {what}field {field}"). Templates are found by `pybabel extract -k msg`
+(scripts/messages.sh).
+
+Not compiled with mypyc (scripts/compile.py): a subclass of str is not a native class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from string import Formatter
+from typing import Any
+
+
+class Msg(str):
+    """A sentence: its English text, its template and the values put into it."""
+
+    template: str
+    args: dict[str, object]
+
+    def __new__(cls, text: str, template: str, args: Mapping[str, object]) -> Msg:
+        self = super().__new__(cls, text)
+        self.template = template
+        self.args = dict(args)
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Msg, (str(self), self.template, self.args))
+
+    def format(self, *args: object, **kwargs: object) -> Msg:
+        """The template filled with these values (marshmallow formats its messages this way:
+        a template of `template()` stays a message once filled). Unused values are dropped."""
+        names = {name for _, name, _, _ in Formatter().parse(self.template) if name}
+        return msg(self.template, **{k: v for k, v in kwargs.items() if k in names})
+
+
+def msg(template: str, /, **args: object) -> Msg:
+    """The message of a template with its values (a template without values is its text)."""
+    return Msg(template.format(**args) if args else template, template, args)
+
+
+def template(text: str) -> Msg:
+    """A template still to be filled by whoever formats it (marshmallow's messages)."""
+    return Msg(text, text, {})
