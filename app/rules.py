@@ -22,6 +22,7 @@ from app.errors import ApiError
 from app.i18n import gettext, negotiate
 from app.jsonio import json_response
 from engine.games import GAMES, info
+from engine.messages import msg
 
 bp = Blueprint("rules", __name__, url_prefix="/v1")
 
@@ -186,13 +187,19 @@ def rule(clause: str) -> Response:
         out = lookup(clause)
     except OSError as e:  # an installation without docs/ (the Dockerfile copies the pages)
         raise ApiError(
-            503, "rules_unavailable", f"The rule pages cannot be read here ({e.strerror}).", ""
+            503,
+            "rules_unavailable",
+            msg("The rule pages cannot be read here ({error}).", error=e.strerror),
+            "",
         ) from None
     if out is None:
         raise ApiError(
             404,
             "unknown_clause",
-            f"No clause or ruling {clause[:40]!r}: ids look like A-4.2, A-R3, F-5.2 or F-R14.",
+            msg(
+                "No clause or ruling {clause}: ids look like A-4.2, A-R3, F-5.2 or F-R14.",
+                clause=repr(clause[:40]),
+            ),
             "",
         )
     if "title" in out:  # in the asked language when the catalog has it (the text is English)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -381,10 +381,14 @@ def rewrite(e: ast.expr, src: str, templates: dict[str, str], new: list[str]) ->
                 assert isinstance(v, ast.FormattedValue)
                 pieces.append((_placeholder(v), _value_source(v, src)))
     values = [(name, value) for name, value in pieces if value is not None]
-    english = "".join("{}" if v is not None else t.replace("{", "{{").replace("}", "}}") for t, v in pieces)
+    english = "".join(
+        "{}" if v is not None else t.replace("{", "{{").replace("}", "}}") for t, v in pieces
+    )
     if not values:
         return f"msg({''.join(t for t, _ in pieces)!r})"
-    msgid = templates.get(shape(english.replace("{{", "\0").replace("}}", "\1")).replace("\0", "{").replace("\1", "}"))
+    msgid = templates.get(
+        shape(english.replace("{{", "\0").replace("}}", "\1")).replace("\0", "{").replace("\1", "}")
+    )
     names: list[str]
     if msgid is not None:
         names = re.findall(r"\{(\w+)\}", msgid)

@@ -21,6 +21,7 @@ import msgspec.inspect as mi
 
 from engine.architectura.model import RULES_VERSION, TOKENS
 from engine.errors import Problem, ProblemList, unknown_keys
+from engine.messages import Msg, msg
 
 T = TypeVar("T", bound="Doc")
 GAME = "architectura"
@@ -33,12 +34,12 @@ class _Reader:
         self.problems: list[Problem] = ProblemList()
         self.walked: list[_Walked] = []  # nodes that failed the typed conversion
 
-    def bad(self, code: str, detail: str, pointer: str, clause: str | None = None) -> None:
+    def bad(self, code: str, detail: Msg, pointer: str, clause: str | None = None) -> None:
         self.problems.append(Problem(code, detail, pointer, clause))
 
     def obj(self, v: Any, p: str) -> dict[str, Any]:
         if not isinstance(v, dict):
-            self.bad("wrong_type", "must be an object", p)
+            self.bad("wrong_type", msg("must be an object"), p)
             return {}
         return v
 
@@ -46,10 +47,14 @@ class _Reader:
         """An array; one longer than `most` entries is refused whole, unread (a hostile
         state may hold a million entries where the game has a few dozen cards)."""
         if not isinstance(v, list):
-            self.bad("wrong_type", "must be an array", p)
+            self.bad("wrong_type", msg("must be an array"), p)
             return []
         if most is not None and len(v) > most:
-            self.bad("too_long", f"must have at most {most} entries, not {len(v)}", p)
+            self.bad(
+                "too_long",
+                msg("must have at most {most} entries, not {count}", most=most, count=len(v)),
+                p,
+            )
             return []
         return v
 
@@ -61,7 +66,7 @@ class _Reader:
             self.bad(
                 # JSON true is no integer (a Python bool is an int): a wrong type
                 "out_of_range" if isinstance(v, int) and not isinstance(v, bool) else "wrong_type",
-                f"must be an integer from {lo} to {hi}",
+                msg("must be an integer from {lo} to {hi}", lo=lo, hi=hi),
                 p,
                 clause,
             )
@@ -70,13 +75,13 @@ class _Reader:
 
     def bool_(self, v: Any, p: str) -> bool:
         if not isinstance(v, bool):
-            self.bad("wrong_type", "must be true or false", p)
+            self.bad("wrong_type", msg("must be true or false"), p)
             return False
         return v
 
     def str_(self, v: Any, p: str) -> str:
         if not isinstance(v, str):
-            self.bad("wrong_type", "must be a string", p)
+            self.bad("wrong_type", msg("must be a string"), p)
             return ""
         return v
 
@@ -208,7 +213,7 @@ class _Walked:
         r.unknown(d, {f.name for f in fields}, p)
         if self._cls.report_missing:
             for k in sorted(f.name for f in fields if f.required and f.name not in d):
-                r.bad("missing_field", f"missing field {k!r}", f"{p}/{k}")
+                r.bad("missing_field", msg("missing field {field}", field=repr(k)), f"{p}/{k}")
 
     def _check(self, name: str) -> Any:
         f = next(f for f in _fields(self._cls) if f.name == name)

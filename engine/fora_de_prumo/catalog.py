@@ -25,6 +25,7 @@ from engine.errors import (
     short_repr,
     unknown_keys,
 )
+from engine.messages import Msg, msg
 from engine.protocol import shipped_catalogs
 
 FORMAT = "fora-de-prumo-catalog/1"
@@ -155,7 +156,7 @@ class _Checker:
     def __init__(self) -> None:
         self.problems = ProblemList()
 
-    def add(self, code: str, detail: str, pointer: str) -> None:
+    def add(self, code: str, detail: Msg, pointer: str) -> None:
         self.problems.append(Problem(code, detail, pointer, CLAUSE))
 
     def unknown_fields(
@@ -167,7 +168,9 @@ class _Checker:
         v = d.get(key)
         if not isinstance(v, str) or not v or len(v) > limit:
             self.add(
-                "catalog_value", f"{key} must be a string of 1 to {limit} characters", path + key
+                "catalog_value",
+                msg("{key} must be a string of 1 to {most} characters", key=key, most=limit),
+                path + key,
             )
             return None
         return v
@@ -175,30 +178,49 @@ class _Checker:
     def integer(self, d: dict[str, Any], key: str, path: str, lo: int, hi: int) -> int | None:
         v = d.get(key)
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-            self.add("catalog_value", f"{key} must be an integer {lo}..{hi}", path + key)
+            self.add(
+                "catalog_value",
+                msg("{key} must be an integer {lo}..{hi}", key=key, lo=lo, hi=hi),
+                path + key,
+            )
             return None
         return int(v)
 
     def objective(self, v: Any, path: str) -> dict[str, str] | None:
         """F-2.1/F-7.4: {"measure": m} plus the measure's parameter, nothing misplaced."""
         if not isinstance(v, dict):
-            self.add("catalog_type", "objective must be an object", path)
+            self.add("catalog_type", msg("objective must be an object"), path)
             return None
         measure = v.get("measure")
         if not isinstance(measure, str) or measure not in MEASURES:
             self.add(
-                "catalog_value", f"measure must be one of {sorted(MEASURES)}", path + "/measure"
+                "catalog_value",
+                msg("measure must be one of {measures}", measures=sorted(MEASURES)),
+                path + "/measure",
             )
             return None
         param, required = MEASURES[measure]
         before = problem_count(self.problems)
-        self.unknown_fields(v, ("measure", param or "measure"), path, f"measure {measure!r} ")
+        self.unknown_fields(
+            v,
+            ("measure", param or "measure"),
+            path,
+            msg("measure {measure} ", measure=repr(measure)),
+        )
         ok = problem_count(self.problems) == before
         out = {"measure": measure}
         if param is not None:
             if param not in v:
                 if required:
-                    self.add("catalog_value", f"measure {measure!r} needs {param!r} (F-7.4)", path)
+                    self.add(
+                        "catalog_value",
+                        msg(
+                            "measure {measure} needs {param} (F-7.4)",
+                            measure=repr(measure),
+                            param=repr(param),
+                        ),
+                        path,
+                    )
                     ok = False
             else:
                 allowed = SUITS if param == "suit" else TYPES
@@ -206,7 +228,7 @@ class _Checker:
                 if not isinstance(pv, str) or pv not in allowed:
                     self.add(
                         "catalog_value",
-                        f"{param} must be one of {list(allowed)}",
+                        msg("{param} must be one of {allowed}", param=param, allowed=list(allowed)),
                         f"{path}/{param}",
                     )
                     ok = False
@@ -216,20 +238,24 @@ class _Checker:
 
     def card(self, d: Any, path: str) -> Card | None:
         if not isinstance(d, dict):
-            self.add("catalog_type", "a card must be an object", path)
+            self.add("catalog_type", msg("a card must be an object"), path)
             return None
         start = problem_count(self.problems)  # len() stops at the kept hundred
         p = path + "/"
         ctype = d.get("type")
         if not isinstance(ctype, str) or ctype not in TYPES:
-            self.add("catalog_value", f"type must be one of {list(TYPES)}", p + "type")
+            self.add(
+                "catalog_value", msg("type must be one of {types}", types=list(TYPES)), p + "type"
+            )
             ctype = None
         if ctype is not None:
             self.unknown_fields(d, COMMON_FIELDS + TYPE_FIELDS[ctype], path)
         cid = d.get("id")
         if not isinstance(cid, str) or not ID_RE.match(cid):
             self.add(
-                "catalog_value", "id must be 1 to 64 letters, digits, '_', '.' or '-'", p + "id"
+                "catalog_value",
+                msg("id must be 1 to 64 letters, digits, '_', '.' or '-'"),
+                p + "id",
             )
         name = self.text(d, "name", p)
         gloss = self.text(d, "gloss", p)
@@ -241,21 +267,27 @@ class _Checker:
             or len(printed) > 16
             or not all(isinstance(x, str) and x in d for x in printed)
         ):
-            self.add("catalog_value", "printed lists fields of this card", p + "printed")
+            self.add("catalog_value", msg("printed lists fields of this card"), p + "printed")
         fields: dict[str, Any] = {}
         if ctype == "space":
             fields.update(self.space_fields(d, p))
         elif ctype == "material":
             suit = d.get("suit")
             if not isinstance(suit, str) or suit not in SUITS:
-                self.add("catalog_value", f"suit must be one of {list(SUITS)}", p + "suit")
+                self.add(
+                    "catalog_value",
+                    msg("suit must be one of {suits}", suits=list(SUITS)),
+                    p + "suit",
+                )
             fields["suit"] = suit
             fields["value"] = self.integer(d, "value", p, 0, MAX_NUMBER)
         elif ctype == "person":
             ability = d.get("ability")
             if not isinstance(ability, str) or ability not in ABILITIES:
                 self.add(
-                    "catalog_value", f"ability must be one of {list(ABILITIES)}", p + "ability"
+                    "catalog_value",
+                    msg("ability must be one of {abilities}", abilities=list(ABILITIES)),
+                    p + "ability",
                 )
             fields["ability"] = ability
         elif ctype == "concept":
@@ -279,15 +311,17 @@ class _Checker:
         ):
             self.add(
                 "catalog_value",
-                f"suits must list one suit or all four (a joker) of {list(SUITS)}",
+                msg("suits must list one suit or all four (a joker) of {suits}", suits=list(SUITS)),
                 p + "suits",
             )
             suits = []
         slots = d.get("slots")
         if not isinstance(slots, str) or len(slots) != 6 or not set(slots) <= SLOT_CHARS:
-            self.add("catalog_value", "slots must be six characters of W D G P B Y", p + "slots")
+            self.add(
+                "catalog_value", msg("slots must be six characters of W D G P B Y"), p + "slots"
+            )
         elif slots == "WWWWWW":
-            self.add("catalog_value", "a space has at least one door (F-2.3)", p + "slots")
+            self.add("catalog_value", msg("a space has at least one door (F-2.3)"), p + "slots")
         return {"suits": frozenset(suits), "slots": slots}
 
 
@@ -295,26 +329,28 @@ def load_catalog(doc: Any) -> Catalog:
     """Check a catalog document and build it, or raise CatalogError listing every problem."""
     ck = _Checker()
     if not isinstance(doc, dict):
-        ck.add("catalog_type", "a catalog must be a JSON object", "")
+        ck.add("catalog_type", msg("a catalog must be a JSON object"), "")
         raise CatalogError(ck.problems, clause=CLAUSE)
     ck.unknown_fields(doc, DOC_FIELDS, "")
     if doc.get("format") != FORMAT:
-        ck.add("catalog_format", f"format must be {FORMAT!r}", "/format")
+        ck.add("catalog_format", msg("format must be {format}", format=repr(FORMAT)), "/format")
     cat_id = doc.get("id")
     if not isinstance(cat_id, str) or not CATALOG_ID_RE.match(cat_id):
-        ck.add("catalog_value", "id must match ^[a-z][a-z0-9_-]*$ (at most 64 characters)", "/id")
+        ck.add(
+            "catalog_value", msg("id must match ^[a-z][a-z0-9_-]*$ (at most 64 characters)"), "/id"
+        )
     name = ck.text(doc, "name", "/")
     provenance = doc.get("provenance", "")
     if not isinstance(provenance, str) or len(provenance) > MAX_PROVENANCE:
         ck.add(
             "catalog_value",
-            f"provenance must be a string of at most {MAX_PROVENANCE}",
+            msg("provenance must be a string of at most {most}", most=MAX_PROVENANCE),
             "/provenance",
         )
         provenance = ""
     raw_cards = doc.get("cards")
     if not isinstance(raw_cards, list) or not raw_cards or len(raw_cards) > MAX_CARDS:
-        ck.add("catalog_value", f"cards must list 1 to {MAX_CARDS} cards", "/cards")
+        ck.add("catalog_value", msg("cards must list 1 to {most} cards", most=MAX_CARDS), "/cards")
         raw_cards = []
     cards: dict[str, Card] = {}
     for i, rc in enumerate(raw_cards):
@@ -322,7 +358,11 @@ def load_catalog(doc: Any) -> Catalog:
         if card is None:
             continue
         if card.id in cards:
-            ck.add("catalog_duplicate", f"card id {card.id!r} appears twice", f"/cards/{i}/id")
+            ck.add(
+                "catalog_duplicate",
+                msg("card id {id} appears twice", id=repr(card.id)),
+                f"/cards/{i}/id",
+            )
             continue
         cards[card.id] = card
     if ck.problems:

@@ -11,6 +11,7 @@ from engine.fora_de_prumo.building import Building
 from engine.fora_de_prumo.catalog import Catalog, unknown_fields
 from engine.fora_de_prumo.model import BUY, Game
 from engine.fora_de_prumo.work import Work
+from engine.messages import msg
 from engine.setup_fields import SetupClauses, check_shared_fields, is_int
 
 GAME = "fora-de-prumo"
@@ -37,14 +38,18 @@ def piles(cat: Catalog, n: int) -> dict[int, list[str]]:
 def check_setup(setup: Any) -> list[Problem]:
     """Every problem of a set-up object's own fields (the catalog is read by the caller)."""
     if not isinstance(setup, dict):
-        return [Problem("invalid_setup", "the set-up must be an object", "", "F-1")]
+        return [Problem("invalid_setup", msg("the set-up must be an object"), "", "F-1")]
     problems = ProblemList()  # an object of 100,000 unknown fields costs a count
-    unknown_fields(problems, setup, SETUP_KEYS, "", "unknown_field", "F-1", "set-up ")
-    check_shared_fields(setup, problems, CLAUSES, "Fora de Prumo is played by 2, 3 or 4 players")
+    unknown_fields(problems, setup, SETUP_KEYS, "", "unknown_field", "F-1", msg("set-up "))
+    check_shared_fields(
+        setup, problems, CLAUSES, msg("Fora de Prumo is played by 2, 3 or 4 players")
+    )
     k = setup.get("market_size", DEFAULT_MARKET)
     if not is_int(k) or k not in MARKET_SIZES:
         problems.append(
-            Problem("invalid_market_size", "market_size must be 4, 5 or 6", "/market_size", "F-1.7")
+            Problem(
+                "invalid_market_size", msg("market_size must be 4, 5 or 6"), "/market_size", "F-1.7"
+            )
         )
     return problems
 
@@ -64,8 +69,12 @@ def new_game(cat: Catalog, setup: dict[str, Any]) -> Game:
             problems.append(
                 Problem(
                     "pile_too_short",
-                    f"the phase {phase} pile has {len(pile[phase])} cards in use; "
-                    f"the deal needs {each * n}",
+                    msg(
+                        "the phase {phase} pile has {count} cards in use; the deal needs {needed}",
+                        phase=phase,
+                        count=len(pile[phase]),
+                        needed=each * n,
+                    ),
                     "/catalog",
                     "F-R3",
                 )
@@ -82,7 +91,11 @@ def new_game(cat: Catalog, setup: dict[str, Any]) -> Game:
         problems.append(
             Problem(
                 "deck_too_short",
-                f"the deck has {len(deck)} cards after the deal; the market needs {k}",
+                msg(
+                    "the deck has {count} cards after the deal; the market needs {needed}",
+                    count=len(deck),
+                    needed=k,
+                ),
                 "/catalog",
                 "F-R3",
             )
