@@ -11,7 +11,6 @@ Not compiled with mypyc (scripts/compile.py): a subclass of str is not a native 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from string import Formatter
 from typing import Any
 
@@ -22,14 +21,16 @@ class Msg(str):
     template: str
     args: dict[str, object]
 
-    def __new__(cls, text: str, template: str, args: Mapping[str, object]) -> Msg:
-        self = super().__new__(cls, text)
-        self.template = template
-        self.args = dict(args)
-        return self
+    @classmethod
+    def made(cls, text: str, template: str, args: dict[str, object]) -> Msg:
+        """The message of this text, template and values (as they are: not checked)."""
+        m = cls(text)  # str's own constructor: a message is made often, and must be cheap
+        m.template = template
+        m.args = args
+        return m
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Msg, (str(self), self.template, self.args))
+        return (Msg.made, (str(self), self.template, self.args))
 
     def format(self, *args: object, **kwargs: object) -> Msg:
         """The template filled with these values (marshmallow formats its messages this way:
@@ -40,9 +41,9 @@ class Msg(str):
 
 def msg(template: str, /, **args: object) -> Msg:
     """The message of a template with its values (a template without values is its text)."""
-    return Msg(template.format(**args) if args else template, template, args)
+    return Msg.made(template.format(**args) if args else template, template, args)
 
 
 def template(text: str) -> Msg:
     """A template still to be filled by whoever formats it (marshmallow's messages)."""
-    return Msg(text, text, {})
+    return Msg.made(text, text, {})

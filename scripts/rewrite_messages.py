@@ -4,7 +4,8 @@ f-string messages (e.g. a branch merged later).
 
     .venv/bin/python scripts/rewrite_messages.py [--check] [FILE ...]
 
-It finds the places a message is made as the former tests/message_sites.py did: the detail
+It finds the places a message is made as tests/message_sites.py did (until messages became
+msg calls): the detail
 argument of the error classes (Problem, EngineError and its subclasses, ApiError, BadJSON,
 ValidationError) and of any function that passes one of its `str` parameters on to such a place,
 followed until nothing new turns up; parts of sentences (arguments named `what`/`why`, and those
@@ -385,7 +386,7 @@ def rewrite(e: ast.expr, src: str, templates: dict[str, str], new: list[str]) ->
         "{}" if v is not None else t.replace("{", "{{").replace("}", "}}") for t, v in pieces
     )
     if not values:
-        return f"msg({''.join(t for t, _ in pieces)!r})"
+        return f"msg({literal(''.join(t for t, _ in pieces))})"
     msgid = templates.get(
         shape(english.replace("{{", "\0").replace("}}", "\1")).replace("\0", "{").replace("\1", "}")
     )
@@ -413,7 +414,47 @@ def rewrite(e: ast.expr, src: str, templates: dict[str, str], new: list[str]) ->
         ), msgid
     args = dict(zip(names, (v for _, v in values), strict=True))
     kwargs = ", ".join(f"{k}={v}" for k, v in args.items())
-    return f"msg({msgid!r}, {kwargs})"
+    return f"msg({literal(msgid)}, {kwargs})"
+
+
+PIECE = 76  # characters of a template's literal per line
+
+
+def literal(text: str) -> str:
+    """A string literal's source, split at spaces into implicitly concatenated pieces of
+    about PIECE characters (ruff format lays them out one a line)."""
+    if len(repr(text)) <= PIECE + 4:
+        return repr(text)
+    pieces, current = [], ""
+    for word in re.split(r"(?<= )", text):
+        if current and len(current) + len(word) > PIECE:
+            pieces.append(current)
+            current = ""
+        current += word
+    pieces.append(current)
+    return "(" + "\n".join(repr(p) for p in pieces) + ")"
+
+
+def reflow(src: str) -> str:
+    """`src` with each long one-line template of a msg() call split into pieces."""
+    tree = ast.parse(src)
+    lines = src.splitlines(keepends=True)
+    edits = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _callee(node) == "msg" and node.args:
+            a = node.args[0]
+            if (
+                isinstance(a, ast.Constant)
+                and isinstance(a.value, str)
+                and a.lineno == a.end_lineno
+                and (a.end_col_offset or 0) - a.col_offset > PIECE + 4
+            ):
+                start = _offset(lines, a.lineno, a.col_offset)
+                end = _offset(lines, a.end_lineno, a.end_col_offset or 0)
+                edits.append((start, end, literal(a.value)))
+    for start, end, text in sorted(edits, reverse=True):
+        src = src[:start] + text + src[end:]
+    return src
 
 
 def _offset(lines: list[str], line: int, col: int) -> int:
@@ -472,7 +513,7 @@ def main(argv: list[str]) -> int:
             src = src[:start] + text + src[end:]
         print(f"{path}: {len(edits)} message(s)")
         if not check:
-            file.write_text(_add_import(src), encoding="utf-8")
+            file.write_text(reflow(_add_import(src)), encoding="utf-8")
     for path, line, why in sorted(r.unread):
         if not only or path in only:
             print(f"{path}:{line}: to write by hand: {why}")

@@ -9,8 +9,6 @@ gives (tests/english_reader.py, how the service once translated)."""
 from __future__ import annotations
 
 import ast
-import importlib
-import pkgutil
 import random
 import re
 from typing import Any
@@ -20,6 +18,7 @@ from babel.messages.extract import extract_from_dir
 from english_reader import read_back
 from flask import Flask
 from http_support import ROOT, check_response, make_app, schema_errors
+from i18n_support import marshmallow_messages
 from shared_texts import shared_text
 from werkzeug.exceptions import default_exceptions
 from werkzeug.wrappers import Response
@@ -269,7 +268,7 @@ def test_a_translation_comes_from_the_template_not_the_english() -> None:
     """The sentence is translated from the template and values it was made of: its English
     text is not read (a Msg whose text says something else is translated all the same), and a
     value that reads like a message stays the value it is."""
-    made_up = Msg("not English at all", "{card} is not in your hand.", {"card": "Palace"})
+    made_up = Msg.made("not English at all", "{card} is not in your hand.", {"card": "Palace"})
     assert translate(made_up, "pt") == read_back("Palace is not in your hand.", "pt")
     assert translate(made_up, "pt") != "not English at all"
     # a field named like a message: its pointer is a value, kept as the client wrote it
@@ -348,57 +347,9 @@ def _extracted() -> dict[str, list[str]]:
     return out
 
 
-def _marshmallow_messages() -> set[str]:
-    """Every message marshmallow may write for the app's schemas: each field's
-    error_messages (its class's and marshmallow's), each validator's, each schema's own;
-    each made a template (app/schemas.py templated), so translated from it."""
-    from marshmallow import Schema, fields
-
-    import app
-    from app.schemas import VALIDATOR_MESSAGES, templated
-
-    for mod in pkgutil.walk_packages(app.__path__, "app."):
-        importlib.import_module(mod.name)
-    out: set[str] = set()
-
-    def add(m: object) -> None:
-        assert isinstance(m, Msg), f"a marshmallow message not made a template: {m!r}"
-        out.add(m.template)
-
-    def field_messages(fd: fields.Field) -> None:  # type: ignore[type-arg]
-        for m in fd.error_messages.values():
-            add(m)
-        for v in fd.validators:
-            for attr in VALIDATOR_MESSAGES:
-                if isinstance(getattr(v, attr, None), str):
-                    add(getattr(v, attr))
-        for sub in ("inner", "key_field", "value_field"):
-            inner = getattr(fd, sub, None)
-            if isinstance(inner, fields.Field):
-                field_messages(inner)
-        if isinstance(fd, fields.Nested) and isinstance(fd.schema, Schema):
-            schema_messages(fd.schema)
-
-    def schema_messages(schema: Schema) -> None:
-        for m in schema.error_messages.values():
-            add(m)
-        for fd in schema.fields.values():
-            field_messages(fd)
-
-    todo, seen = [Schema], set()
-    while todo:
-        for sub in todo.pop().__subclasses__():
-            if sub not in seen:
-                seen.add(sub)
-                todo.append(sub)
-                if sub.__module__.startswith("app."):
-                    schema_messages(templated(sub()))
-    return out
-
-
 def _code_messages() -> set[str]:
     """Every template the code writes and every message marshmallow may write for it."""
-    return set(_extracted()) | _marshmallow_messages()
+    return set(_extracted()) | marshmallow_messages()
 
 
 def _fill(msgid: str, values: dict[str, str]) -> str:

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Regenerate the catalogs' messages from the code (scripts/messages.py): pybabel extracts every
+# msg("template", ...) of app/, engine/ and ai/; new ones are added to app/locales/messages.pot
+# and (untranslated) to each messages.po, ones no code writes are removed; translations kept.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p build
+.venv/bin/pybabel -q extract --no-default-keywords -k msg --no-location --omit-header \
+  -o build/messages-code.pot app engine ai
+.venv/bin/python scripts/messages.py build/messages-code.pot
