@@ -275,7 +275,8 @@ def load_view(
                 Problem(
                     "invalid_view",
                     msg(
-                        "This view does not match any consistent state: send the answer of /v1/view unchanged."
+                        "This view does not match any consistent state: send the answer of /v1/view "
+                        "unchanged."
                     ),
                 )
             ]

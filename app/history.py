@@ -85,7 +85,8 @@ def checked(history: Any) -> dict[str, Any]:
     if not isinstance(history, dict) or history.keys() != FIELDS:
         raise _invalid(
             msg(
-                "A state's history is an object of exactly `setup` and `decisions`, as the service answered it."
+                "A state's history is an object of exactly `setup` and `decisions`, as the "
+                "service answered it."
             )
         )
     if not isinstance(history["setup"], dict):
@@ -98,7 +99,10 @@ def checked(history: Any) -> dict[str, Any]:
             422,
             "history_too_long",
             msg(
-                "The history holds {decisions} decisions; a game record holds at most {value} (MAX_DECISIONS), and the service never issues a longer one.",
+                (
+                    "The history holds {decisions} decisions; a game record holds at most "
+                    "{value} (MAX_DECISIONS), and the service never issues a longer one."
+                ),
                 decisions=len(decisions),
                 value=_limit(),
             ),
@@ -161,7 +165,8 @@ def strip(
                 422,
                 "invalid_state",
                 msg(
-                    "A state's `composed` is true when present: the service sets it on a state built from a position, and on every state played on from one."
+                    "A state's `composed` is true when present: the service sets it on a state "
+                    "built from a position, and on every state played on from one."
                 ),
                 "/state/" + COMPOSED,
             )
@@ -186,7 +191,10 @@ def mismatch(why: str, pointer: str, index: int | None = None) -> ApiError:
         422,
         "history_mismatch",
         msg(
-            "{why} The history or the state was changed after the service issued it; no record can be made of it.",
+            (
+                "{why} The history or the state was changed after the service issued it; no "
+                "record can be made of it."
+            ),
             why=why,
         ),
         pointer,
@@ -335,7 +343,10 @@ def _verify_setup(eng: GameModule, setup: dict[str, Any], state_catalog: Any, ca
                 422,
                 "invalid_history",
                 msg(
-                    "A history's custom catalog is the state's own reference to it ({expected}), not {found}.",
+                    (
+                        "A history's custom catalog is the state's own reference to it ({expected}), "
+                        "not {found}."
+                    ),
                     expected=expected,
                     found=found,
                 ),
@@ -367,7 +378,10 @@ def _verify_decision(eng: GameModule, game: Any, d: Any, at: str, problems: Prob
             Problem(
                 "malformed_decision",
                 msg(
-                    "A history's decision is written as its notation ({notation}) reads, as the service wrote it.",
+                    (
+                        "A history's decision is written as its notation ({notation}) reads, as the "
+                        "service wrote it."
+                    ),
                     notation=notation,
                 ),
                 at,

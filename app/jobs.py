@@ -129,7 +129,10 @@ def wants_job(body: dict[str, Any]) -> bool:
             422,
             "budget_too_large",
             msg(
-                'A synchronous suggestion may search at most {iterations} iterations and {ms} ms; leave out "async": false to run this budget as a job.',
+                (
+                    "A synchronous suggestion may search at most {iterations} iterations and "
+                    '{ms} ms; leave out "async": false to run this budget as a job.'
+                ),
                 iterations=MAX_ITERATIONS,
                 ms=MAX_TIME_MS,
             ),
@@ -143,7 +146,10 @@ def _unavailable(why: str) -> ApiError:
         503,
         "jobs_unavailable",
         msg(
-            'Background searches cannot start: {why}. A synchronous /v1/suggest (without "async", budget up to {iterations} iterations and {ms} ms) still works.',
+            (
+                "Background searches cannot start: {why}. A synchronous /v1/suggest (without "
+                '"async", budget up to {iterations} iterations and {ms} ms) still works.'
+            ),
             why=why,
             iterations=MAX_ITERATIONS,
             ms=MAX_TIME_MS,
@@ -160,7 +166,11 @@ def _full(e: jobq.QueueFull) -> ApiError:
             429,
             "job_quota_exceeded",
             msg(
-                "This client already has {limit} background searches queued or running, the most one client may have (JOB_QUEUE_PER_CLIENT). Try again when one of them has ended or been cancelled (DELETE on its Location), or in {wait} s.",
+                (
+                    "This client already has {limit} background searches queued or running, the "
+                    "most one client may have (JOB_QUEUE_PER_CLIENT). Try again when one of them "
+                    "has ended or been cancelled (DELETE on its Location), or in {wait} s."
+                ),
                 limit=e.limit,
                 wait=QUEUE_RETRY_AFTER_S,
             ),
@@ -170,7 +180,12 @@ def _full(e: jobq.QueueFull) -> ApiError:
         503,
         "jobs_queue_full",
         msg(
-            'The queue of background searches is full: {limit} are queued or running, the most the service takes (JOB_QUEUE_MAX). Try again in {wait} s; a synchronous /v1/suggest (without "async", budget up to {iterations} iterations and {ms} ms) still works.',
+            (
+                "The queue of background searches is full: {limit} are queued or running, "
+                "the most the service takes (JOB_QUEUE_MAX). Try again in {wait} s; a "
+                'synchronous /v1/suggest (without "async", budget up to {iterations} '
+                "iterations and {ms} ms) still works."
+            ),
             limit=e.limit,
             wait=QUEUE_RETRY_AFTER_S,
             iterations=MAX_ITERATIONS,
@@ -285,7 +300,10 @@ def _job(conn: redis.Redis, job_id: str) -> Job:
             404,
             "job_not_found",
             msg(
-                "No job has this id: it never existed, or it expired (a finished job is kept {ttl} s).",
+                (
+                    "No job has this id: it never existed, or it expired (a finished job is kept "
+                    "{ttl} s)."
+                ),
                 ttl=current_app.config["JOB_RESULT_TTL_S"],
             ),
             "",
@@ -323,7 +341,10 @@ def cancel_job(job_id: str) -> Response:
                 409,
                 "job_finished",
                 msg(
-                    "This job has already {status}; there is nothing to cancel (it is kept until it expires).",
+                    (
+                        "This job has already {status}; there is nothing to cancel (it is kept until "
+                        "it expires)."
+                    ),
                     status=doc["status"],
                 ),
                 "",

@@ -123,7 +123,10 @@ def install_rate_limit(app: Flask) -> None:
             429,
             "rate_limited",
             msg(
-                "Too many requests from this client: the limit is {limit} (RATE_LIMIT). Try again in {wait} s.",
+                (
+                    "Too many requests from this client: the limit is {limit} (RATE_LIMIT). Try "
+                    "again in {wait} s."
+                ),
                 limit=e.description,
                 wait=wait,
             ),

@@ -114,7 +114,10 @@ def _history_setup(eng: GameModule, hist: dict[str, Any], body: dict[str, Any]) 
                 422,
                 "unknown_catalog",
                 msg(
-                    "This game was set up with a custom catalog ({catalog_id}, {catalog_hash}): send it as `catalog` with the state.",
+                    (
+                        "This game was set up with a custom catalog ({catalog_id}, {catalog_hash}): "
+                        "send it as `catalog` with the state."
+                    ),
                     catalog_id=catalog_id,
                     catalog_hash=catalog_hash,
                 ),
@@ -139,7 +142,11 @@ def _from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any
             422,
             "no_history",
             msg(
-                "This state was composed from a position (POST /v1/position), not dealt from a set-up: no history leads to it, so there is no game to write down. A record of play from it is made from the state and the decisions played since (`state` and `decisions`); its header says it starts from a composed state."
+                "This state was composed from a position (POST /v1/position), not dealt from "
+                "a set-up: no history leads to it, so there is no game to write down. A "
+                "record of play from it is made from the state and the decisions played "
+                "since (`state` and `decisions`); its header says it starts from a composed "
+                "state."
             ),
             "/state",
         )
@@ -148,7 +155,11 @@ def _from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any
             422,
             "no_history",
             msg(
-                "This state carries no history, so the game cannot be written down from it: only the states of a game started with POST /v1/games (or replayed from a set-up with /v1/replay) and played on with /v1/resolve carry one, not those built by /v1/position or issued before states carried one. Send the set-up and the decisions instead (`setup` and `decisions`)."
+                "This state carries no history, so the game cannot be written down from it: "
+                "only the states of a game started with POST /v1/games (or replayed from a "
+                "set-up with /v1/replay) and played on with /v1/resolve carry one, not those "
+                "built by /v1/position or issued before states carried one. Send the set-up "
+                "and the decisions instead (`setup` and `decisions`)."
             ),
             "/state",
         )

@@ -84,7 +84,10 @@ def composed() -> ApiError:
         403,
         "composed_state",
         msg(
-            "This state was composed from a position (POST /v1/position), not dealt from a set-up and played by the rules, and this service plays on dealt games only. Start the game with POST /v1/games, or set STATE_PLAY_COMPOSED=1 on the service to play on positions (puzzles, analysis)."
+            "This state was composed from a position (POST /v1/position), not dealt from "
+            "a set-up and played by the rules, and this service plays on dealt games "
+            "only. Start the game with POST /v1/games, or set STATE_PLAY_COMPOSED=1 on "
+            "the service to play on positions (puzzles, analysis)."
         ),
         "/state",
     )
@@ -95,7 +98,10 @@ def hidden_while_running() -> ApiError:
         403,
         "encrypted_running_game",
         msg(
-            "This game is encrypted and not over: its position and its record name every hidden card and the seed, which encryption keeps from whoever holds the state. Ask again once the game is over, or ask POST /v1/view for a seat's view."
+            "This game is encrypted and not over: its position and its record name every "
+            "hidden card and the seed, which encryption keeps from whoever holds the "
+            "state. Ask again once the game is over, or ask POST /v1/view for a seat's "
+            "view."
         ),
         "/state",
     )
@@ -132,7 +138,8 @@ class RollbackGuard:
             503,
             "anti_rollback_unavailable",
             msg(
-                "The store that records how far each game has gone (Redis) is unavailable; no game can advance now. Retry later."
+                "The store that records how far each game has gone (Redis) is unavailable; "
+                "no game can advance now. Retry later."
             ),
             "",
             headers={"Retry-After": RETRY_AFTER_S},
@@ -164,7 +171,11 @@ def stale(seq: int, highest: int) -> ApiError:
         409,
         "stale_state",
         msg(
-            "This state has already been played on: the service has issued state {highest} of this game, and this is state {seq}. Continue from the latest state.",
+            (
+                "This state has already been played on: the service has issued state "
+                "{highest} of this game, and this is state {seq}. Continue from the latest "
+                "state."
+            ),
             highest=highest,
             seq=seq,
         ),
@@ -226,7 +237,8 @@ class Sealer:
         if seal is None:
             raise tampered(
                 msg(
-                    "The state has no seal. This service only accepts states it issued itself: send back the state exactly as the service returned it."
+                    "The state has no seal. This service only accepts states it issued itself: "
+                    "send back the state exactly as the service returned it."
                 )
             )
         rest = {k: v for k, v in document.items() if k != SEAL}
@@ -242,7 +254,8 @@ class Sealer:
         ):
             raise tampered(
                 msg(
-                    "The state does not match its seal: it was changed after the service issued it, or it was sealed with a secret this service no longer accepts."
+                    "The state does not match its seal: it was changed after the service issued "
+                    "it, or it was sealed with a secret this service no longer accepts."
                 )
             )
         if SEALED in rest:
@@ -260,7 +273,8 @@ class Sealer:
             # authentic seal but an undecryptable body: the secret that encrypted it is gone
             raise tampered(
                 msg(
-                    "The state's encrypted part cannot be decrypted with the secrets this service accepts."
+                    "The state's encrypted part cannot be decrypted with the secrets this "
+                    "service accepts."
                 )
             ) from None
         if not isinstance(inner, dict):  # pragma: no cover - we only encrypt objects

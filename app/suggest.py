@@ -134,7 +134,10 @@ def suggest_route() -> Response:
             503,
             "suggest_busy",
             msg(
-                "This server process is already running its {limit} searches at once (SUGGEST_CONCURRENCY); try again shortly.",
+                (
+                    "This server process is already running its {limit} searches at once "
+                    "(SUGGEST_CONCURRENCY); try again shortly."
+                ),
                 limit=current_app.config["SUGGEST_CONCURRENCY"],
             ),
             headers={"Retry-After": str(RETRY_AFTER_S)},

@@ -1,6 +1,6 @@
 """Keep the catalogs in step with the code's messages (run by scripts/messages.sh).
 
-    .venv/bin/python scripts/messages.py build/messages-code.pot
+    .venv/bin/python scripts/messages.py build/messages-code.pot [--prune]
 
 The argument is what `pybabel extract -k msg` found in the code (engine/messages.py: every
 message is `msg(template, ...)`). With marshmallow's messages for the app's schemas, those are
@@ -22,6 +22,8 @@ from babel.messages.pofile import denormalize, normalize, read_po
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 LOCALES = ROOT / "app" / "locales"
+# more messages than this to remove at once is more likely a failed extraction than a change
+PRUNE_AT = 10
 
 
 def code_messages(extracted: Path) -> set[str]:
@@ -79,11 +81,16 @@ def update(path: Path, added: list[str], removed: set[str]) -> None:
     path.write_text("\n\n".join(out) + "\n", encoding="utf-8")
 
 
-def main(extracted: Path) -> int:
+def main(extracted: Path, prune: bool) -> int:
     written = code_messages(extracted)
     with (LOCALES / "messages.pot").open("rb") as f:
         known = {str(m.id) for m in read_po(f) if m.id and not m.context}
     added, removed = sorted(written - known), known - written
+    if len(removed) > PRUNE_AT and not prune:
+        for m in sorted(removed):
+            print(f"no code writes: {m!r}")
+        print(f"{len(removed)} messages to remove: nothing changed; --prune to remove them")
+        return 1
     for path in [LOCALES / "messages.pot", *sorted(LOCALES.glob("*/LC_MESSAGES/messages.po"))]:
         update(path, added, removed)
     for m in added:
@@ -94,4 +101,4 @@ def main(extracted: Path) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1])))
+    sys.exit(main(Path(sys.argv[1]), "--prune" in sys.argv[2:]))

@@ -432,7 +432,7 @@ def literal(text: str) -> str:
             current = ""
         current += word
     pieces.append(current)
-    return "(" + "\n".join(repr(p) for p in pieces) + ")"
+    return "\n".join(repr(p) for p in pieces)  # inside the call's parentheses
 
 
 def reflow(src: str) -> str:

@@ -246,7 +246,8 @@ def _three_in_a_row(c: _Asked, pointer: str) -> Refused:
     if not breaks_three_in_a_row(c.g, c.seat, c.cell):
         return None
     detail = msg(
-        "With 3 or 4 players you may not play a third consecutive face-up card of your colour in a street."
+        "With 3 or 4 players you may not play a third consecutive face-up card of "
+        "your colour in a street."
     )
     return IllegalDecision("three_in_a_row", detail, "A-4.2", pointer + "/cell")
 
@@ -263,7 +264,7 @@ def _target_protected(c: _Asked, pointer: str) -> Refused:
 def _illegal_target(c: _Asked, pointer: str) -> Refused:
     """A-7.2 to A-7.8: else the target is not one the operation may pick (its own clause)."""
     detail = msg(
-        "{card} is not a legal target of this {kind} (see the pending decision's options).",
+        ("{card} is not a legal target of this {kind} (see the pending decision's options)."),
         card=c.target,
         kind=c.a[0],
     )
@@ -310,13 +311,19 @@ def _why_not_eligible(g: Game, cell: int) -> Msg:
     street, block = cell // BLOCKS + 1, cell % BLOCKS + 1
     if stack and stack[-1][2]:
         return msg(
-            "Cell [{street}, {block}] holds a face-up card; only empty or face-down cells are eligible.",
+            (
+                "Cell [{street}, {block}] holds a face-up card; only empty or face-down "
+                "cells are eligible."
+            ),
             street=street,
             block=block,
         )
     if cell % BLOCKS == 0:
         return msg(
-            "Cell [{street}, {block}] is block 1 of a street that is not the first street without cards.",
+            (
+                "Cell [{street}, {block}] is block 1 of a street that is not the first "
+                "street without cards."
+            ),
             street=street,
             block=block,
         )

@@ -1011,7 +1011,8 @@ def _pay_consistent(g: Game, t: Task) -> list[Problem]:
         (g.city[cell] and g.city[cell][-1][2]) or g.fountain[cell] not in (-1, t["seat"])
     ):
         detail = msg(
-            "a card is played only onto an empty or face-down cell free of an opponent's Fountain token"
+            "a card is played only onto an empty or face-down cell free of an opponent's "
+            "Fountain token"
         )
         out.append(Problem("inconsistent_resolving", detail, "/cell", "A-4.1"))
     if (t["cell"] < 0) != card.outside:

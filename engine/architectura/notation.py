@@ -89,7 +89,10 @@ def _refuse(text: str, why: str, pointer: str) -> IllegalDecision:
     return IllegalDecision(
         "invalid_notation",
         msg(
-            "{text} is not a decision in notation: {why} (e.g. blue.palace@1,2, rotate:green.villa/+1, mulligan).",
+            (
+                "{text} is not a decision in notation: {why} (e.g. blue.palace@1,2, "
+                "rotate:green.villa/+1, mulligan)."
+            ),
             text=short_repr(text),
             why=why,
         ),

@@ -76,7 +76,10 @@ def check_replacements(
                 Problem(
                     "illegal_replacement",
                     msg(
-                        "seat {seat}: {card} may not replace {basic}: an additional card replaces only a basic card with the same basic value, or the card it names",
+                        (
+                            "seat {seat}: {card} may not replace {basic}: an additional card replaces "
+                            "only a basic card with the same basic value, or the card it names"
+                        ),
                         seat=seat,
                         card=short_repr(add),
                         basic=short_repr(basic),

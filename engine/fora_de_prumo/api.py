@@ -234,7 +234,8 @@ def _purchase_must_be_laid(c: _Asked, pointer: str) -> Refused:
     if c.takes or c.kind != "buy" or c.g.step != FINAL:
         return None
     detail = msg(
-        "In a final turn a card may be bought only to be laid at once: send a lay or clone decision with from 'market' or 'deck'."
+        "In a final turn a card may be bought only to be laid at once: send a lay or "
+        "clone decision with from 'market' or 'deck'."
     )
     return IllegalDecision("purchase_must_be_laid", detail, "F-8.2", pointer + "/type")
 

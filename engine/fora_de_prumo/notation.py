@@ -66,7 +66,10 @@ def _refuse(text: str, why: str, pointer: str) -> IllegalDecision:
     return IllegalDecision(
         "invalid_notation",
         msg(
-            "{text} is not a decision in notation: {why} (e.g. buy:PR01, SP09@0,-1r0, PE05, convert:PE03>SP09, clone:CO01>SP09, pass).",
+            (
+                "{text} is not a decision in notation: {why} (e.g. buy:PR01, SP09@0,-1r0, "
+                "PE05, convert:PE03>SP09, clone:CO01>SP09, pass)."
+            ),
             text=short_repr(text),
             why=why,
         ),

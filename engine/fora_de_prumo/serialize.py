@@ -496,7 +496,8 @@ def read_final(r: Reader, v: Any, n: int) -> tuple[int, list[int]] | None:
         r.bad(
             "invalid_final_round",
             msg(
-                "remaining must be the seats still to play, in turn order, ending with the seat that triggered the end"
+                "remaining must be the seats still to play, in turn order, ending with the "
+                "seat that triggered the end"
             ),
             "/final_round/remaining",
             "F-R25",
@@ -775,7 +776,10 @@ def _check_market(r: Reader, g: Game) -> None:
         r.bad(
             "market_size",
             msg(
-                "the market holds {expected} cards now ({size}, refilled after each market purchase)",
+                (
+                    "the market holds {expected} cards now ({size}, refilled after each market "
+                    "purchase)"
+                ),
                 expected=expected,
                 size=k,
             ),

@@ -19,6 +19,7 @@ from english_reader import read_back
 from flask import Flask
 from http_support import ROOT, check_response, make_app, schema_errors
 from i18n_support import marshmallow_messages
+from msg_extractor import extract_messages, message_calls
 from shared_texts import shared_text
 from werkzeug.exceptions import default_exceptions
 from werkzeug.wrappers import Response
@@ -332,6 +333,8 @@ def test_unsupported_languages_and_successes_answer_english() -> None:
 # the functions that make a message (engine/messages.py): what Babel extracts
 KEYWORDS = {"msg": None}
 SOURCES = ("app", "engine", "ai")
+# constants that are messages themselves (msg("…") where they are defined), used as templates
+TEMPLATE_NAMES = ("MORE",)
 
 
 def _extracted() -> dict[str, list[str]]:
@@ -340,7 +343,7 @@ def _extracted() -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for top in SOURCES:
         for path, line, message, _, _ in extract_from_dir(
-            ROOT / top, [("**.py", "python")], keywords=KEYWORDS, strip_comment_tags=True
+            ROOT / top, [("**.py", extract_messages)], keywords=KEYWORDS, strip_comment_tags=True
         ):
             assert isinstance(message, str), f"{top}/{path}:{line}: one message per msg()"
             out.setdefault(message, []).append(f"{top}/{path}:{line}")
@@ -410,6 +413,15 @@ def test_the_extractor_finds_messages_however_they_are_written() -> None:
         "Unprocessable request",  # a title
     ]:
         assert text in messages, text
+    for top in SOURCES:  # a template is a literal: what Babel reads is what is translated
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if path == ROOT / "engine" / "messages.py":  # where messages are made
+                continue
+            for call in message_calls(path.read_bytes(), KEYWORDS):
+                first = call.args[0] if call.args else None
+                literal = isinstance(first, ast.Constant) and isinstance(first.value, str)
+                named = isinstance(first, ast.Name) and first.id in TEMPLATE_NAMES
+                assert literal or named, f"{path}:{call.lineno}: msg() of a literal template"
     import typing
 
     import app.errors
