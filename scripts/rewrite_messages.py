@@ -1,22 +1,26 @@
 """Rewrite the message sites of app/, engine/ and ai/ as `msg(template, name=value, ...)` calls
-(engine/messages.py): a one-off tool, kept so that it can be run again on files written with
-f-string messages (e.g. a branch merged later).
+(engine/messages.py): the tool that made messages data, kept so that it can be run again on
+files still written with f-string messages (a branch merged later):
 
     .venv/bin/python scripts/rewrite_messages.py [--check] [FILE ...]
+    .venv/bin/ruff check --fix . && .venv/bin/ruff format .
+    bash scripts/messages.sh    # new templates into the catalogs (then translate them)
+    .venv/bin/mypy              # a detail still a str is refused: write it with msg by hand
 
 It finds the places a message is made as tests/message_sites.py did (until messages became
-msg calls): the detail
-argument of the error classes (Problem, EngineError and its subclasses, ApiError, BadJSON,
-ValidationError) and of any function that passes one of its `str` parameters on to such a place,
-followed until nothing new turns up; parts of sentences (arguments named `what`/`why`, and those
-given for such parameters); returns of functions whose every return is a message; local names
-bound to literal messages. Each string literal or f-string found there becomes a `msg(...)`
-call, its template the catalog's msgid of the same shape (app/locales/messages.pot, so that the
-translations are kept), else the f-string with each value named after the expression. With FILE
-arguments only those files are rewritten (the whole tree is still read, for the call graph).
-What it cannot rewrite (a concatenation with a call, a local name spliced into an f-string) is
-listed, to be written by hand. Then run `ruff check --fix` and `ruff format` on the files, and
-scripts/messages.sh for new messages.
+msg calls): the detail argument of the error classes (Problem, EngineError and its
+subclasses, ApiError, BadJSON, ValidationError) and of any function that passes one of its
+`str` parameters on to such a place, followed until nothing new turns up; parts of sentences
+(arguments named `what`/`why`, and those given for such parameters); returns of functions
+whose every return is a message; local names bound to literal messages. Each string literal
+or f-string found there becomes a `msg(...)` call, its template the catalog's msgid of the
+same shape (app/locales/messages.pot, so that the translations are kept), else the f-string
+with each value named after its expression; a parameter that carries a message on is
+annotated `Msg`. It is idempotent (a msg call is left as it is). With FILE arguments only
+those files are rewritten (the whole tree is still read, for the call graph); --check
+rewrites nothing and says what it would do. What it cannot rewrite (a concatenation with a
+call, a local message spliced into an f-string: one template per case) is listed, to be
+written by hand, like the templates not yet in the catalog.
 """
 
 from __future__ import annotations
@@ -30,7 +34,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("app", "engine", "ai")
 POT = ROOT / "app" / "locales" / "messages.pot"
-IMPORT = "from engine.messages import msg\n"
 
 ERROR_CLASSES: dict[str, tuple[int, str]] = {
     "Problem": (1, "detail"),
@@ -180,7 +183,7 @@ class _Reader:
                     and not isinstance(node, ast.AugAssign)
                     and self.read(value, f, {}, carry=False, mark=False)
                 )
-                if ok:
+                if ok and value is not None:
                     found.setdefault(t.id, []).append(value)
                 else:
                     spoiled.add(t.id)
@@ -242,8 +245,8 @@ class _Reader:
                 self.sinks[f.key] = (f.params.index(e.id), e.id)
                 return True
             return False
-        if isinstance(e, ast.Call) and (name := _callee(e)) is not None:
-            target = self.resolve(name, f.path)
+        if isinstance(e, ast.Call) and (callee := _callee(e)) is not None:
+            target = self.resolve(callee, f.path)
             if target is not None:
                 return self.returns(target, mark)
         return False
@@ -322,7 +325,12 @@ class _Reader:
                 if isinstance(node.value, ast.Tuple):
                     self.read(node.value.elts[PLACEMENT[f.name]], f, known, mark=mark)
                 continue
-            if not isinstance(node, ast.Call) or _is_message_call(node):
+            if isinstance(node, ast.Call) and _is_message_call(node):
+                for kw in node.keywords:  # msg("… {why}", why=why): `why` a part of a sentence
+                    if kw.arg in FRAGMENTS and isinstance(kw.value, ast.Name):
+                        self.fragment(f, kw.value.id)
+                continue
+            if not isinstance(node, ast.Call):
                 continue
             for kw in node.keywords:
                 if kw.arg in FRAGMENTS and not _empty(kw.value):
@@ -457,6 +465,19 @@ def reflow(src: str) -> str:
     return src
 
 
+def _sink_annotations(r: _Reader, funcs: list[_Func]) -> dict[str, list[ast.expr]]:
+    """The `str` annotations of the parameters that carry a message on to an error."""
+    out: dict[str, list[ast.expr]] = {}
+    for f in funcs:
+        if f.key not in r.sinks:
+            continue
+        name = r.sinks[f.key][1]
+        for a in f.node.args.posonlyargs + f.node.args.args:
+            if a.arg == name and a.annotation is not None and ast.unparse(a.annotation) == "str":
+                out.setdefault(f.path, []).append(a.annotation)
+    return out
+
+
 def _offset(lines: list[str], line: int, col: int) -> int:
     """The character offset of a (1-based line, UTF-8 byte column) position."""
     before = sum(len(x) for x in lines[: line - 1])
@@ -464,8 +485,13 @@ def _offset(lines: list[str], line: int, col: int) -> int:
 
 
 def _add_import(src: str) -> str:
-    if IMPORT in src:
-        return src
+    """`src` importing msg (and Msg, when an annotation names it) from engine.messages."""
+    names = {"msg"} | ({"Msg"} if re.search(r"\bMsg\b", src) else set())
+    found = re.search(r"^from engine\.messages import (.+)$", src, re.M)
+    if found is not None:
+        have = {n.strip() for n in found[1].split(",")}
+        line = f"from engine.messages import {', '.join(sorted(have | names))}"
+        return src[: found.start()] + line + src[found.end() :]
     tree = ast.parse(src)
     last = 0
     for node in tree.body:
@@ -474,7 +500,8 @@ def _add_import(src: str) -> str:
         elif last:
             break
     lines = src.splitlines(keepends=True)
-    return "".join(lines[:last]) + IMPORT + "".join(lines[last:])
+    line = f"from engine.messages import {', '.join(sorted(names))}\n"
+    return "".join(lines[:last]) + line + "".join(lines[last:])
 
 
 def main(argv: list[str]) -> int:
@@ -490,17 +517,26 @@ def main(argv: list[str]) -> int:
             break
     for f in funcs:
         r.visit(f, mark=True)
+    annotations = _sink_annotations(r, funcs)
     templates = catalog_templates()
     new: list[str] = []
     by_file: dict[str, list[ast.expr]] = {}
     for path, e in r.found.values():
         if not only or path in only:
             by_file.setdefault(path, []).append(e)
+    for path in annotations:
+        by_file.setdefault(path, [])
     for path, exprs in sorted(by_file.items()):
+        if only and path not in only:
+            continue
         file = ROOT / path
         src = file.read_text(encoding="utf-8")
         lines = src.splitlines(keepends=True)
         edits = []
+        for a in annotations.get(path, []):  # a parameter that carries a message: Msg
+            start = _offset(lines, a.lineno, a.col_offset)
+            end = _offset(lines, a.end_lineno or a.lineno, a.end_col_offset or 0)
+            edits.append((start, end, "Msg"))
         for e in exprs:
             if _empty(e):
                 continue
@@ -508,8 +544,8 @@ def main(argv: list[str]) -> int:
             end = _offset(lines, e.end_lineno or e.lineno, e.end_col_offset or 0)
             edits.append((start, end, rewrite(e, src, templates, new)))
         edits.sort(reverse=True)
-        for (start, end, text), nxt in zip(edits, [*edits[1:], None], strict=True):
-            assert nxt is None or nxt[1] <= start, f"{path}: overlapping edits"
+        for i, (start, end, text) in enumerate(edits):
+            assert i + 1 == len(edits) or edits[i + 1][1] <= start, f"{path}: overlapping edits"
             src = src[:start] + text + src[end:]
         print(f"{path}: {len(edits)} message(s)")
         if not check:
