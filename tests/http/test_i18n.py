@@ -13,6 +13,7 @@ import random
 import re
 from typing import Any
 
+import orjson
 import pytest
 from babel.messages.extract import extract_from_dir
 from english_reader import read_back
@@ -657,3 +658,63 @@ def test_accept_language_regional_tags_count_for_their_language(header: str, lan
     from app.i18n import _language_of
 
     assert _language_of(header) == lang
+
+
+def _mutations(doc: Any, rng: random.Random, n: int) -> list[Any]:
+    """`n` copies of a JSON document, each with one value somewhere replaced or removed."""
+    out = []
+    bad_values: list[Any] = [None, "x", -1, 10**30, [], {}, True, 1.5, "blue.palace", [1, 2]]
+    for _ in range(n):
+        copy_ = orjson.loads(orjson.dumps(doc))
+        node, path = copy_, []
+        while isinstance(node, (dict, list)) and node and rng.random() < 0.75:
+            key = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
+            path.append((node, key))
+            node = node[key]
+        if path:
+            parent, key = path[-1]
+            if isinstance(parent, dict) and rng.random() < 0.3:
+                del parent[key]
+            else:
+                parent[key] = rng.choice(bad_values)
+        out.append(copy_)
+    return out
+
+
+def _engine_problems() -> list[str]:
+    """The sentences the engines write for many malformed states, set-ups, decisions and
+    catalogs of both games (each a message made with msg)."""
+    from engine.errors import EngineError
+
+    rng = random.Random(17)
+    found: list[str] = []
+    for game, setup in [("architectura", {"seats": 3, "seed": 5}),
+                        ("fora-de-prumo", {"game": "fora-de-prumo", "seats": 3, "seed": 5})]:  # fmt: skip
+        eng = engine(game)
+        state = eng.new_game(setup)
+        catalog_doc = eng.builtin_catalogs()["reference"].to_json()
+        option = eng.legal_decisions(state)["options"][0]
+        for bad in _mutations(state, rng, 150):
+            found += [p.detail for p in eng.validate(bad)]
+        for bad in _mutations(setup, rng, 40) + _mutations(catalog_doc, rng, 60):
+            try:
+                eng.new_game(bad if "seed" in bad else {**setup, "catalog": bad})
+            except EngineError as e:
+                found += [e.detail, *(p.detail for p in e.problems)]
+        for bad in _mutations({"d": option}, rng, 60):
+            try:
+                eng.apply_all(state, [bad["d"]] if "d" in bad else [])
+            except EngineError as e:
+                found += [e.detail, *(p.detail for p in e.problems)]
+    return found
+
+
+def test_the_engines_messages_read_as_they_once_were_translated() -> None:
+    """Hundreds of the engines' sentences for malformed input, with the values the input put
+    into them: each translated from its template is what reading its English back gives."""
+    found = _engine_problems()
+    assert len(found) > 300 and all(isinstance(m, Msg) for m in found)
+    assert len({m.template for m in found if isinstance(m, Msg)}) > 40
+    for m in found:
+        for lang in OTHER:
+            assert translate(m, lang) == read_back(str(m), lang), (lang, m, m.template)
