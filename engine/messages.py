@@ -11,6 +11,7 @@ Not compiled with mypyc (scripts/compile.py): a subclass of str is not a native 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from string import Formatter
 from typing import Any
 
@@ -41,7 +42,17 @@ class Msg(str):
 
 def msg(template: str, /, **args: object) -> Msg:
     """The message of a template with its values (a template without values is its text)."""
-    return Msg.made(template.format(**args) if args else template, template, args)
+    if not args:
+        return _constant(template)
+    return Msg.made(template.format(**args), template, args)
+
+
+@lru_cache(maxsize=1024)
+def _constant(template: str) -> Msg:
+    """A message without values, made once: some are made on every read of a state (the
+    part of a sentence a list's limit would be refused with), not only when one is refused.
+    Templates are literals of the code, so a few hundred."""
+    return Msg.made(template, template, {})
 
 
 def template(text: str) -> Msg:

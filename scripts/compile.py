@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 # The modules compiled, one shared library (engine/native__mypyc*.so) holding their code.
 # Left out (docs/compiled.md): engine/errors.py (ProblemList subclasses list, which mypyc
-# cannot compile), engine/architectura/schema.py (a compiled msgspec struct body does not
+# cannot compile), engine/messages.py (Msg subclasses str, likewise), engine/architectura/schema.py (a compiled msgspec struct body does not
 # import), api.py, notation.py and position.py (not hot; they take values as sent, which
 # compiled code would refuse with a TypeError where the annotation is narrower).
 MODULES = (

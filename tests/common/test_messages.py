@@ -22,6 +22,7 @@ def test_a_message_is_its_english_text() -> None:
     assert type(m + "!") is str  # what is made from a message is text, not a message
     plain = msg("catalog must be {id, hash}")  # without values, braces are text
     assert plain == plain.template == "catalog must be {id, hash}" and plain.args == {}
+    assert msg("catalog must be {id, hash}") is plain  # made once: some are made on every read
 
 
 def test_messages_hold_messages() -> None:
