@@ -323,11 +323,9 @@ def suggest(
     deadline = t0 + (ai.bots.SAFETY_MS if max_ms is None else max_ms) / 1000
     settings, budget = resolve_settings(bot, level, iterations, time_ms, seed)
     if plan not in PLANS:
+        plans = ", ".join(PLANS)
         raise SetupError(
-            "invalid_plan",
-            msg("plan must be one of {plans}", plans=", ".join(PLANS)),
-            None,
-            "/plan",
+            "invalid_plan", msg("plan must be one of {plans}", plans=plans), None, "/plan"
         )
     if (state is None) == (view is None):
         raise SetupError("invalid_request", msg("give either a state or a view"), None, "")
