@@ -32,6 +32,7 @@ from typing import Any
 
 from engine.errors import SetupError
 from engine.games import GameModule, engine_for_state
+from engine.messages import msg
 
 # A game's in-memory state, action and catalog: opaque here (each game defines its own).
 Game = Any
@@ -76,7 +77,7 @@ class Budget:
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time_ms is None:
-            raise SetupError("invalid_budget", "a budget needs iterations or time_ms", None)
+            raise SetupError("invalid_budget", msg("a budget needs iterations or time_ms"), None)
         for name, value, hi in (
             ("iterations", self.iterations, JOB_MAX_ITERATIONS),
             ("time_ms", self.time_ms, JOB_MAX_TIME_MS),
@@ -86,7 +87,7 @@ class Budget:
             if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= hi:
                 raise SetupError(
                     "invalid_budget",
-                    f"{name} must be an integer from 1 to {hi}",
+                    msg("{name} must be an integer from 1 to {most}", name=name, most=hi),
                     None,
                     f"/budget/{name}",
                 )
@@ -498,7 +499,12 @@ def make_bot(name: str, budget: Budget | None = None) -> Bot:
         return GreedyBot()
     if name == "ismcts":
         return IsmctsBot(budget or LEVELS["medium"])
-    raise SetupError("unknown_bot", f"unknown bot {name!r}; known: {list(BOT_NAMES)}", None, "/bot")
+    raise SetupError(
+        "unknown_bot",
+        msg("unknown bot {name}; known: {known}", name=repr(name), known=list(BOT_NAMES)),
+        None,
+        "/bot",
+    )
 
 
 def parse_bot_spec(spec: str) -> tuple[str, Bot]:

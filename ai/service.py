@@ -43,6 +43,7 @@ from ai.cache import PositionCache
 from engine.canonical import digest, dumps
 from engine.errors import EngineError, IllegalDecision, InvalidState, Problem, SetupError
 from engine.games import GameModule, engine_for_state
+from engine.messages import msg
 
 log = logging.getLogger("ai.service")
 
@@ -61,19 +62,30 @@ def resolve_settings(
     """Check the request's search settings; returns (settings as JSON, ISMCTS budget)."""
     if bot not in BOT_NAMES:
         raise SetupError(
-            "unknown_bot", f"unknown bot {bot!r}; known: {', '.join(BOT_NAMES)}", None, "/bot"
+            "unknown_bot",
+            msg("unknown bot {name}; known: {known}", name=repr(bot), known=", ".join(BOT_NAMES)),
+            None,
+            "/bot",
         )
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
         raise SetupError(
-            "invalid_seed", f"seed must be an integer from 0 to {MAX_SEED}", None, "/seed"
+            "invalid_seed",
+            msg("seed must be an integer from 0 to {most}", most=MAX_SEED),
+            None,
+            "/seed",
         )
     if level is not None and (iterations is not None or time_ms is not None):
         raise SetupError(
-            "invalid_budget", "give either a level or a budget, not both", None, "/budget"
+            "invalid_budget", msg("give either a level or a budget, not both"), None, "/budget"
         )
     if level is not None and level not in LEVELS:
         raise SetupError(
-            "unknown_level", f"unknown level {level!r}; known: {', '.join(LEVELS)}", None, "/level"
+            "unknown_level",
+            msg(
+                "unknown level {level}; known: {known}", level=repr(level), known=", ".join(LEVELS)
+            ),
+            None,
+            "/level",
         )
     settings: dict[str, Any] = {"bot": bot, "seed": seed}
     if bot != "ismcts":
@@ -214,14 +226,28 @@ def load_view(
     anything that is not exactly the view /v1/view answers for `seat` of some valid state.
     Pointers of problems are relative to the view."""
     if not isinstance(view, dict):
-        raise InvalidView([Problem("invalid_view", "A view is a JSON object.")])
+        raise InvalidView([Problem("invalid_view", msg("A view is a JSON object."))])
     view_of = view.get("view_of")
     if view_of != seat or isinstance(view_of, bool):
-        whose = f"seat {view_of}'s" if isinstance(view_of, int) else "no seat's"
+        whose = (
+            msg(
+                "This view is seat {view_of}'s (its view_of); a suggestion for seat {seat} "
+                "needs seat {seat2}'s own view.",
+                view_of=view_of,
+                seat=seat,
+                seat2=seat,
+            )
+            if isinstance(view_of, int)
+            else msg(
+                "This view is no seat's (its view_of); a suggestion for seat {seat} needs "
+                "seat {seat2}'s own view.",
+                seat=seat,
+                seat2=seat,
+            )
+        )
         raise IllegalDecision(
             "wrong_view",
-            f"This view is {whose} (its view_of); a suggestion for seat {seat} needs seat "
-            f"{seat}'s own view.",
+            whose,
             None,
             "/view/view_of",
         )
@@ -236,15 +262,22 @@ def load_view(
         # the engine's world builder assumes the shape /v1/view writes; any other shape
         # fails somewhere inside it, and that is exactly "not a view"
         raise InvalidView(
-            [Problem("invalid_view", f"This is not a view /v1/view answers ({type(e).__name__}).")]
+            [
+                Problem(
+                    "invalid_view",
+                    msg("This is not a view /v1/view answers ({error}).", error=type(e).__name__),
+                )
+            ]
         ) from None
     if not same:
         raise InvalidView(
             [
                 Problem(
                     "invalid_view",
-                    "This view does not match any consistent state: send the answer of "
-                    "/v1/view unchanged.",
+                    msg(
+                        "This view does not match any consistent state: send the answer of /v1/view "
+                        "unchanged."
+                    ),
                 )
             ]
         )
@@ -290,9 +323,12 @@ def suggest(
     deadline = t0 + (ai.bots.SAFETY_MS if max_ms is None else max_ms) / 1000
     settings, budget = resolve_settings(bot, level, iterations, time_ms, seed)
     if plan not in PLANS:
-        raise SetupError("invalid_plan", f"plan must be one of {', '.join(PLANS)}", None, "/plan")
+        plans = ", ".join(PLANS)
+        raise SetupError(
+            "invalid_plan", msg("plan must be one of {plans}", plans=plans), None, "/plan"
+        )
     if (state is None) == (view is None):
-        raise SetupError("invalid_request", "give either a state or a view", None, "")
+        raise SetupError("invalid_request", msg("give either a state or a view"), None, "")
     if level is None and bot == "ismcts" and iterations is None and time_ms is None:
         level = DEFAULT_LEVEL
     try:
@@ -306,7 +342,9 @@ def suggest(
     else:
         g = eng.load(state, cat)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
-            raise IllegalDecision("unknown_seat", f"seat must be 0..{g.n - 1}", None, "/seat")
+            raise IllegalDecision(
+                "unknown_seat", msg("seat must be 0..{last}", last=g.n - 1), None, "/seat"
+            )
     eng.require_decider(g, seat)
     stored, cached = _search(eng, g, seat, settings, budget, cache, cat, deadline)
     out: dict[str, Any] = {

@@ -18,6 +18,7 @@ from werkzeug.exceptions import ClientDisconnected
 
 from app.errors import ApiError
 from app.settings import env_int
+from engine.messages import msg
 
 DEFAULT_BODY_READ_TIMEOUT_S = 10
 
@@ -37,11 +38,13 @@ def install_body_timeout(app: Flask) -> None:
     def _timed_out(e: ClientDisconnected) -> Response:
         if not isinstance(e.__context__, TimeoutError):
             return ApiError(
-                400, "bad_request", "The request body ended before its announced length."
+                400, "bad_request", msg("The request body ended before its announced length.")
             ).response()
         return ApiError(
             408,
             "body_timeout",
-            f"The request body did not arrive within {current_app.config['BODY_READ_TIMEOUT_S']} "
-            "s (BODY_READ_TIMEOUT_S).",
+            msg(
+                "The request body did not arrive within {seconds} s (BODY_READ_TIMEOUT_S).",
+                seconds=current_app.config["BODY_READ_TIMEOUT_S"],
+            ),
         ).response()

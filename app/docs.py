@@ -15,6 +15,7 @@ from flask import Blueprint, Response, current_app
 
 from app.errors import ApiError
 from engine.games import GAMES
+from engine.messages import msg
 
 bp = Blueprint("docs", __name__)
 
@@ -138,6 +139,8 @@ def asset(name: str) -> Response:
     elif name in ASSETS:
         resp = Response((DIST / name).read_bytes(), mimetype=ASSETS[name])
     else:
-        raise ApiError(404, "not_found", f"No documentation asset {name[:80]!r}.", "")
+        raise ApiError(
+            404, "not_found", msg("No documentation asset {name}.", name=repr(name[:80])), ""
+        )
     resp.headers["Cache-Control"] = "public, max-age=86400"
     return resp

@@ -20,6 +20,7 @@ from app.limits import body_bytes
 from app.seal import Opened, open_state
 from engine.errors import EngineError, InvalidState
 from engine.games import GameModule, engine_for_state
+from engine.messages import msg
 
 JSON_TYPES = ("application/json",)
 
@@ -51,11 +52,14 @@ def read_body(schema: Schema) -> Received:
         raise ApiError(
             415,
             "unsupported_media_type",
-            f"Send the body as application/json (got {mt or 'no Content-Type'}).",
+            msg(
+                "Send the body as application/json (got {media_type}).",
+                media_type=mt or "no Content-Type",
+            ),
         )
     body = loads(body_bytes())  # 413 above MAX_CONTENT_LENGTH
     if not isinstance(body, dict):
-        raise ApiError(400, "invalid_request", "The request body must be a JSON object.", "")
+        raise ApiError(400, "invalid_request", msg("The request body must be a JSON object."), "")
     data: dict[str, Any] = (
         schemas.load_setup(body) if schema is schemas.SETUP else schemas.load(schema, body)
     )

@@ -25,9 +25,11 @@ from flask import Flask, Response, current_app, g
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, PreconditionFailed
 
+from app.i18n import answer_language, translate
 from app.jsonio import PROBLEM_JSON, BadJSON, json_response
 from engine.errors import (
     MAX_PROBLEMS,
+    MORE,
     CatalogError,
     EngineError,
     IllegalDecision,
@@ -35,26 +37,29 @@ from engine.errors import (
     SetupError,
     pointer_token,
 )
+from engine.messages import Msg, msg
 
 log = logging.getLogger("app.errors")
 
-TITLES = {
-    400: "Bad request",
-    403: "Forbidden",
-    404: "Not found",
-    405: "Method not allowed",
-    406: "Not acceptable",
-    408: "Request timeout",
-    409: "Conflict",
-    412: "Precondition failed",
-    413: "Request body too large",
-    415: "Unsupported media type",
-    416: "Range not satisfiable",
-    422: "Unprocessable request",
-    429: "Too many requests",
-    500: "Internal server error",
-    503: "Service unavailable",
+TITLES: dict[int, Msg] = {
+    400: msg("Bad request"),
+    403: msg("Forbidden"),
+    404: msg("Not found"),
+    405: msg("Method not allowed"),
+    406: msg("Not acceptable"),
+    408: msg("Request timeout"),
+    409: msg("Conflict"),
+    412: msg("Precondition failed"),
+    413: msg("Request body too large"),
+    415: msg("Unsupported media type"),
+    416: msg("Range not satisfiable"),
+    422: msg("Unprocessable request"),
+    429: msg("Too many requests"),
+    500: msg("Internal server error"),
+    503: msg("Service unavailable"),
 }
+
+ERROR_TITLE = msg("Error")  # of any other status
 
 # the codes of werkzeug's HTTP errors; any other status werkzeug may raise is `http_error`
 HTTP_CODES = {
@@ -73,7 +78,7 @@ OTHER_HTTP_CODE = "http_error"
 # naming the file's length, Retry-After)
 HTTP_HEADERS = ("allow", "content-range", "retry-after")
 # where a 400's detail says its first problem is when that is the whole body
-WHOLE_BODY = "the body"
+WHOLE_BODY = msg("the body")
 
 escape_token = pointer_token
 
@@ -94,14 +99,15 @@ def cut_pointer(pointer: str) -> str:
     return pointer[: max(pointer.rfind("/", 0, MAX_POINTER + 1), 0)]
 
 
-def bounded(problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The first problems of a list, within MAX_PROBLEMS and PROBLEMS_BUDGET, cut."""
+def bounded(problems: list[dict[str, Any]], lang: str = "en") -> list[dict[str, Any]]:
+    """The first problems of a list, within MAX_PROBLEMS and PROBLEMS_BUDGET, translated to
+    `lang` and cut."""
     out: list[dict[str, Any]] = []
     size = 0
     for p in problems[:MAX_PROBLEMS]:
         item = dict(
             p,
-            detail=cut_detail(str(p.get("detail", ""))),
+            detail=cut_detail(translate(p.get("detail", ""), lang)),
             pointer=cut_pointer(str(p.get("pointer", ""))),
         )
         size += len(orjson.dumps(item)) + 1
@@ -118,7 +124,7 @@ class ApiError(Exception):
         self,
         status: int,
         code: str,
-        detail: str,
+        detail: Msg,
         pointer: str = "",
         clause: str | None = None,
         problems: list[dict[str, Any]] | None = None,
@@ -134,13 +140,14 @@ class ApiError(Exception):
         self.index = index
         self.headers = dict(headers or {})
 
-    def body(self) -> dict[str, Any]:
+    def body(self, lang: str = "en") -> dict[str, Any]:
+        """The problem, its sentences in `lang` (app/i18n.py)."""
         out: dict[str, Any] = {
             "type": f"urn:architectura:problem:{self.code}",
-            "title": TITLES.get(self.status, "Error"),
+            "title": translate(TITLES.get(self.status, ERROR_TITLE), lang),
             "status": self.status,
             "code": self.code,
-            "detail": cut_detail(self.detail),
+            "detail": cut_detail(translate(self.detail, lang)),
             "pointer": cut_pointer(self.pointer),
         }
         if self.clause:
@@ -148,7 +155,7 @@ class ApiError(Exception):
         if self.index is not None:
             out["index"] = self.index
         if self.problems:
-            out["problems"] = bounded(self.problems)
+            out["problems"] = bounded(self.problems, lang)
             if self.problems_total > len(out["problems"]):
                 out["problems_total"] = self.problems_total
         rid = g.get("request_id")
@@ -157,7 +164,7 @@ class ApiError(Exception):
         return out
 
     def response(self) -> Response:
-        resp = json_response(self.body(), self.status, PROBLEM_JSON)
+        resp = json_response(self.body(answer_language()), self.status, PROBLEM_JSON)
         for k, v in self.headers.items():
             resp.headers[k] = v
         return resp
@@ -235,31 +242,33 @@ def from_validation(e: ValidationError, prefix: str = "") -> ApiError:
     n = len(problems) + sum(1 for _ in found)
     first = problems[0]
     where = first["pointer"] or WHOLE_BODY
-    detail = (
-        f"{where}: {first['detail']}"
-        if n == 1
-        else f"{where}: {first['detail']} (and {n - 1} more)"
-    )
+    detail = msg("{where}: {why}", where=where, why=first["detail"])
+    if n > 1:
+        detail = msg(MORE, problem=detail, more=n - 1)
     return ApiError(
         400, "invalid_request", detail, first["pointer"], None, problems, problems_total=n
     )
 
 
-def http_detail(status: int, allowed: str) -> str:
+def http_detail(status: int, allowed: str) -> Msg:
     """The detail of one of werkzeug's HTTP errors, a catalog message like every other
     (werkzeug's own descriptions are English only); `allowed`: the Allow header of a 405."""
     if status == 404:
-        return "No such resource."
+        return msg("No such resource.")
     if status == 405 and allowed:
-        return f"This resource does not accept that method (allowed: {allowed})."
+        return msg(
+            "This resource does not accept that method (allowed: {allowed}).", allowed=allowed
+        )
     if status == 412:
-        return "The resource does not match the request's If-Match header."
+        return msg("The resource does not match the request's If-Match header.")
     if status == 413:
         limit = current_app.config.get("MAX_CONTENT_LENGTH")
-        return f"The request body exceeds the limit of {limit} bytes (MAX_BODY_BYTES)."
+        return msg(
+            "The request body exceeds the limit of {limit} bytes (MAX_BODY_BYTES).", limit=limit
+        )
     if status == 416:
-        return "The requested range lies outside the resource."
-    return f"This request cannot be answered (HTTP status {status})."
+        return msg("The requested range lies outside the resource.")
+    return msg("This request cannot be answered (HTTP status {status}).", status=status)
 
 
 def _refuse_failed_preconditions(app: Flask) -> None:
@@ -313,5 +322,5 @@ def register_error_handlers(app: Flask) -> None:
         # no input reaches this one). Logged with its traceback, answered without details.
         log.exception("unhandled error", extra={"request_id": g.get("request_id")})
         return ApiError(
-            500, "internal_error", "An unexpected error occurred; it has been logged."
+            500, "internal_error", msg("An unexpected error occurred; it has been logged.")
         ).response()

@@ -61,6 +61,7 @@ from engine.errors import (
     summary,
 )
 from engine.games import DEFAULT_GAME, GameModule
+from engine.messages import Msg, msg
 
 HISTORY = "history"
 COMPOSED = "composed"  # true on a state built from a position, and on its successors
@@ -70,7 +71,7 @@ VERIFIED_PREFIXES = 4096  # history prefixes remembered as read, per process (ab
 _SORTED = orjson.OPT_SORT_KEYS
 
 
-def _invalid(detail: str, where: str = "") -> ApiError:
+def _invalid(detail: Msg, where: str = "") -> ApiError:
     return ApiError(422, "invalid_history", detail, POINTER + where)
 
 
@@ -83,20 +84,28 @@ def checked(history: Any) -> dict[str, Any]:
     `decisions` (an array of at most MAX_DECISIONS)."""
     if not isinstance(history, dict) or history.keys() != FIELDS:
         raise _invalid(
-            "A state's history is an object of exactly `setup` and `decisions`, as the "
-            "service answered it."
+            msg(
+                "A state's history is an object of exactly `setup` and `decisions`, as the "
+                "service answered it."
+            )
         )
     if not isinstance(history["setup"], dict):
-        raise _invalid("A history's set-up is an object.", "/setup")
+        raise _invalid(msg("A history's set-up is an object."), "/setup")
     decisions = history["decisions"]
     if not isinstance(decisions, list):
-        raise _invalid("A history's decisions are an array.", "/decisions")
+        raise _invalid(msg("A history's decisions are an array."), "/decisions")
     if len(decisions) > _limit():
         raise ApiError(
             422,
             "history_too_long",
-            f"The history holds {len(decisions)} decisions; a game record holds at most "
-            f"{_limit()} (MAX_DECISIONS), and the service never issues a longer one.",
+            msg(
+                (
+                    "The history holds {decisions} decisions; a game record holds at most "
+                    "{value} (MAX_DECISIONS), and the service never issues a longer one."
+                ),
+                decisions=len(decisions),
+                value=_limit(),
+            ),
             POINTER + "/decisions",
         )
     return history
@@ -155,13 +164,15 @@ def strip(
             raise ApiError(
                 422,
                 "invalid_state",
-                "A state's `composed` is true when present: the service sets it on a state "
-                "built from a position, and on every state played on from one.",
+                msg(
+                    "A state's `composed` is true when present: the service sets it on a state "
+                    "built from a position, and on every state played on from one."
+                ),
                 "/state/" + COMPOSED,
             )
         if HISTORY in state:
             raise _invalid(
-                "A state composed from a position has no history: nothing replays to it."
+                msg("A state composed from a position has no history: nothing replays to it.")
             )
         origin = COMPOSED_ORIGIN
     else:
@@ -179,8 +190,13 @@ def mismatch(why: str, pointer: str, index: int | None = None) -> ApiError:
     return ApiError(
         422,
         "history_mismatch",
-        f"{why} The history or the state was changed after the service issued it; no "
-        "record can be made of it.",
+        msg(
+            (
+                "{why} The history or the state was changed after the service issued it; no "
+                "record can be made of it."
+            ),
+            why=why,
+        ),
         pointer,
         index=index,
     )
@@ -197,7 +213,7 @@ def read_setup(setup: dict[str, Any]) -> dict[str, Any]:
         raise ApiError(
             422,
             "invalid_history",
-            f"The history's set-up is not a set-up: {why}",
+            msg("The history's set-up is not a set-up: {why}", why=why),
             bad.pointer,
             problems=bad.problems,
             problems_total=bad.problems_total,
@@ -209,7 +225,11 @@ def same_game(eng: GameModule, setup: dict[str, Any]) -> None:
     if setup.get("game", DEFAULT_GAME) != eng.INFO.id:
         game, expected = short_repr(setup.get("game")), eng.INFO.id
         raise mismatch(
-            f"The history's set-up is a game of {game}, not of {expected}.",
+            msg(
+                "The history's set-up is a game of {game}, not of {expected}.",
+                game=game,
+                expected=expected,
+            ),
             POINTER + "/setup/game",
         )
 
@@ -300,7 +320,7 @@ def verify(
         raise ApiError(
             422,
             "invalid_history",
-            f"The history is not one the service writes: {why}",
+            msg("The history is not one the service writes: {why}", why=why),
             problems[0].pointer,
             problems=prefixed(list(problems), ""),
             problems_total=problems.total,
@@ -322,8 +342,14 @@ def _verify_setup(eng: GameModule, setup: dict[str, Any], state_catalog: Any, ca
             raise ApiError(
                 422,
                 "invalid_history",
-                f"A history's custom catalog is the state's own reference to it "
-                f"({expected}), not {found}.",
+                msg(
+                    (
+                        "A history's custom catalog is the state's own reference to it ({expected}), "
+                        "not {found}."
+                    ),
+                    expected=expected,
+                    found=found,
+                ),
                 at + "/catalog",
                 eng.INFO.catalog_clause,
             )
@@ -351,8 +377,13 @@ def _verify_decision(eng: GameModule, game: Any, d: Any, at: str, problems: Prob
         problems.append(
             Problem(
                 "malformed_decision",
-                f"A history's decision is written as its notation ({notation}) reads, "
-                "as the service wrote it.",
+                msg(
+                    (
+                        "A history's decision is written as its notation ({notation}) reads, as the "
+                        "service wrote it."
+                    ),
+                    notation=notation,
+                ),
                 at,
             )
         )

@@ -2,56 +2,40 @@
 says which (`Content-Language`).
 
 The catalogs are gettext files read with Babel (app/locales/<lang>/LC_MESSAGES/messages.po,
-template app/locales/messages.pot). The engines write their messages in English (they stay
-pure and deterministic); a problem's `title` and `detail` (and those of its `problems`) are
-translated here on the way out. A detail is matched against the catalog's message templates
-(`{card} is not in your hand.`); the values it carries are kept, except card and colour names,
-which are translated too (msgctxt "card" / "colour"), and parts of sentences ({what}, {why},
-{where}: "unknown card field 'x'", a 400's "/seats: Not a valid integer."), translated as
-messages themselves. Every message the code can write has a translation: tests/http/test_i18n.py
-reads them all from the source (tests/message_sites.py) and from the marshmallow schemas. The `prompt` of the pending decision
-that /v1/resolve and /v1/legal-moves answer beside the state is translated too (msgctxt
-"prompt"); the one inside a state or a view is not, since states are sealed and views are
-checked when they come back. A message the catalog does not have stays English. Card ids,
-codes, clauses and pointers never change; event fields and clause texts are English.
+template app/locales/messages.pot). Every sentence the service writes is a message
+(engine/messages.py): its English text, built from a catalog template and named values. The
+engines stay pure and deterministic and write English; the answer is translated where it is
+built, from each message's template and values (never by reading the English back): a
+problem's `title` and `detail` and those of its `problems` (app/errors.py), and the `prompt` of
+the pending decision that /v1/resolve and /v1/legal-moves answer beside the state (msgctxt
+"prompt"; the one inside a state or a view is not, since states are sealed and views are
+checked when they come back). A value put into a message is kept, except card and colour
+names and card types, translated too (msgctxt "card", "colour", "card type", by the
+placeholder that holds them), and messages put into messages ("unknown {what}field {field}",
+"{where}: {why}"), translated as messages. A message the catalog does not have stays English.
+Card ids, codes, clauses and pointers never change; event fields and clause texts are English.
+Every message has a translation: tests/http/test_i18n.py extracts them from the source with
+Babel (scripts/messages.sh regenerates the catalogs).
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-import orjson
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
-from flask import Flask, Response, request
+from flask import Flask, Response, has_request_context, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
+
+from engine.messages import Msg
 
 LANGUAGES = ("en", "pt", "fr", "de")  # the first is the default
 LOCALES = Path(__file__).resolve().parent / "locales"
 # placeholder -> context of the names it holds
 NAMED = {"card": "card", "colour": "colour", "card_type": "card type"}
-# placeholders that hold a part of the sentence ("unknown {what}field", "cannot start: {why}")
-# or a message of its own ("{where}: {why}"): their values are translated as messages; a
-# part may be empty
-FRAGMENTS = ("what", "why", "where")
-# messages inside messages read at most this deep ("a: b: c: …" is not read on without end)
-MAX_NESTING = 4
-# engine.errors.summary: a sentence and how many problems follow it; the sentence is translated
-# on its own, since a template ending in a placeholder would otherwise swallow the tail
-MORE = "{problem} (and {more} more)"
-_MORE = re.compile(r"^(?P<problem>.+) \(and (?P<more>\d+) more\)$", re.S)
-_FIELD = re.compile(r"\{(\w+)\}")
-
-
-@dataclass(frozen=True)
-class Template:
-    msgid: str
-    pattern: re.Pattern[str]
 
 
 def _catalog_file(lang: str) -> Path:
@@ -70,34 +54,6 @@ def template() -> Catalog:
         return read_po(f)
 
 
-@cache
-def templates() -> tuple[Template, ...]:
-    """The messages with placeholders, as patterns that read the values back. Longer
-    templates first, so that a more specific message wins over a shorter one it contains."""
-    out = []
-    for m in template():
-        if not m.id or m.context or "{" not in str(m.id):
-            continue
-        msgid = str(m.id)
-        out.append(Template(msgid, re.compile(_pattern(_FIELD.split(msgid)), re.S)))
-    return tuple(sorted(out, key=lambda t: -len(t.msgid)))
-
-
-def _pattern(parts: list[str]) -> str:
-    """The pattern of a template split into literal, name, literal, name, …, literal. A value
-    ends at the first place the text that follows it in the template appears (an atomic
-    group: never retried further on), so that matching costs in proportion to the detail's
-    length: a detail the client fills with pieces of a template (a pointer, a quoted value)
-    would otherwise be split every possible way before failing (cubic in its length)."""
-    regex = [re.escape(parts[0])]
-    for i in range(1, len(parts), 2):
-        name, after = parts[i], re.escape(parts[i + 1])
-        value = f"(?P<{name}>.{'*' if name in FRAGMENTS else '+'}?)"
-        last = i + 2 >= len(parts)
-        regex.append(value + after if last or not after else f"(?>{value}{after})")
-    return f"^{''.join(regex)}$"
-
-
 def gettext(lang: str, msgid: str, context: str | None = None) -> str | None:
     """The translation of a message, or None when the catalog lacks it."""
     if lang == "en":
@@ -106,38 +62,39 @@ def gettext(lang: str, msgid: str, context: str | None = None) -> str | None:
     return str(m.string) if m is not None and m.string and not m.fuzzy else None
 
 
-def translate(text: str, lang: str, depth: int = 0) -> str:
-    """An English message in `lang`: a catalog message as it is, or one whose template
-    matches with its values put back; unchanged when the catalog has neither."""
-    if lang == "en":
+def translate(text: str, lang: str) -> str:
+    """A message in `lang`: its template's translation filled with its values (themselves
+    translated when they are names or messages). A plain string is a value, not a message,
+    and stays as it is; so does a message whose template the catalog lacks."""
+    if lang == "en" or not isinstance(text, Msg):
         return text
-    plain = gettext(lang, text)
-    if plain is not None:
-        return plain
-    more = _MORE.match(text)
-    if more is not None and (translated := gettext(lang, MORE)) is not None:
-        problem = translate(more["problem"], lang, depth + 1)
-        return translated.format(problem=problem, more=more["more"])
-    for t in templates():
-        m = t.pattern.match(text)
-        if m is None:
-            continue
-        translated = gettext(lang, t.msgid)
-        if translated is None:
-            return text
-        values = {k: _value(k, v, lang, depth) for k, v in m.groupdict().items()}
-        return translated.format(**values)
-    return text
+    translated = gettext(lang, text.template)
+    if translated is None:
+        return str(text)
+    if not text.args:  # a template without values is its text (it may hold braces)
+        return translated
+    return translated.format(**{k: _value(k, v, lang) for k, v in text.args.items()})
 
 
-def _value(placeholder: str, value: str, lang: str, depth: int) -> str:
-    """A value read back from a message, in `lang`: a name the catalog knows, a part of the
-    sentence (FRAGMENTS), or the value unchanged."""
-    if placeholder in NAMED:
+def _value(placeholder: str, value: object, lang: str) -> object:
+    if isinstance(value, Msg):
+        return translate(value, lang)
+    if placeholder in NAMED and isinstance(value, str):
         return gettext(lang, value, NAMED[placeholder]) or value
-    if placeholder in FRAGMENTS and value and depth < MAX_NESTING:
-        return translate(value, lang, depth + 1)
     return value
+
+
+def translate_prompt(prompt: Any, lang: str) -> Any:
+    """The prompt of a pending decision in `lang` (msgctxt "prompt"), unchanged when the
+    catalog lacks it or it is not a string."""
+    if lang == "en" or not isinstance(prompt, str):
+        return prompt
+    return gettext(lang, prompt, "prompt") or prompt
+
+
+def answer_language() -> str:
+    """The language of the answer being built: the request's, English outside one."""
+    return negotiate() if has_request_context() else LANGUAGES[0]
 
 
 # Accept-Language values up to this long are remembered (browsers send a few dozen
@@ -177,47 +134,13 @@ def _best_language(header: str) -> str:
     return _language_of(header)
 
 
-def _translate_problem(body: dict[str, Any], lang: str) -> None:
-    for key in ("title", "detail"):
-        if isinstance(body.get(key), str):
-            body[key] = translate(body[key], lang)
-    for p in body.get("problems") or []:
-        if isinstance(p, dict) and isinstance(p.get("detail"), str):
-            p["detail"] = translate(p["detail"], lang)
-
-
-PENDING_BESIDE_STATE = ("/v1/resolve", "/v1/legal-moves")  # answers whose `pending` is a copy
-
-
-def _translate_pending(response: Response, lang: str) -> None:
-    body = orjson.loads(response.get_data())
-    pending = body.get("pending") if isinstance(body, dict) else None
-    if isinstance(pending, dict) and isinstance(pending.get("prompt"), str):
-        translated = gettext(lang, pending["prompt"], "prompt")
-        if translated is not None:
-            pending["prompt"] = translated
-            response.set_data(orjson.dumps(body))
-
-
 def init_app(app: Flask) -> None:
     @app.after_request
-    def localise(response: Response) -> Response:
-        lang = negotiate()
-        mimetype = response.mimetype  # parsed once: read three times below
-        if mimetype == "application/problem+json" and lang != "en":
-            body = orjson.loads(response.get_data())
-            _translate_problem(body, lang)
-            response.set_data(orjson.dumps(body))
-        elif (
-            lang != "en"
-            and response.status_code == 200
-            and request.path in PENDING_BESIDE_STATE
-            and mimetype == "application/json"
-        ):
-            _translate_pending(response, lang)
-        if mimetype in ("application/json", "application/problem+json"):
+    def content_language(response: Response) -> Response:
+        """Says which language a JSON answer is in (the body was built in it)."""
+        if response.mimetype in ("application/json", "application/problem+json"):
             headers = response.headers
-            headers["Content-Language"] = lang
+            headers["Content-Language"] = negotiate()
             if "Vary" in headers:
                 response.vary.add("Accept-Language")
             else:  # the common case, without parsing a header set

@@ -61,6 +61,7 @@ from app.errors import ApiError
 from app.jsonio import json_response
 from app.limits import client_id
 from app.settings import env_int
+from engine.messages import msg
 
 bp = Blueprint("jobs", __name__)
 
@@ -128,8 +129,12 @@ def wants_job(body: dict[str, Any]) -> bool:
         raise ApiError(
             422,
             "budget_too_large",
-            f"A synchronous suggestion may search at most {MAX_ITERATIONS} iterations and "
-            f'{MAX_TIME_MS} ms; leave out "async": false to run this budget as a job.',
+            msg(
+                "A synchronous suggestion may search at most {iterations} iterations and "
+                '{ms} ms; leave out "async": false to run this budget as a job.',
+                iterations=MAX_ITERATIONS,
+                ms=MAX_TIME_MS,
+            ),
             "/budget",
         )
     return bool(body.get("run_async")) or large
@@ -141,8 +146,13 @@ def _unavailable(why: str, transient: bool = True) -> ApiError:
     return ApiError(
         503,
         "jobs_unavailable",
-        f"Background searches cannot start: {why}. A synchronous /v1/suggest (without "
-        f'"async", budget up to {MAX_ITERATIONS} iterations and {MAX_TIME_MS} ms) still works.',
+        msg(
+            "Background searches cannot start: {why}. A synchronous /v1/suggest (without "
+            '"async", budget up to {iterations} iterations and {ms} ms) still works.',
+            why=why,
+            iterations=MAX_ITERATIONS,
+            ms=MAX_TIME_MS,
+        ),
         headers={"Retry-After": str(RETRY_AFTER_S)} if transient else None,
     )
 
@@ -154,18 +164,28 @@ def _full(e: jobq.QueueFull) -> ApiError:
         return ApiError(
             429,
             "job_quota_exceeded",
-            f"This client already has {e.limit} background searches queued or running, the "
-            "most one client may have (JOB_QUEUE_PER_CLIENT). Try again when one of them has "
-            f"ended or been cancelled (DELETE on its Location), or in {QUEUE_RETRY_AFTER_S} s.",
+            msg(
+                "This client already has {limit} background searches queued or running, the "
+                "most one client may have (JOB_QUEUE_PER_CLIENT). Try again when one of them "
+                "has ended or been cancelled (DELETE on its Location), or in {wait} s.",
+                limit=e.limit,
+                wait=QUEUE_RETRY_AFTER_S,
+            ),
             headers=retry,
         )
     return ApiError(
         503,
         "jobs_queue_full",
-        f"The queue of background searches is full: {e.limit} are queued or running, the "
-        f"most the service takes (JOB_QUEUE_MAX). Try again in {QUEUE_RETRY_AFTER_S} s; a "
-        f'synchronous /v1/suggest (without "async", budget up to {MAX_ITERATIONS} iterations '
-        f"and {MAX_TIME_MS} ms) still works.",
+        msg(
+            "The queue of background searches is full: {limit} are queued or running, "
+            "the most the service takes (JOB_QUEUE_MAX). Try again in {wait} s; a "
+            'synchronous /v1/suggest (without "async", budget up to {iterations} '
+            "iterations and {ms} ms) still works.",
+            limit=e.limit,
+            wait=QUEUE_RETRY_AFTER_S,
+            iterations=MAX_ITERATIONS,
+            ms=MAX_TIME_MS,
+        ),
         headers=retry,
     )
 
@@ -173,7 +193,7 @@ def _full(e: jobq.QueueFull) -> ApiError:
 def _conn() -> redis.Redis:
     conn: redis.Redis | None = current_app.extensions.get(EXTENSION)
     if conn is None:
-        raise _unavailable("the service has no Redis (REDIS_URL is not set)", transient=False)
+        raise _unavailable(msg("the service has no Redis (REDIS_URL is not set)"), transient=False)
     return conn
 
 
@@ -274,8 +294,11 @@ def _job(conn: redis.Redis, job_id: str) -> Job:
         raise ApiError(
             404,
             "job_not_found",
-            "No job has this id: it never existed, or it expired (a finished job is kept "
-            f"{current_app.config['JOB_RESULT_TTL_S']} s).",
+            msg(
+                "No job has this id: it never existed, or it expired (a finished job is kept "
+                "{ttl} s).",
+                ttl=current_app.config["JOB_RESULT_TTL_S"],
+            ),
             "",
         ) from None
     return job
@@ -285,7 +308,7 @@ def _conn_for(job_id: str) -> redis.Redis:
     """The job store, once `job_id` has the shape of one (404 first: no Redis is needed to
     know that a string is not a job id)."""
     if not ID.match(job_id):
-        raise ApiError(404, "job_not_found", "No job has this id.", "")
+        raise ApiError(404, "job_not_found", msg("No job has this id."), "")
     return _conn()
 
 
@@ -296,7 +319,7 @@ def get_job(job_id: str) -> Response:
     try:
         return json_response(_document(conn, _job(conn, job_id)))
     except redis.RedisError as e:
-        raise _unavailable(f"Redis unavailable ({type(e).__name__})") from None
+        raise _unavailable(msg("Redis unavailable ({error})", error=type(e).__name__)) from None
 
 
 @bp.delete("/jobs/<job_id>")
@@ -310,8 +333,11 @@ def cancel_job(job_id: str) -> Response:
             raise ApiError(
                 409,
                 "job_finished",
-                f"This job has already {doc['status']}; there is nothing to cancel (it is "
-                "kept until it expires).",
+                msg(
+                    "This job has already {status}; there is nothing to cancel (it is kept until "
+                    "it expires).",
+                    status=doc["status"],
+                ),
                 "",
             )
         if doc["status"] != "cancelled":
@@ -321,4 +347,4 @@ def cancel_job(job_id: str) -> Response:
             doc = _document(conn, job)
         return json_response(doc)
     except redis.RedisError as e:
-        raise _unavailable(f"Redis unavailable ({type(e).__name__})") from None
+        raise _unavailable(msg("Redis unavailable ({error})", error=type(e).__name__)) from None

@@ -15,6 +15,7 @@ import orjson
 from flask import Response
 
 from engine.errors import short_repr
+from engine.messages import Msg, msg
 
 JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
@@ -27,7 +28,7 @@ MAX_DEPTH = 254
 class BadJSON(Exception):
     """The request body is not one acceptable JSON value."""
 
-    def __init__(self, detail: str, code: str = "malformed_json") -> None:
+    def __init__(self, detail: Msg, code: str = "malformed_json") -> None:
         super().__init__(detail)
         self.detail = detail
         self.code = code
@@ -75,7 +76,10 @@ def _check(body: bytes, value: Any) -> None:
         written = orjson.dumps(value)
     except orjson.JSONEncodeError:
         raise BadJSON(
-            f"The request body is nested deeper than {MAX_DEPTH} levels of arrays and objects."
+            msg(
+                "The request body is nested deeper than {depth} levels of arrays and objects.",
+                depth=MAX_DEPTH,
+            )
         ) from None
     # A colon outside a string follows a key, so `written` (every key once, each string's
     # colons written plainly) has as many colons as the body unless a duplicate key was
@@ -89,18 +93,21 @@ def _check(body: bytes, value: Any) -> None:
     key = _first_duplicate(body)
     if key is not None:
         raise BadJSON(
-            f"The key {short_repr(key)} appears twice in one object; each key may appear once.",
+            msg(
+                "The key {key} appears twice in one object; each key may appear once.",
+                key=short_repr(key),
+            ),
             "duplicate_key",
         )
 
 
 def loads(body: bytes) -> Any:
     if not body.strip():
-        raise BadJSON("The request body is empty; a JSON object is expected.")
+        raise BadJSON(msg("The request body is empty; a JSON object is expected."))
     try:
         value = orjson.loads(body)
     except orjson.JSONDecodeError as e:
-        raise BadJSON(f"The request body is not valid JSON: {e}.") from None
+        raise BadJSON(msg("The request body is not valid JSON: {error}.", error=e)) from None
     _check(body, value)
     return value
 

@@ -31,6 +31,7 @@ from werkzeug.wsgi import LimitedStream
 
 from app.errors import ApiError
 from app.settings import origins
+from engine.messages import msg
 
 EXPOSED_HEADERS = ["X-Request-ID", "Retry-After"]
 LIMITED_PREFIX = "/v1/"
@@ -121,7 +122,13 @@ def install_rate_limit(app: Flask) -> None:
         return ApiError(
             429,
             "rate_limited",
-            f"Too many requests from this client: the limit is {e.description} "
-            f"(RATE_LIMIT). Try again in {wait} s.",
+            msg(
+                (
+                    "Too many requests from this client: the limit is {limit} (RATE_LIMIT). Try "
+                    "again in {wait} s."
+                ),
+                limit=e.description,
+                wait=wait,
+            ),
             headers={"Retry-After": str(wait)},
         ).response()

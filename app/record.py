@@ -32,6 +32,7 @@ from app.replay import record_header, run_replay
 from app.seal import issue_state, require_readable
 from engine.errors import short_repr
 from engine.games import GAMES, GameModule, engine
+from engine.messages import msg
 
 bp = Blueprint("record", __name__, url_prefix="/v1")
 
@@ -46,17 +47,17 @@ class RecordSchema(schemas.ReplaySchema):
     decisions = schemas.BoundedList(
         schemas.DecisionItem(),
         most=lambda: int(current_app.config["MAX_DECISIONS"]),
-        what="decisions (MAX_DECISIONS)",
+        what=msg("decisions (MAX_DECISIONS)"),
     )
 
     @validates_schema
     def _decisions_of_a_setup(self, data: dict[str, Any], **kwargs: Any) -> None:
         if "setup" in data and "decisions" not in data:
-            raise ValidationError("A set-up needs its decisions.", "decisions")
+            raise ValidationError(msg("A set-up needs its decisions."), "decisions")
         for key in REPLAY_ONLY:  # beside a state alone it would be silently ignored
             if key in data and "decisions" not in data:
                 raise ValidationError(
-                    "Only a replay request (with decisions) takes this field.", key
+                    msg("Only a replay request (with decisions) takes this field."), key
                 )
 
 
@@ -112,8 +113,14 @@ def _history_setup(eng: GameModule, hist: dict[str, Any], body: dict[str, Any]) 
             raise ApiError(
                 422,
                 "unknown_catalog",
-                f"This game was set up with a custom catalog ({catalog_id}, {catalog_hash}): "
-                "send it as `catalog` with the state.",
+                msg(
+                    (
+                        "This game was set up with a custom catalog ({catalog_id}, {catalog_hash}): "
+                        "send it as `catalog` with the state."
+                    ),
+                    catalog_id=catalog_id,
+                    catalog_hash=catalog_hash,
+                ),
                 "/catalog",
                 eng.INFO.catalog_clause,
             )
@@ -134,21 +141,26 @@ def _from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any
         raise ApiError(
             422,
             "no_history",
-            "This state was composed from a position (POST /v1/position), not dealt from a "
-            "set-up: no history leads to it, so there is no game to write down. A record of "
-            "play from it is made from the state and the decisions played since (`state` and "
-            "`decisions`); its header says it starts from a composed state.",
+            msg(
+                "This state was composed from a position (POST /v1/position), not dealt from "
+                "a set-up: no history leads to it, so there is no game to write down. A "
+                "record of play from it is made from the state and the decisions played "
+                "since (`state` and `decisions`); its header says it starts from a composed "
+                "state."
+            ),
             "/state",
         )
     if hist is None:
         raise ApiError(
             422,
             "no_history",
-            "This state carries no history, so the game cannot be written down from it: only the "
-            "states of a game started with POST /v1/games (or replayed from a set-up with "
-            "/v1/replay) and played on with /v1/resolve carry one, not those built by /v1/position "
-            "or issued before states carried one. Send the set-up and the decisions instead "
-            "(`setup` and `decisions`).",
+            msg(
+                "This state carries no history, so the game cannot be written down from it: "
+                "only the states of a game started with POST /v1/games (or replayed from a "
+                "set-up with /v1/replay) and played on with /v1/resolve carry one, not those "
+                "built by /v1/position or issued before states carried one. Send the set-up "
+                "and the decisions instead (`setup` and `decisions`)."
+            ),
             "/state",
         )
     decisions = hist["decisions"]
@@ -157,7 +169,7 @@ def _from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any
             raise ApiError(
                 422,
                 "invalid_history",
-                "A history's decisions are objects.",
+                msg("A history's decisions are objects."),
                 f"{history.POINTER}/decisions/{i}",
             )
     eng = game_of(body)
@@ -169,7 +181,7 @@ def _from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any
         err = out["error"]
         index, why = err["index"], err["detail"]  # `why`: translated as a message (app/i18n.py)
         raise history.mismatch(
-            f"Decision {index} of the history is illegal there: {why}",
+            msg("Decision {index} of the history is illegal there: {why}", index=index, why=why),
             f"{history.POINTER}/decisions/{err['index']}",
             err["index"],
         )
@@ -180,7 +192,10 @@ def _from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any
         if state != sent:
             where = short_repr(_first_difference(state, sent))
             raise history.mismatch(
-                f"Replaying the history does not give this state (its {where} differs).",
+                msg(
+                    "Replaying the history does not give this state (its {where} differs).",
+                    where=where,
+                ),
                 history.POINTER,
             )
     return {
@@ -203,7 +218,9 @@ class PositionSchema(schemas.Envelope):
     @validates_schema
     def _one(self, data: dict[str, Any], **kwargs: Any) -> None:
         if ("position" in data) == ("state" in data):
-            raise ValidationError("Give exactly one of position (to build) or state (to write).")
+            raise ValidationError(
+                msg("Give exactly one of position (to build) or state (to write).")
+            )
 
 
 POSITION = PositionSchema()
@@ -216,8 +233,11 @@ def _positions_of(game_id: str, pointer: str) -> Any:
         raise ApiError(
             422,
             "position_not_supported",
-            f"A position starts with the name of a game ({', '.join(GAMES)}), "
-            f"not {short_repr(game_id)}.",
+            msg(
+                "A position starts with the name of a game ({games}), not {game_id}.",
+                games=", ".join(GAMES),
+                game_id=short_repr(game_id),
+            ),
             pointer,
         )
     return eng

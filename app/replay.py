@@ -10,6 +10,7 @@ from app import notation
 from app.endpoint import engine_errors, game_of
 from engine.errors import EngineError, short_repr
 from engine.games import GameModule, engine_for
+from engine.messages import msg
 
 
 def run_replay(
@@ -77,8 +78,12 @@ def check_record(
         if header.get(key) != want:
             raise EngineError(
                 "record_mismatch",
-                f"The record's {key} is {short_repr(header.get(key))}; replaying it gives "
-                f"{short_repr(want)}.",
+                msg(
+                    "The record's {key} is {given}; replaying it gives {want}.",
+                    key=key,
+                    given=short_repr(header.get(key)),
+                    want=short_repr(want),
+                ),
                 None,
                 f"/record/{key}",
             )

@@ -15,11 +15,13 @@ from marshmallow import Schema
 from app import history, notation, schemas
 from app.endpoint import engine_errors, game_of, read_body
 from app.errors import ApiError, bounded, prefixed
+from app.i18n import answer_language, translate_prompt
 from app.jsonio import json_response
 from app.replay import run_replay
 from app.seal import issue_state, require_dealt
 from engine.errors import MAX_PROBLEMS, EngineError, InvalidState, problem_count
 from engine.games import DEFAULT_GAME, GAMES, GameModule, engine, engine_for, engine_for_state
+from engine.messages import msg
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
 
@@ -55,10 +57,21 @@ def reading(path: str, schema: Schema = schemas.STATE) -> Callable[[Reading], Re
     return register
 
 
+def in_language(pending: Any) -> Any:
+    """A copy of a pending decision answered beside the state, its prompt in the answer's
+    language (the state's own stays English: states are sealed as the engine wrote them)."""
+    if not isinstance(pending, dict) or "prompt" not in pending:
+        return pending
+    return {**pending, "prompt": translate_prompt(pending["prompt"], answer_language())}
+
+
 @reading("/legal-moves")
 def legal_moves(eng: GameModule, body: dict[str, Any]) -> Any:
     """The pending decision and every option (each accepted unchanged by /v1/resolve)."""
-    return eng.legal_decisions(body["state"], body.get("catalog"))
+    out = eng.legal_decisions(body["state"], body.get("catalog"))
+    if isinstance(out, dict) and "pending" in out:
+        out = {**out, "pending": in_language(out["pending"])}
+    return out
 
 
 @reading("/view", schemas.VIEW)
@@ -90,7 +103,7 @@ def resolve() -> Response:
             if seat >= len(state["seats"]):
                 raise EngineError(
                     "unknown_seat",
-                    f"events_for must be a seat 0..{len(state['seats']) - 1}",
+                    msg("events_for must be a seat 0..{last}", last=len(state["seats"]) - 1),
                     eng.INFO.seats_clause,
                     "/events_for",
                 )
@@ -101,7 +114,7 @@ def resolve() -> Response:
         {
             "state": issue_state(state, req.origin.extended(eng, decisions), req.opened),
             "events": events,
-            "pending": state["pending"],
+            "pending": in_language(state["pending"]),
             "game_over": state["game_over"],
             "scores": state["scores"],
         }
@@ -147,7 +160,10 @@ def _catalog_game() -> GameModule:
     game_id = request.args.get("game", DEFAULT_GAME)
     if game_id not in GAMES:
         raise ApiError(
-            404, "unknown_game", f"Unknown game {game_id!r}; known: {', '.join(GAMES)}.", ""
+            404,
+            "unknown_game",
+            msg("Unknown game {game}; known: {known}.", game=repr(game_id), known=", ".join(GAMES)),
+            "",
         )
     return engine(game_id)
 
@@ -172,7 +188,12 @@ def catalog(catalog_id: str) -> Response:
         raise ApiError(
             404,
             "unknown_catalog",
-            f"No built-in {eng.INFO.id} catalog {catalog_id!r}; known: {', '.join(sorted(cats))}.",
+            msg(
+                "No built-in {game} catalog {catalog_id}; known: {known}.",
+                game=eng.INFO.id,
+                catalog_id=repr(catalog_id),
+                known=", ".join(sorted(cats)),
+            ),
             "",
             eng.INFO.catalog_clause,
         )

@@ -25,6 +25,7 @@ from app.i18n import gettext, negotiate
 from app.jsonio import json_response
 from engine.errors import short_repr
 from engine.games import GAMES, info
+from engine.messages import msg
 
 bp = Blueprint("rules", __name__, url_prefix="/v1")
 
@@ -186,7 +187,10 @@ def _unavailable(e: OSError) -> ApiError:
     """An installation without docs/ (the Dockerfile copies the pages)."""
     strerror = e.strerror
     return ApiError(
-        503, "rules_unavailable", f"The rule pages cannot be read here ({strerror}).", ""
+        503,
+        "rules_unavailable",
+        msg("The rule pages cannot be read here ({error}).", error=strerror),
+        "",
     )
 
 
@@ -204,7 +208,12 @@ def rules_index() -> Response:
     wanted = request.args.get("game")
     if wanted is not None and wanted not in GAMES:
         game, known = short_repr(wanted), ", ".join(GAMES)
-        raise ApiError(404, "unknown_game", f"Unknown game {game}; known: {known}.", "/game")
+        raise ApiError(
+            404,
+            "unknown_game",
+            msg("Unknown game {game}; known: {known}.", game=game, known=known),
+            "/game",
+        )
     lang = negotiate()
     try:
         games = [
@@ -234,7 +243,10 @@ def rule(clause: str) -> Response:
         raise ApiError(
             404,
             "unknown_clause",
-            f"No clause or ruling {clause[:40]!r}: ids look like A-4.2, A-R3, F-5.2 or F-R14.",
+            msg(
+                "No clause or ruling {clause}: ids look like A-4.2, A-R3, F-5.2 or F-R14.",
+                clause=repr(clause[:40]),
+            ),
             "",
         )
     return json_response(_titled(out, negotiate()))

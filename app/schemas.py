@@ -29,6 +29,9 @@ from marshmallow import (
 
 from engine.errors import MAX_PROBLEMS
 from engine.games import DEFAULT_GAME, GAMES, MAX_SEATS, engine, info
+from engine.messages import Msg, msg, template
+
+UNKNOWN_FIELD = msg("Unknown field.")  # marshmallow's, for fields left unread
 
 
 class JsonInteger(fields.Integer):
@@ -55,7 +58,7 @@ class BoundedList(fields.List):  # type: ignore[type-arg]
         *,
         least: int = 0,
         most: int | Callable[[], int],
-        what: str = "entries",
+        what: str = msg("entries"),
         **kwargs: Any,
     ) -> None:
         super().__init__(inner, **kwargs)
@@ -70,7 +73,13 @@ class BoundedList(fields.List):  # type: ignore[type-arg]
             most = self.bound()
             if not self.least <= len(value) <= most:
                 raise ValidationError(
-                    f"Must hold {self.least} to {most} {self.what}, not {len(value)}."
+                    msg(
+                        "Must hold {least} to {most} {what}, not {count}.",
+                        least=self.least,
+                        most=most,
+                        what=self.what,
+                        count=len(value),
+                    )
                 )
         return super()._deserialize(value, attr, data, **kwargs)
 
@@ -80,7 +89,7 @@ class JsonBool(fields.Field):  # type: ignore[type-arg]
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
         if not isinstance(value, bool):
-            raise ValidationError("Must be true or false.")
+            raise ValidationError(msg("Must be true or false."))
         return value
 
 
@@ -95,7 +104,9 @@ class DecisionItem(fields.Field):  # type: ignore[type-arg]
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if self.accepts(value):
             return value
-        raise ValidationError("Must be a decision object or a decision in notation (a string).")
+        raise ValidationError(
+            msg("Must be a decision object or a decision in notation (a string).")
+        )
 
 
 def _decisions(least: int) -> BoundedList:
@@ -103,7 +114,7 @@ def _decisions(least: int) -> BoundedList:
         DecisionItem(),
         least=least,
         most=lambda: int(current_app.config["MAX_DECISIONS"]),
-        what="decisions (MAX_DECISIONS)",
+        what=msg("decisions (MAX_DECISIONS)"),
         required=True,
     )
 
@@ -121,8 +132,8 @@ def refuse_many_unknown(data: dict[str, Any], known: Collection[str]) -> None:
     count = len(data) - sum(1 for k in names if k in data)
     if count > MAX_PROBLEMS:
         shown = itertools.islice((k for k in data if k not in names), MAX_PROBLEMS - 1)
-        messages = {"_schema": [f"{count} unknown fields; the first are listed."]}
-        messages.update({k: ["Unknown field."] for k in shown})
+        messages = {"_schema": [msg("{count} unknown fields; the first are listed.", count=count)]}
+        messages.update({k: [UNKNOWN_FIELD] for k in shown})
         raise ValidationError(messages)
 
 
@@ -185,7 +196,7 @@ def load_setup(value: Any) -> dict[str, Any]:
     """A set-up, as its game's engine is to read it (the default game when `game` is absent):
     an object whose `game` names a game (400 otherwise), the defaults written out."""
     if not isinstance(value, dict):
-        raise ValidationError("A set-up must be an object.")
+        raise ValidationError(msg("A set-up must be an object."))
     game = value.get("game", DEFAULT_GAME)
     if game != DEFAULT_GAME:
         GAME_SETUP.load({"game": game})  # a `game` naming no game: marshmallow's 400
@@ -247,7 +258,7 @@ class ReplaySchema(Envelope):
     @validates_schema
     def _one_start(self, data: dict[str, Any], **kwargs: Any) -> None:
         if ("state" in data) == ("setup" in data):
-            raise ValidationError("Give exactly one of state (a starting state) or setup.")
+            raise ValidationError(msg("Give exactly one of state (a starting state) or setup."))
 
 
 SETUP = SetupSchema()
@@ -319,6 +330,44 @@ def _plain(field: fields.Field) -> Plain | None:  # type: ignore[type-arg]
     return None
 
 
+# messages marshmallow may write (validator attributes; Range and Length pick one of these)
+VALIDATOR_MESSAGES = ("error", "message_min", "message_max", "message_all", "message_equal")
+_TEMPLATED: dict[int, Schema] = {}  # the schemas made templated(), by id (kept alive)
+
+
+def templated(schema: Schema) -> Schema:
+    """`schema`, each message marshmallow may write for it (its own, its fields', their
+    validators', its nested schemas') made a template (engine/messages.py) in place:
+    marshmallow fills its messages with `format`, which a template answers with a message
+    that keeps its template and values, translated like every other (app/i18n.py)."""
+    schema.error_messages = {k: _template(m) for k, m in schema.error_messages.items()}
+    for fd in schema.fields.values():
+        _templated_field(fd)
+    return schema
+
+
+def _template(message: Any) -> Any:
+    return (
+        template(message) if isinstance(message, str) and not isinstance(message, Msg) else message
+    )
+
+
+def _templated_field(fd: fields.Field) -> None:  # type: ignore[type-arg]
+    fd.error_messages = {k: _template(m) for k, m in fd.error_messages.items()}
+    for v in fd.validators:
+        for attr in VALIDATOR_MESSAGES:
+            if isinstance(getattr(v, attr, None), str):
+                setattr(v, attr, _template(getattr(v, attr)))
+    for sub in ("inner", "key_field", "value_field"):
+        inner = getattr(fd, sub, None)
+        if isinstance(inner, fields.Field):
+            _templated_field(inner)
+    if isinstance(fd, fields.Nested) and isinstance(fd.schema, Schema):
+        templated(fd.schema)
+
+
+templated(GAME_SETUP)  # loaded by itself, not by load()
+
 _PLAIN: dict[int, tuple[Schema, dict[str, tuple[Plain, bool, Any]] | None]] = {}
 
 
@@ -344,6 +393,8 @@ def _plain_schema(schema: Schema) -> dict[str, tuple[Plain, bool, Any]] | None:
 
 def load(schema: Schema, body: dict[str, Any]) -> dict[str, Any]:
     """`schema.load(body)`: the same data, or the same ValidationError."""
+    if id(schema) not in _TEMPLATED:
+        _TEMPLATED[id(schema)] = templated(schema)
     checks = _plain_schema(schema) if len(body) <= len(schema.fields) else None
     if checks is not None and all(k in checks for k in body):
         out: dict[str, Any] = {}

@@ -49,6 +49,7 @@ from itsdangerous import Signer
 from app import history
 from app.errors import ApiError
 from engine.canonical import dumps as canonical_dumps
+from engine.messages import Msg, msg
 
 log = logging.getLogger("app.seal")
 
@@ -74,7 +75,7 @@ return -1
 """
 
 
-def tampered(detail: str) -> ApiError:
+def tampered(detail: Msg) -> ApiError:
     return ApiError(422, "state_tampered", detail, "/state/seal")
 
 
@@ -82,10 +83,12 @@ def composed() -> ApiError:
     return ApiError(
         403,
         "composed_state",
-        "This state was composed from a position (POST /v1/position), not dealt from a set-up "
-        "and played by the rules, and this service plays on dealt games only. Start the game "
-        "with POST /v1/games, or set STATE_PLAY_COMPOSED=1 on the service to play on positions "
-        "(puzzles, analysis).",
+        msg(
+            "This state was composed from a position (POST /v1/position), not dealt from "
+            "a set-up and played by the rules, and this service plays on dealt games "
+            "only. Start the game with POST /v1/games, or set STATE_PLAY_COMPOSED=1 on "
+            "the service to play on positions (puzzles, analysis)."
+        ),
         "/state",
     )
 
@@ -94,9 +97,12 @@ def hidden_while_running() -> ApiError:
     return ApiError(
         403,
         "encrypted_running_game",
-        "This game is encrypted and not over: its position and its record name every hidden "
-        "card and the seed, which encryption keeps from whoever holds the state. Ask again "
-        "once the game is over, or ask POST /v1/view for a seat's view.",
+        msg(
+            "This game is encrypted and not over: its position and its record name every "
+            "hidden card and the seed, which encryption keeps from whoever holds the "
+            "state. Ask again once the game is over, or ask POST /v1/view for a seat's "
+            "view."
+        ),
         "/state",
     )
 
@@ -131,8 +137,10 @@ class RollbackGuard:
         return ApiError(
             503,
             "anti_rollback_unavailable",
-            "The store that records how far each game has gone (Redis) is unavailable; "
-            "no game can advance now. Retry later.",
+            msg(
+                "The store that records how far each game has gone (Redis) is unavailable; "
+                "no game can advance now. Retry later."
+            ),
             "",
             headers={"Retry-After": RETRY_AFTER_S},
         )
@@ -162,8 +170,15 @@ def stale(seq: int, highest: int) -> ApiError:
     return ApiError(
         409,
         "stale_state",
-        f"This state has already been played on: the service has issued state {highest} of "
-        f"this game, and this is state {seq}. Continue from the latest state.",
+        msg(
+            (
+                "This state has already been played on: the service has issued state "
+                "{highest} of this game, and this is state {seq}. Continue from the latest "
+                "state."
+            ),
+            highest=highest,
+            seq=seq,
+        ),
         "/state",
     )
 
@@ -221,8 +236,10 @@ class Sealer:
         seal = document.get(SEAL)
         if seal is None:
             raise tampered(
-                "The state has no seal. This service only accepts states it issued itself: "
-                "send back the state exactly as the service returned it."
+                msg(
+                    "The state has no seal. This service only accepts states it issued itself: "
+                    "send back the state exactly as the service returned it."
+                )
             )
         rest = {k: v for k, v in document.items() if k != SEAL}
         try:
@@ -236,8 +253,10 @@ class Sealer:
             and self._signer.verify_signature(payload, seal[len(SEAL_PREFIX) :])
         ):
             raise tampered(
-                "The state does not match its seal: it was changed after the service issued "
-                "it, or it was sealed with a secret this service no longer accepts."
+                msg(
+                    "The state does not match its seal: it was changed after the service issued "
+                    "it, or it was sealed with a secret this service no longer accepts."
+                )
             )
         if SEALED in rest:
             rest = self._decrypt(rest[SEALED])
@@ -253,11 +272,13 @@ class Sealer:
         except (InvalidToken, ValueError):
             # authentic seal but an undecryptable body: the secret that encrypted it is gone
             raise tampered(
-                "The state's encrypted part cannot be decrypted with the secrets this service "
-                "accepts."
+                msg(
+                    "The state's encrypted part cannot be decrypted with the secrets this "
+                    "service accepts."
+                )
             ) from None
         if not isinstance(inner, dict):  # pragma: no cover - we only encrypt objects
-            raise tampered("The state's encrypted part is not a state.")
+            raise tampered(msg("The state's encrypted part is not a state."))
         return inner
 
 

@@ -34,6 +34,7 @@ from app.jsonio import json_response
 from app.schemas import Envelope, JsonBool, _strict_int
 from app.settings import env_int
 from engine.games import MAX_SEATS
+from engine.messages import msg
 
 bp = Blueprint("suggest", __name__)
 
@@ -52,7 +53,7 @@ class BudgetSchema(Envelope):
     @validates_schema
     def _something(self, data: dict[str, Any], **kwargs: Any) -> None:
         if not data:
-            raise ValidationError("A budget needs iterations, time_ms or both.")
+            raise ValidationError(msg("A budget needs iterations, time_ms or both."))
 
 
 class SuggestSchema(Envelope):
@@ -70,14 +71,16 @@ class SuggestSchema(Envelope):
     @validates_schema
     def _level_or_budget(self, data: dict[str, Any], **kwargs: Any) -> None:
         if "level" in data and "budget" in data:
-            raise ValidationError("Give either a level or a budget, not both.", "budget")
+            raise ValidationError(msg("Give either a level or a budget, not both."), "budget")
 
     @validates_schema
     def _state_or_view(self, data: dict[str, Any], **kwargs: Any) -> None:
         if "state" in data and "view" in data:
-            raise ValidationError("Give either a state or a view, not both.", "view")
+            raise ValidationError(msg("Give either a state or a view, not both."), "view")
         if "state" not in data and "view" not in data:
-            raise ValidationError("Missing data for required field: a state or a view.", "state")
+            raise ValidationError(
+                msg("Missing data for required field: a state or a view."), "state"
+            )
 
 
 SUGGEST = SuggestSchema()
@@ -130,9 +133,13 @@ def suggest_route() -> Response:
         raise ApiError(
             503,
             "suggest_busy",
-            f"This server process is already running its "
-            f"{current_app.config['SUGGEST_CONCURRENCY']} "
-            "searches at once (SUGGEST_CONCURRENCY); try again shortly.",
+            msg(
+                (
+                    "This server process is already running its {limit} searches at once "
+                    "(SUGGEST_CONCURRENCY); try again shortly."
+                ),
+                limit=current_app.config["SUGGEST_CONCURRENCY"],
+            ),
             headers={"Retry-After": str(RETRY_AFTER_S)},
         )
     try:

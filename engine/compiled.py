@@ -29,7 +29,7 @@ PURE_ENV = "ENGINE_PURE"
 
 # The compiled modules (one mypyc group, engine/native__mypyc.*.so, holds their code). Left
 # out (docs/compiled.md, "What is compiled"): modules that define msgspec structs (a compiled
-# struct body does not import), engine/errors.py (mypyc refuses a list subclass), the modules
+# struct body does not import), engine/errors.py and engine/messages.py (mypyc refuses a list or str subclass), the modules
 # that take values as a client sent them (api, notation, position, the readers' checks), and
 # this one.
 MODULES: tuple[str, ...] = (

@@ -25,6 +25,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from engine.errors import Problem, ProblemList, short_repr, unknown_keys
+from engine.messages import Msg, msg
 
 T = TypeVar("T", bound="Doc")
 S = TypeVar("S", bound=msgspec.Struct)
@@ -83,15 +84,15 @@ class Problems:
         self.walked: list[_Walked] = []  # nodes that failed the typed conversion
         self.unread = False  # a list was refused unread: its cards are not "missing"
 
-    def bad(self, code: str, detail: str, pointer: str, clause: str | None = None) -> None:
+    def bad(self, code: str, detail: Msg, pointer: str, clause: str | None = None) -> None:
         self.problems.append(Problem(code, detail, pointer, clause or self.clause))
 
     def obj(self, v: Any, p: str) -> dict[str, Any]:
         if not isinstance(v, dict):
             if self.named:
-                self.bad("wrong_type", f"must be an object, not {brief(v)}", p)
+                self.bad("wrong_type", msg("must be an object, not {value}", value=brief(v)), p)
             else:
-                self.bad("wrong_type", "must be an object", p)
+                self.bad("wrong_type", msg("must be an object"), p)
             return {}
         return v
 
@@ -103,17 +104,29 @@ class Problems:
         dozen cards, and reading each would cost seconds and hundreds of MB."""
         if not isinstance(v, list):
             if self.named:
-                self.bad("wrong_type", f"must be an array, not {brief(v)}", p)
+                self.bad("wrong_type", msg("must be an array, not {value}", value=brief(v)), p)
             else:
-                self.bad("wrong_type", "must be an array", p)
+                self.bad("wrong_type", msg("must be an array"), p)
             return []
         if most is not None and len(v) > most:
             if self.named:
                 self.bad(
-                    "too_long", f"holds at most {most} entries ({what}), not {len(v)}", p, clause
+                    "too_long",
+                    msg(
+                        "holds at most {most} entries ({what}), not {count}",
+                        most=most,
+                        what=what,
+                        count=len(v),
+                    ),
+                    p,
+                    clause,
                 )
             else:
-                self.bad("too_long", f"must have at most {most} entries, not {len(v)}", p)
+                self.bad(
+                    "too_long",
+                    msg("must have at most {most} entries, not {count}", most=most, count=len(v)),
+                    p,
+                )
             self.unread = True
             return []
         return v
@@ -136,14 +149,19 @@ class Problems:
         if self.named:
             self.bad(
                 "out_of_range" if is_int(v) else "wrong_type",
-                f"must be an integer from {lo} to {hi}, not {brief(v)}",
+                msg(
+                    "must be an integer from {lo} to {hi}, not {value}",
+                    lo=lo,
+                    hi=hi,
+                    value=brief(v),
+                ),
                 p,
                 clause,
             )
         else:
             self.bad(
                 "out_of_range" if is_int(v) else "wrong_type",
-                f"must be an integer from {lo} to {hi}",
+                msg("must be an integer from {lo} to {hi}", lo=lo, hi=hi),
                 p,
                 clause,
             )
@@ -157,15 +175,15 @@ class Problems:
     def bool_(self, v: Any, p: str) -> bool:
         if not isinstance(v, bool):
             if self.named:
-                self.bad("wrong_type", f"must be true or false, not {brief(v)}", p)
+                self.bad("wrong_type", msg("must be true or false, not {value}", value=brief(v)), p)
             else:
-                self.bad("wrong_type", "must be true or false", p)
+                self.bad("wrong_type", msg("must be true or false"), p)
             return False
         return v
 
     def str_(self, v: Any, p: str) -> str:
         if not isinstance(v, str):
-            self.bad("wrong_type", "must be a string", p)
+            self.bad("wrong_type", msg("must be a string"), p)
             return ""
         return v
 
@@ -315,7 +333,7 @@ class _Walked:
         if self._cls.report_missing:
             names = [k for k, f in fields.items() if f.required and k not in d]
             for k in sorted(names) if self._cls.sort_missing else names:
-                r.bad("missing_field", f"missing field {k!r}", f"{p}/{k}")
+                r.bad("missing_field", msg("missing field {field}", field=repr(k)), f"{p}/{k}")
 
     def _check(self, name: str) -> Any:
         s = _fields(self._cls)[name]

@@ -9,9 +9,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.messages import Msg, msg
+
 # Problems kept in one error: a hostile input can hold a problem per element, and listing a
 # million of them would cost far more than reading the input did. The rest are counted.
 MAX_PROBLEMS = 100
+# a sentence and how many problems follow it (summary)
+MORE = msg("{problem} (and {more} more)")
 SHORT_REPR = 60  # most characters of an input value quoted in a message
 
 
@@ -56,7 +60,7 @@ class Problem:
     """One thing wrong with an input, located by a JSON pointer."""
 
     code: str
-    detail: str
+    detail: Msg
     pointer: str = ""
     clause: str | None = None
 
@@ -140,13 +144,19 @@ def unknown_keys(
         problems.append(
             Problem(
                 code,
-                f"unknown {what}field {short_repr(k)}",
+                _unknown_field(what, short_repr(k)),
                 f"{path}/{pointer_token(k)}",
                 clause,
             )
         )
     if isinstance(problems, ProblemList):
         problems.dropped += len(extra) - len(shown)
+
+
+def _unknown_field(what: str, field: str) -> Msg:
+    if what == "set-up ":  # the catalog words a set-up's field its own way
+        return msg("unknown set-up field {field}", field=field)
+    return msg("unknown {what}field {field}", what=what, field=field)
 
 
 class EngineError(Exception):
@@ -157,7 +167,7 @@ class EngineError(Exception):
     def __init__(
         self,
         code: str,
-        detail: str,
+        detail: Msg,
         clause: str | None = None,
         pointer: str = "",
         problems: list[Problem] | None = None,
@@ -189,7 +199,7 @@ class IllegalDecision(EngineError):
     def __init__(
         self,
         code: str,
-        detail: str,
+        detail: Msg,
         clause: str | None = None,
         pointer: str = "",
         index: int | None = None,
@@ -211,14 +221,21 @@ def missing(
     naming `clause`, as a state's missing field is one)."""
     if name in d:
         return False
-    problems.append(Problem("missing_field", f"missing field {name!r}", f"{path}/{name}", clause))
+    problems.append(
+        Problem(
+            "missing_field",
+            msg("missing field {field}", field=repr(name)),
+            f"{path}/{name}",
+            clause,
+        )
+    )
     return True
 
 
-def summary(problems: list[Problem]) -> str:
+def summary(problems: list[Problem]) -> Msg:
     """The first problem's sentence, with how many more there are."""
     first, n = problems[0], problem_count(problems)
-    return first.detail if n == 1 else f"{first.detail} (and {n - 1} more)"
+    return first.detail if n == 1 else msg(MORE, problem=first.detail, more=n - 1)
 
 
 class InvalidState(EngineError):

@@ -22,6 +22,7 @@ from typing import Any, Protocol, cast, overload
 
 from engine import architectura, fora_de_prumo  # each registers itself: see _PACKAGES
 from engine.errors import InvalidState, Problem, SetupError, short_repr
+from engine.messages import msg
 from engine.registry import GameInfo, register_game, registered
 
 __all__ = [
@@ -193,7 +194,9 @@ MAX_SEATS = max(p.INFO.max_seats for p in _PACKAGES)
 def _unknown(game_id: Any) -> SetupError:
     return SetupError(
         "unknown_game",
-        f"Unknown game {short_repr(game_id)}; known: {', '.join(GAMES)}.",
+        msg(
+            "Unknown game {game}; known: {known}.", game=short_repr(game_id), known=", ".join(GAMES)
+        ),
         None,
         "/game",
     )
@@ -229,7 +232,9 @@ def engine_for_state(document: Any) -> GameModule:
     reader, which names what is missing)."""
     game_id = document.get("game", DEFAULT_GAME) if isinstance(document, dict) else DEFAULT_GAME
     if not isinstance(game_id, str) or game_id not in GAMES:
-        detail = f"Unknown game {short_repr(game_id)}; known: {', '.join(GAMES)}."
+        detail = msg(
+            "Unknown game {game}; known: {known}.", game=short_repr(game_id), known=", ".join(GAMES)
+        )
         raise InvalidState([Problem("unknown_game", detail, "/game")])
     return engine(game_id)
 

@@ -16,6 +16,7 @@ from importlib import resources
 from typing import Any, Generic, Protocol, TypeVar
 
 from engine.errors import EngineError, IllegalDecision, SetupError, short_repr
+from engine.messages import Msg, msg
 
 G = TypeVar("G")  # the game's in-memory state: has .over, .n and .log
 
@@ -47,7 +48,7 @@ class _Ends(Protocol):
 
 
 def position_refusal(
-    detail: str, clause: str, where: str = "", root: str = "/position"
+    detail: Msg, clause: str, where: str = "", root: str = "/position"
 ) -> EngineError:
     """A position that does not read (pointer into the request: /position…), or a state that
     has no position (root /state): each game's position notation refuses with it."""
@@ -57,7 +58,11 @@ def position_refusal(
 def position_number(value: str, what: str, clause: str, where: str, signed: bool = False) -> int:
     """A number of a position: one to four digits (after a minus sign where `signed`)."""
     if not re.fullmatch(r"-?\d{1,4}" if signed else r"\d{1,4}", value):
-        raise position_refusal(f"{what} must be a number, not {short_repr(value)}.", clause, where)
+        raise position_refusal(
+            msg("{what} must be a number, not {value}.", what=what, value=short_repr(value)),
+            clause,
+            where,
+        )
     return int(value)
 
 
@@ -69,7 +74,9 @@ def position_pairs(text: str, clause: str, where: str) -> Iterator[tuple[str, st
             continue
         key, eq, value = word.partition("=")
         if not eq:
-            raise position_refusal(f"{short_repr(word)} is not key=value.", clause, where)
+            raise position_refusal(
+                msg("{word} is not key=value.", word=short_repr(word)), clause, where
+            )
         yield key, value
 
 
@@ -127,7 +134,11 @@ class DecisionProtocol(Generic[G]):
         if cat is None:
             raise SetupError(
                 "unknown_catalog",
-                f"no built-in catalog {short_repr(spec)}; known: {sorted(known)}",
+                msg(
+                    "no built-in catalog {spec}; known: {known}",
+                    spec=short_repr(spec),
+                    known=sorted(known),
+                ),
                 self.unknown_catalog_clause,
                 "/catalog",
             )
@@ -156,7 +167,7 @@ class DecisionProtocol(Generic[G]):
         the first illegal one and return its error (with `index`), leaving `g` just before."""
         if not isinstance(decisions, list):
             raise IllegalDecision(
-                "malformed_decision", "decisions must be an array", None, "/decisions"
+                "malformed_decision", msg("decisions must be an array"), None, "/decisions"
             )
         log: list[JSON] = []
         g.log = log  # type: ignore[attr-defined]

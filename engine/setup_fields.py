@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from engine.errors import CatalogError, Problem, SetupError, add_problems_of, missing
+from engine.messages import Msg, msg
 
 C = TypeVar("C")
 
@@ -33,13 +34,18 @@ def is_int(v: Any) -> bool:
 
 
 def check_shared_fields(
-    setup: dict[str, Any], problems: list[Problem], clauses: SetupClauses, players: str
+    setup: dict[str, Any], problems: list[Problem], clauses: SetupClauses, players: Msg
 ) -> int | None:
     """Append the problems of the shared fields; the number of seats, None when it is bad.
     `players`: the game's sentence for a bad number of seats."""
     if setup.get("game", clauses.game) != clauses.game:
         problems.append(
-            Problem("wrong_game", f"game must be {clauses.game!r}", "/game", clauses.setup)
+            Problem(
+                "wrong_game",
+                msg("game must be {game}", game=repr(clauses.game)),
+                "/game",
+                clauses.setup,
+            )
         )
     seats: Any = setup.get("seats")
     n = seats if is_int(seats) and seats in SEATS else None
@@ -51,7 +57,10 @@ def check_shared_fields(
     ):
         problems.append(
             Problem(
-                "invalid_seed", "seed must be an integer from 0 to 2^64-1", "/seed", clauses.seed
+                "invalid_seed",
+                msg("seed must be an integer from 0 to 2^64-1"),
+                "/seed",
+                clauses.seed,
             )
         )
     first_seat = setup.get("first_seat", 0)
@@ -60,7 +69,7 @@ def check_shared_fields(
         problems.append(
             Problem(
                 "invalid_first_seat",
-                f"first_seat must be 0..{most}",
+                msg("first_seat must be 0..{last}", last=most),
                 "/first_seat",
                 clauses.first_seat,
             )

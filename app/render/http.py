@@ -23,6 +23,7 @@ from app.render import MAX_SVG_BYTES, RENDERERS
 from app.schemas import Envelope, _strict_int
 from engine.errors import EngineError
 from engine.games import MAX_SEATS, GameModule, engine_for_state
+from engine.messages import Msg, msg
 from engine.render.board import Board
 
 bp = Blueprint("render", __name__, url_prefix="/v1")
@@ -44,7 +45,7 @@ class RenderSchema(Envelope):
     def _one_document(self, data: dict[str, Any], **kwargs: Any) -> None:
         if ("state" in data) == ("view" in data):
             raise ValidationError(
-                "Give exactly one of state (a game state) or view (a seat's view)."
+                msg("Give exactly one of state (a game state) or view (a seat's view).")
             )
 
 
@@ -56,7 +57,10 @@ def _engine(doc: dict[str, Any], where: str) -> GameModule:
         eng = engine_for_state(doc)
     if eng.INFO.id not in RENDERERS:
         raise ApiError(
-            422, "no_renderer", f"No picture is drawn for {eng.INFO.id!r} yet.", f"{where}/game"
+            422,
+            "no_renderer",
+            msg("No picture is drawn for {game} yet.", game=repr(eng.INFO.id)),
+            f"{where}/game",
         )
     return eng
 
@@ -70,7 +74,7 @@ def _from_state(body: dict[str, Any]) -> tuple[GameModule, Any, dict[str, Any], 
     return eng, g, doc, seat
 
 
-def _bad_view(detail: str, pointer: str = "/view") -> ApiError:
+def _bad_view(detail: Msg, pointer: str = "/view") -> ApiError:
     return ApiError(422, "invalid_view", detail, pointer)
 
 
@@ -80,14 +84,21 @@ def _from_view(body: dict[str, Any]) -> tuple[GameModule, Any, dict[str, Any], i
     seats = view.get("seats")
     viewer = view.get("view_of")
     if not isinstance(seats, list) or not seats:
-        raise _bad_view("A view lists its seats (seats: an array).", "/view/seats")
+        raise _bad_view(msg("A view lists its seats (seats: an array)."), "/view/seats")
     if not isinstance(viewer, int) or isinstance(viewer, bool) or not 0 <= viewer < len(seats):
-        raise _bad_view(f"view_of must be the viewing seat, 0..{len(seats) - 1}.", "/view/view_of")
+        raise _bad_view(
+            msg("view_of must be the viewing seat, 0..{last}.", last=len(seats) - 1),
+            "/view/view_of",
+        )
     if body.get("seat", viewer) != viewer:
         raise ApiError(
             422,
             "seat_not_viewer",
-            f"This view is seat {viewer}'s; it cannot be drawn for seat {body['seat']}.",
+            msg(
+                "This view is seat {viewer}'s; it cannot be drawn for seat {seat}.",
+                viewer=viewer,
+                seat=body["seat"],
+            ),
             "/seat",
         )
     try:
@@ -99,7 +110,11 @@ def _from_view(body: dict[str, Any]) -> tuple[GameModule, Any, dict[str, Any], i
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
         # the sampler reads the view's own fields (unseen, counts) before the strict reader
         raise _bad_view(
-            f"The view is malformed ({type(e).__name__}: {e}); send what POST /v1/view answers."
+            msg(
+                "The view is malformed ({error}: {reason}); send what POST /v1/view answers.",
+                error=type(e).__name__,
+                reason=e,
+            )
         ) from None
     return eng, g, doc, viewer
 
@@ -129,7 +144,11 @@ def render() -> Response:
         raise ApiError(
             422,
             "picture_too_large",
-            f"The picture would take {len(data)} bytes (at most {MAX_SVG_BYTES}).",
+            msg(
+                "The picture would take {size} bytes (at most {most}).",
+                size=len(data),
+                most=MAX_SVG_BYTES,
+            ),
             "",
         )
     answer = Response(data, mimetype=SVG)

@@ -34,6 +34,7 @@ from engine.errors import (
     pointer_token,
     short_repr,
 )
+from engine.messages import Msg, msg
 from engine.protocol import DecisionProtocol
 from engine.refusals import Row, first_refusal
 from engine.setup_fields import setup_catalog
@@ -46,7 +47,7 @@ def new_game_internal(setup: dict[str, Any]) -> Game:
     a custom catalog that is the set-up's only problem is refused with its own error (as
     beside a state), else its problems are listed under /catalog."""
     if not isinstance(setup, dict):
-        raise SetupError("invalid_setup", "the set-up must be an object", "A-1", "")
+        raise SetupError("invalid_setup", msg("the set-up must be an object"), "A-1", "")
     problems = ProblemList()  # an object of 100,000 unknown fields costs a count
     n = check_fields(setup, problems)
     cat = setup_catalog(problems, setup, get_catalog)
@@ -72,12 +73,17 @@ def require_decider(g: Game, seat: int | None = None, pointer: str = "/seat") ->
     decider = deciding_seat(g)
     if g.over or decider is None:
         raise IllegalDecision(
-            "game_over", "The game is over: no decision can be made.", "A-3.7", pointer
+            "game_over", msg("The game is over: no decision can be made."), "A-3.7", pointer
         )
     if seat is not None and seat != decider:
         raise IllegalDecision(
             "not_your_decision",
-            f"This decision belongs to seat {decider} ({g.colours[decider]}), not seat {short_repr(seat)}.",
+            msg(
+                "This decision belongs to seat {seat} ({colour}), not seat {other}.",
+                seat=decider,
+                colour=g.colours[decider],
+                other=short_repr(seat),
+            ),
             "A-9",
             pointer,
         )
@@ -88,12 +94,14 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
     """A decision object to an engine action; malformed ones are refused with a reason."""
     require_decider(g, None, pointer)
     if not isinstance(d, dict):
-        raise IllegalDecision("malformed_decision", "A decision must be an object.", None, pointer)
+        raise IllegalDecision(
+            "malformed_decision", msg("A decision must be an object."), None, pointer
+        )
     kind = d.get("type")
     if not isinstance(kind, str) or kind not in DECISION_TYPES:
         raise IllegalDecision(
             "unknown_decision_type",
-            f"Unknown decision type {short_repr(kind)}.",
+            msg("Unknown decision type {type}.", type=short_repr(kind)),
             None,
             pointer + "/type",
         )
@@ -103,7 +111,11 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
     if extra:
         raise IllegalDecision(
             "malformed_decision",
-            f"Unexpected field(s) {short_repr(sorted(extra))} for {kind}.",
+            msg(
+                "Unexpected field(s) {fields} for {kind}.",
+                fields=short_repr(sorted(extra)),
+                kind=kind,
+            ),
             None,
             pointer + "/" + pointer_token(min(extra)),
         )
@@ -114,7 +126,10 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
         if field in ("card", "target"):
             if not isinstance(v, str) or v not in g.inst.index:
                 raise IllegalDecision(
-                    "unknown_card", f"{short_repr(v)} is not a card of this game.", "A-1.3", fp
+                    "unknown_card",
+                    msg("{card} is not a card of this game.", card=short_repr(v)),
+                    "A-1.3",
+                    fp,
                 )
             out.append(g.inst.index[v])
         elif field == "cell":
@@ -130,7 +145,7 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
         elif field == "steps":
             if not isinstance(v, int) or isinstance(v, bool):
                 raise IllegalDecision(
-                    "malformed_decision", "steps must be an integer.", "A-7.2", fp
+                    "malformed_decision", msg("steps must be an integer."), "A-7.2", fp
                 )
             out.append(v)
     return tuple(out)
@@ -166,7 +181,11 @@ def _wrong_decision_type(c: _Asked, pointer: str) -> Refused:
     """A-3: a decision of a type the pending decision takes."""
     if c.a[0] in c.kinds:
         return None
-    detail = f"The pending decision accepts {', '.join(c.kinds)}, not {c.a[0]}."
+    detail = msg(
+        "The pending decision accepts {accepted}, not {kind}.",
+        accepted=", ".join(c.kinds),
+        kind=c.a[0],
+    )
     return IllegalDecision("wrong_decision_type", detail, "A-3", pointer + "/type")
 
 
@@ -174,7 +193,7 @@ def _card_not_in_hand(c: _Asked, pointer: str) -> Refused:
     """A-3.2: a card is played from the hand."""
     if c.a[1] in c.g.hands[c.seat]:
         return None
-    detail = f"{c.target} is not in your hand."
+    detail = msg("{card} is not in your hand.", card=c.target)
     return IllegalDecision("card_not_in_hand", detail, "A-3.2", pointer + "/card")
 
 
@@ -182,7 +201,7 @@ def _played_outside_city(c: _Asked, pointer: str) -> Refused:
     """A-9 (Graveyard): a card made to be played outside the city takes no cell."""
     if not (c.card.outside and c.cell >= 0):
         return None
-    detail = f"{c.card.name} is played outside the city (cell null)."
+    detail = msg("{card} is played outside the city (cell null).", card=c.card.name)
     return IllegalDecision("played_outside_city", detail, "A-9", pointer + "/cell")
 
 
@@ -190,7 +209,7 @@ def _cell_required(c: _Asked, pointer: str) -> Refused:
     """A-3.2: any other card is played onto a cell."""
     if c.card.outside or c.cell >= 0:
         return None
-    detail = f"{c.card.name} must be played onto a cell."
+    detail = msg("{card} must be played onto a cell.", card=c.card.name)
     return IllegalDecision("cell_required", detail, "A-3.2", pointer + "/cell")
 
 
@@ -198,7 +217,7 @@ def _cost_cannot_be_paid(c: _Asked, pointer: str) -> Refused:
     """A-3.1c: a card with a play cost is played only when the cost can be paid."""
     if cost_payable(c.g, c.seat, c.a[1]):
         return None
-    detail = f"{c.card.name}'s play cost cannot be paid."
+    detail = msg("{card}'s play cost cannot be paid.", card=c.card.name)
     return IllegalDecision("cost_cannot_be_paid", detail, "A-3.1c", pointer + "/card")
 
 
@@ -207,7 +226,7 @@ def _fountain_cell(c: _Asked, pointer: str) -> Refused:
     f = c.g.fountain[c.cell]
     if f < 0 or f == c.seat:
         return None
-    detail = "An opponent's Fountain token lies on that cell."
+    detail = msg("An opponent's Fountain token lies on that cell.")
     return IllegalDecision("fountain_cell", detail, "A-4.3", pointer + "/cell")
 
 
@@ -224,7 +243,10 @@ def _three_in_a_row(c: _Asked, pointer: str) -> Refused:
     """A-4.2: with 3 or 4 players, no third consecutive face-up card of a colour in a street."""
     if not breaks_three_in_a_row(c.g, c.seat, c.cell):
         return None
-    detail = "With 3 or 4 players you may not play a third consecutive face-up card of your colour in a street."
+    detail = msg(
+        "With 3 or 4 players you may not play a third consecutive face-up card of "
+        "your colour in a street."
+    )
     return IllegalDecision("three_in_a_row", detail, "A-4.2", pointer + "/cell")
 
 
@@ -233,21 +255,25 @@ def _target_protected(c: _Asked, pointer: str) -> Refused:
     g, cell = c.g, c.g.locate(c.a[1])
     if not (cell >= 0 and g.city[cell][-1][2] and protected_against(g, g.city[cell][-1], c.seat)):
         return None
-    detail = f"{c.target} is protected against you."
+    detail = msg("{card} is protected against you.", card=c.target)
     return IllegalDecision("target_protected", detail, "A-6.2", pointer + "/target")
 
 
 def _illegal_target(c: _Asked, pointer: str) -> Refused:
     """A-7.2 to A-7.8: else the target is not one the operation may pick (its own clause)."""
-    detail = (
-        f"{c.target} is not a legal target of this {c.a[0]} (see the pending decision's options)."
+    detail = msg(
+        "{card} is not a legal target of this {kind} (see the pending decision's options).",
+        card=c.target,
+        kind=c.a[0],
     )
     return IllegalDecision("illegal_target", detail, OP_CLAUSE[c.a[0]], pointer + "/target")
 
 
 def _illegal_decision(c: _Asked, pointer: str) -> Refused:
     """A-3: the last refusal, a decision of the right type that breaks no rule above."""
-    detail = f"That decision is not among the legal options of the pending {c.task} decision."
+    detail = msg(
+        "That decision is not among the legal options of the pending {kind} decision.", kind=c.task
+    )
     return IllegalDecision("illegal_decision", detail, "A-3", pointer)
 
 
@@ -278,14 +304,32 @@ def diagnose(g: Game, a: Action, pointer: str) -> IllegalDecision:
     return refusal
 
 
-def _why_not_eligible(g: Game, cell: int) -> str:
+def _why_not_eligible(g: Game, cell: int) -> Msg:
     stack = g.city[cell]
-    where = f"[{cell // BLOCKS + 1}, {cell % BLOCKS + 1}]"
+    street, block = cell // BLOCKS + 1, cell % BLOCKS + 1
     if stack and stack[-1][2]:
-        return f"Cell {where} holds a face-up card; only empty or face-down cells are eligible."
+        return msg(
+            (
+                "Cell [{street}, {block}] holds a face-up card; only empty or face-down "
+                "cells are eligible."
+            ),
+            street=street,
+            block=block,
+        )
     if cell % BLOCKS == 0:
-        return f"Cell {where} is block 1 of a street that is not the first street without cards."
-    return f"Cell {where} is empty and the cell to its left is empty."
+        return msg(
+            (
+                "Cell [{street}, {block}] is block 1 of a street that is not the first "
+                "street without cards."
+            ),
+            street=street,
+            block=block,
+        )
+    return msg(
+        "Cell [{street}, {block}] is empty and the cell to its left is empty.",
+        street=street,
+        block=block,
+    )
 
 
 _PROTOCOL: DecisionProtocol[Game] = DecisionProtocol(

@@ -21,6 +21,7 @@ from engine.errors import (
     problem_count,
     short_repr,
 )
+from engine.messages import msg
 from engine.protocol import shipped_catalogs
 
 FORMAT = "architectura-catalog/1"
@@ -163,10 +164,14 @@ class Catalog:
 
 def _selector(d: Any, path: str, r: Problems) -> Selector:
     if not isinstance(d, dict):
-        r.bad("catalog_type", "target must be an object", path)
+        r.bad("catalog_type", msg("target must be an object"), path)
         return Selector()
     r.unknown(
-        d, ("where", "owner", "face", "value", "card"), path, "catalog_unknown_field", "target "
+        d,
+        ("where", "owner", "face", "value", "card"),
+        path,
+        "catalog_unknown_field",
+        msg("target "),
     )
     where = d.get("where", "city")
     owner = d.get("owner", "any")
@@ -174,48 +179,52 @@ def _selector(d: Any, path: str, r: Problems) -> Selector:
     value = d.get("value")
     card = d.get("card")
     if not _one_of(where, WHERES):
-        r.bad("catalog_value", f"where must be one of {sorted(WHERES)}", f"{path}/where")
+        r.bad(
+            "catalog_value",
+            msg("where must be one of {wheres}", wheres=sorted(WHERES)),
+            f"{path}/where",
+        )
         where = "city"
     if not _one_of(owner, ("any", "own")):
-        r.bad("catalog_value", "owner must be 'any' or 'own'", f"{path}/owner")
+        r.bad("catalog_value", msg("owner must be 'any' or 'own'"), f"{path}/owner")
         owner = "any"
     if not _one_of(face, ("up", "down")):
-        r.bad("catalog_value", "face must be 'up' or 'down'", f"{path}/face")
+        r.bad("catalog_value", msg("face must be 'up' or 'down'"), f"{path}/face")
         face = "up"
     if value is not None and value != "lower_than_source":
-        r.bad("catalog_value", "value may only be 'lower_than_source'", f"{path}/value")
+        r.bad("catalog_value", msg("value may only be 'lower_than_source'"), f"{path}/value")
     if card is not None and not (isinstance(card, str) and ID_RE.match(card)):
-        r.bad("catalog_value", "card must be a card id", f"{path}/card")
+        r.bad("catalog_value", msg("card must be a card id"), f"{path}/card")
         card = None
     return Selector(where, owner, face, value == "lower_than_source", card)
 
 
 def _op(d: Any, path: str, r: Problems) -> Op | None:
     if not isinstance(d, dict) or not isinstance(d.get("op"), str) or d["op"] not in OPS:
-        r.bad("catalog_value", f"op must be one of {sorted(OPS)}", f"{path}/op")
+        r.bad("catalog_value", msg("op must be one of {ops}", ops=sorted(OPS)), f"{path}/op")
         return None
     kind = d["op"]
     allowed = ["op", "may", "count", "steps", "per_owner", "target"]
     allowed += ["value"] if kind == "hand_limit" else ["name"] if kind == "special" else []
-    r.unknown(d, allowed, path, "catalog_unknown_field", f"{kind} op ")
+    r.unknown(d, allowed, path, "catalog_unknown_field", msg("{kind} op ", kind=kind))
     may = d.get("may", False)
     if not isinstance(may, bool):
-        r.bad("catalog_type", "may must be a boolean", f"{path}/may")
+        r.bad("catalog_type", msg("may must be a boolean"), f"{path}/may")
         may = False
     count_raw = d.get("count", 1)
     count = 0 if count_raw == "all" else count_raw
     if not isinstance(count, int) or isinstance(count, bool) or count < 0 or count > 8:
-        r.bad("catalog_value", "count must be 1..8 or 'all'", f"{path}/count")
+        r.bad("catalog_value", msg("count must be 1..8 or 'all'"), f"{path}/count")
         count = 1
     if count == 0 and kind != "destroy":
-        r.bad("catalog_value", "count 'all' is only defined for destroy", f"{path}/count")
+        r.bad("catalog_value", msg("count 'all' is only defined for destroy"), f"{path}/count")
     steps = d.get("steps", 1)
     if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= 3:
-        r.bad("catalog_value", "steps must be 1..3", f"{path}/steps")
+        r.bad("catalog_value", msg("steps must be 1..3"), f"{path}/steps")
         steps = 1
     per_owner = d.get("per_owner", False)
     if not isinstance(per_owner, bool):
-        r.bad("catalog_type", "per_owner must be a boolean", f"{path}/per_owner")
+        r.bad("catalog_type", msg("per_owner must be a boolean"), f"{path}/per_owner")
         per_owner = False
     value = d.get("value", 0) if kind == "hand_limit" else 0
     name = d.get("name", "") if kind == "special" else ""
@@ -224,26 +233,42 @@ def _op(d: Any, path: str, r: Problems) -> Op | None:
         target = _selector(d.get("target", {}), f"{path}/target", r)
         if kind == "restore" or kind == "remove":
             if target.face != "down":
-                r.bad("catalog_value", f"{kind} targets face-down cards", f"{path}/target/face")
+                r.bad(
+                    "catalog_value",
+                    msg("{kind} targets face-down cards", kind=kind),
+                    f"{path}/target/face",
+                )
         elif target.face != "up":
-            r.bad("catalog_value", f"{kind} targets face-up cards", f"{path}/target/face")
+            r.bad(
+                "catalog_value",
+                msg("{kind} targets face-up cards", kind=kind),
+                f"{path}/target/face",
+            )
     if kind == "hand_limit" and not _int(value, 1, 12):
-        r.bad("catalog_value", "hand_limit value must be 1..12", f"{path}/value")
+        r.bad("catalog_value", msg("hand_limit value must be 1..12"), f"{path}/value")
         value = 3
     if kind == "special" and not _one_of(name, SPECIALS):
-        r.bad("catalog_value", f"special name must be one of {sorted(SPECIALS)}", f"{path}/name")
+        r.bad(
+            "catalog_value",
+            msg("special name must be one of {specials}", specials=sorted(SPECIALS)),
+            f"{path}/name",
+        )
         name = ""
     return Op(kind, may, count, steps, per_owner, value, name, target)
 
 
 def _score(d: Any, path: str, r: Problems) -> Score | None:
     if not isinstance(d, dict) or not _one_of(d.get("score"), SCORES):
-        r.bad("catalog_value", f"score must be one of {sorted(SCORES)}", f"{path}/score")
+        r.bad(
+            "catalog_value",
+            msg("score must be one of {scores}", scores=sorted(SCORES)),
+            f"{path}/score",
+        )
         return None
     r.unknown(d, ("score", "points", "target"), path, "catalog_unknown_field", "")
     pts = d.get("points")
     if not isinstance(pts, int) or isinstance(pts, bool) or not -20 <= pts <= 20:
-        r.bad("catalog_value", "points must be an integer -20..20", f"{path}/points")
+        r.bad("catalog_value", msg("points must be an integer -20..20"), f"{path}/points")
         pts = 0
     target = _selector(d.get("target", {}), f"{path}/target", r)
     return Score(str(d["score"]), int(pts), target)
@@ -295,10 +320,12 @@ def _face(d: dict[str, Any], path: str, r: Problems) -> tuple[Any, ...]:
     No., with an offset). (values, basic index, formula, offset)."""
     if "formula" in d:
         if "values" in d or "basic" in d:
-            r.bad("catalog_value", "a card has values+basic or a formula, not both", path)
+            r.bad("catalog_value", msg("a card has values+basic or a formula, not both"), path)
         m = FORMULA_RE.match(d["formula"]) if isinstance(d["formula"], str) else None
         if not m:
-            r.bad("catalog_value", "formula must look like X, X+2, No., No.-1", f"{path}/formula")
+            r.bad(
+                "catalog_value", msg("formula must look like X, X+2, No., No.-1"), f"{path}/formula"
+            )
             return (), 0, None, 0
         return (), 0, m.group(1), int(m.group(2) or 0)
     raw_values = d.get("values")
@@ -309,17 +336,17 @@ def _face(d: dict[str, Any], path: str, r: Problems) -> tuple[Any, ...]:
     ):
         r.bad(
             "catalog_value",
-            f"values must list 1 to 4 integers from 0 to {MAX_VALUE}",
+            msg("values must list 1 to 4 integers from 0 to {most}", most=MAX_VALUE),
             f"{path}/values",
         )
         return (), 0, None, 0
     if any(a >= b for a, b in itertools.pairwise(raw_values)):
-        r.bad("catalog_value", "values must be strictly ascending (A-2.1)", f"{path}/values")
+        r.bad("catalog_value", msg("values must be strictly ascending (A-2.1)"), f"{path}/values")
         return (), 0, None, 0
     values = tuple(raw_values)
     basic = d.get("basic")
     if not _int(basic, 0, MAX_VALUE) or basic not in values:
-        r.bad("catalog_value", "basic must be one of the card's values", f"{path}/basic")
+        r.bad("catalog_value", msg("basic must be one of the card's values"), f"{path}/basic")
         return values, 0, None, 0
     return values, values.index(basic), None, 0
 
@@ -338,7 +365,9 @@ def _cost(d: dict[str, Any], path: str, r: Problems) -> tuple[Any, ...]:
         or not all(_one_of(z, ("hand", "graveyard")) for z in c["from"])
         or len(set(c["from"])) != len(c["from"])
     ):
-        r.bad("catalog_value", "cost is {remove: 1..3, from: [hand|graveyard]}", f"{path}/cost")
+        r.bad(
+            "catalog_value", msg("cost is {remove: 1..3, from: [hand|graveyard]}"), f"{path}/cost"
+        )
         return 0, ()
     return c["remove"], tuple(c["from"])
 
@@ -371,13 +400,13 @@ ID = Check(
     "id",
     None,
     lambda v, _: isinstance(v, str) and ID_RE.match(v) is not None,
-    Problem("catalog_value", "id must match ^[a-z][a-z0-9_]*$"),
+    Problem("catalog_value", msg("id must match ^[a-z][a-z0-9_]*$")),
 )
 NAME = Check(
     "name",
     None,
     lambda v, _: _text(v, MAX_NAME),
-    Problem("catalog_value", f"name must be a string of 1 to {MAX_NAME} characters"),
+    Problem("catalog_value", msg("name must be a string of 1 to {most} characters", most=MAX_NAME)),
 )
 # A card's fields in the order they are checked (docs/catalog.md, A-10): name -> reader.
 CARD_READERS: tuple[tuple[str, Reader], ...] = (
@@ -389,7 +418,10 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
             "names",
             {},
             _names,
-            Problem("catalog_value", f"names maps pt/fr/de to names of 1 to {MAX_NAME} characters"),
+            Problem(
+                "catalog_value",
+                msg("names maps pt/fr/de to names of 1 to {most} characters", most=MAX_NAME),
+            ),
         ),
     ),
     (
@@ -398,7 +430,7 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
             "kind",
             None,
             lambda v, _: _one_of(v, ("basic", "additional")),
-            Problem("catalog_value", "kind must be 'basic' or 'additional'"),
+            Problem("catalog_value", msg("kind must be 'basic' or 'additional'")),
         ),
     ),
     ("face", _face),  # A-2.1
@@ -408,7 +440,7 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
             "shield",
             False,
             lambda v, _: isinstance(v, bool),
-            Problem("catalog_type", "shield must be a boolean"),
+            Problem("catalog_type", msg("shield must be a boolean")),
         ),
     ),
     (
@@ -417,7 +449,7 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
             "replaces",
             None,
             lambda v, d: v is None or (d.get("kind") == "additional" and isinstance(v, str)),
-            Problem("catalog_value", "only an additional card may name the card it replaces"),
+            Problem("catalog_value", msg("only an additional card may name the card it replaces")),
         ),
     ),
     ("cost", _cost),  # A-3.1c
@@ -427,7 +459,7 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
             "placement",
             "city",
             lambda v, _: _one_of(v, ("city", "outside")),
-            Problem("catalog_value", "placement must be 'city' or 'outside'"),
+            Problem("catalog_value", msg("placement must be 'city' or 'outside'")),
         ),
     ),
     (
@@ -435,7 +467,9 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
         Items(
             "on_play",
             _op,
-            Problem("catalog_type", f"on_play must list at most {MAX_OPS} operations"),
+            Problem(
+                "catalog_type", msg("on_play must list at most {most} operations", most=MAX_OPS)
+            ),
         ),
     ),
     (
@@ -443,7 +477,9 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
         Items(
             "end_of_game",
             _score,
-            Problem("catalog_type", f"end_of_game must list at most {MAX_OPS} modifiers"),
+            Problem(
+                "catalog_type", msg("end_of_game must list at most {most} modifiers", most=MAX_OPS)
+            ),
         ),
     ),
     (
@@ -452,7 +488,10 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
             "passive",
             [],
             _passive,
-            Problem("catalog_value", f"passive lists distinct entries of {sorted(PASSIVES)}"),
+            Problem(
+                "catalog_value",
+                msg("passive lists distinct entries of {passives}", passives=sorted(PASSIVES)),
+            ),
         ),
     ),
     (
@@ -461,7 +500,9 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
             "pregame",
             None,
             lambda v, _: v is None or _one_of(v, PREGAMES),
-            Problem("catalog_value", f"pregame must be one of {sorted(PREGAMES)}"),
+            Problem(
+                "catalog_value", msg("pregame must be one of {pregames}", pregames=sorted(PREGAMES))
+            ),
         ),
     ),
     (
@@ -470,7 +511,10 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
             "text",
             "",
             lambda v, _: isinstance(v, str) and len(v) <= MAX_TEXT,
-            Problem("catalog_type", f"text must be a string of at most {MAX_TEXT} characters"),
+            Problem(
+                "catalog_type",
+                msg("text must be a string of at most {most} characters", most=MAX_TEXT),
+            ),
         ),
     ),
 )
@@ -482,14 +526,18 @@ def _header(data: dict[str, Any], r: Problems) -> list[str]:
     """A-10: the catalog's own fields, checked before its cards: format, id, name and
     provenance, the seats' colours (A-1.1). Its colours."""
     if data.get("format") != FORMAT:
-        r.bad("catalog_format", f"format must be {FORMAT!r}", "/format")
+        r.bad("catalog_format", msg("format must be {format}", format=repr(FORMAT)), "/format")
     ID(data, "", r)
     for k, most in (("name", MAX_NAME), ("provenance", MAX_TEXT)):
         if not _text(data.get(k), most):
-            r.bad("catalog_value", f"{k} must be a string of 1 to {most} characters", f"/{k}")
+            r.bad(
+                "catalog_value",
+                msg("{key} must be a string of 1 to {most} characters", key=k, most=most),
+                f"/{k}",
+            )
     colours = data.get("colours", list(DEFAULT_COLOURS))
     if not _colours(colours, data):
-        r.bad("catalog_value", "colours must list 4 distinct colour ids (A-1.1)", "/colours")
+        r.bad("catalog_value", msg("colours must list 4 distinct colour ids (A-1.1)"), "/colours")
         colours = list(DEFAULT_COLOURS)
     return list(colours)
 
@@ -498,10 +546,10 @@ def _card(d: Any, path: str, r: Problems) -> CardDef | None:
     """A card of the catalog, each field read by its row of CARD_READERS; None when any
     problem was found (all of them listed)."""
     if not isinstance(d, dict):
-        r.bad("catalog_type", "a card must be an object", path)
+        r.bad("catalog_type", msg("a card must be an object"), path)
         return None
     start = problem_count(r.problems)
-    r.unknown(d, CARD_FIELDS, path, "catalog_unknown_field", "card ")
+    r.unknown(d, CARD_FIELDS, path, "catalog_unknown_field", msg("card "))
     f = {name: read(d, path, r) for name, read in CARD_READERS}
     if problem_count(r.problems) > start:
         return None
@@ -543,7 +591,10 @@ def _references(
             if target is None or target.kind != "basic":
                 r.bad(
                     "catalog_reference",
-                    f"replaces {short_repr(card.replaces)}, which is not a basic card",
+                    msg(
+                        "replaces {replaces}, which is not a basic card",
+                        replaces=short_repr(card.replaces),
+                    ),
                     f"/cards/{i}/replaces",
                 )
         elif card.kind == "additional" and not any(
@@ -551,14 +602,18 @@ def _references(
         ):
             r.bad(
                 "catalog_reference",
-                f"{card.id!r} replaces no basic card: no basic card has basic value {card.basic_value} (A-1.5)",
+                msg(
+                    "{card} replaces no basic card: no basic card has basic value {value} (A-1.5)",
+                    card=repr(card.id),
+                    value=card.basic_value,
+                ),
                 f"/cards/{i}",
             )
         for j, sc in enumerate(card.end_of_game):
             if sc.target.card is not None and sc.target.card not in cards:
                 r.bad(
                     "catalog_reference",
-                    f"unknown card {sc.target.card!r}",
+                    msg("unknown card {card}", card=repr(sc.target.card)),
                     f"/cards/{i}/end_of_game/{j}/target/card",
                 )
 
@@ -569,30 +624,38 @@ def _walked(data: Any) -> Catalog:
     the cards name (_references)."""
     r = Problems()
     if not isinstance(data, dict):
-        raise CatalogError([Problem("catalog_type", "a catalog must be a JSON object", "")])
+        raise CatalogError([Problem("catalog_type", msg("a catalog must be a JSON object"), "")])
     r.unknown(
         data,
         ("format", "id", "name", "provenance", "colours", "cards"),
         "",
         "catalog_unknown_field",
-        "catalog ",
+        msg("catalog "),
     )
     colours = _header(data, r)
     raw_cards = data.get("cards")
     cards: dict[str, CardDef] = {}
     if not isinstance(raw_cards, list) or not 1 <= len(raw_cards) <= MAX_CARDS:
-        r.bad("catalog_value", f"cards must list 1 to {MAX_CARDS} cards", "/cards")
+        r.bad("catalog_value", msg("cards must list 1 to {most} cards", most=MAX_CARDS), "/cards")
         raw_cards = []
     for i, rc in enumerate(raw_cards):
         card = _card(rc, f"/cards/{i}", r)
         if card is None:
             continue
         if card.id in cards:
-            r.bad("catalog_duplicate", f"card id {card.id!r} appears twice", f"/cards/{i}/id")
+            r.bad(
+                "catalog_duplicate",
+                msg("card id {id} appears twice", id=repr(card.id)),
+                f"/cards/{i}/id",
+            )
         cards[card.id] = card
     basics = [c for c in cards.values() if c.kind == "basic"]
     if raw_cards and len(basics) != 12 and not r.problems:
-        r.bad("catalog_value", f"a deck has 12 basic cards (A-1.3); found {len(basics)}", "/cards")
+        r.bad(
+            "catalog_value",
+            msg("a deck has 12 basic cards (A-1.3); found {basics}", basics=len(basics)),
+            "/cards",
+        )
     _references(raw_cards, cards, basics, r)
     if r.problems:
         raise CatalogError(r.problems)

@@ -35,6 +35,7 @@ from engine.architectura.city import (
 from engine.architectura.model import BLOCKS, Action, Entry, Game, Task, cell_event, cell_json
 from engine.architectura.scoring import final_scores
 from engine.errors import Problem
+from engine.messages import msg
 
 DECLINE: Action = ("decline",)
 APPLY: Action = ("apply",)
@@ -952,7 +953,7 @@ def _op_is_targeted(g: Game, t: Task) -> list[Problem]:
     """A-7.1: an operation step resolves a targeted operation, not one of all cards."""
     op = g.cat.cards[t["def"]].on_play[t["i"]]
     if op.op not in OP_CLAUSE or op.count == 0:
-        detail = f"operation {t['i']} of {t['def']} is not a targeted operation"
+        detail = msg("operation {i} of {card} is not a targeted operation", i=t["i"], card=t["def"])
         return [Problem("inconsistent_resolving", detail, "/i")]
     return []
 
@@ -961,7 +962,7 @@ def _op_is_special(g: Game, t: Task) -> list[Problem]:
     """A-9: a Fountain, Manufactory or Smithy step resolves that special operation."""
     op = g.cat.cards[t["def"]].on_play[t["i"]]
     if op.op != "special" or op.name != t["k"]:
-        detail = f"operation {t['i']} of {t['def']} is not {t['k']}"
+        detail = msg("operation {i} of {card} is not {kind}", i=t["i"], card=t["def"], kind=t["k"])
         return [Problem("inconsistent_resolving", detail, "/i")]
     return []
 
@@ -972,10 +973,10 @@ def _consent_consistent(g: Game, t: Task) -> list[Problem]:
     out: list[Problem] = []
     entry = top_face_up(g, t["target"])
     if entry is None or g.owner(entry[0]) != t["seat"] or not is_protected(g, entry):
-        detail = "a protection choice is about a face-up protected card of the deciding seat"
+        detail = msg("a protection choice is about a face-up protected card of the deciding seat")
         out.append(Problem("inconsistent_resolving", detail, "/target", "A-6.3"))
     if t["action"] not in OUTCOMES:
-        detail = f"action must be one of {list(OUTCOMES)}"
+        detail = msg("action must be one of {outcomes}", outcomes=list(OUTCOMES))
         out.append(Problem("inconsistent_resolving", detail, "/action"))
     return out
 
@@ -988,7 +989,7 @@ def _guesthouse_consistent(g: Game, t: Task) -> list[Problem]:
         or g.owner(entry[0]) != t["seat"]
         or GUESTHOUSE not in g.card(entry[0]).passive
     ):
-        detail = "a Guesthouse escape is about the deciding seat's face-up Guesthouse"
+        detail = msg("a Guesthouse escape is about the deciding seat's face-up Guesthouse")
         return [Problem("inconsistent_resolving", detail, "/target", "A-9")]
     return []
 
@@ -1003,16 +1004,19 @@ def _pay_consistent(g: Game, t: Task) -> list[Problem]:
         or g.owner(t["card"]) != t["seat"]
         or not 1 <= t["left"] <= card.cost_remove
     ):
-        detail = "a payment step is for a card with a play cost of the deciding seat"
+        detail = msg("a payment step is for a card with a play cost of the deciding seat")
         out.append(Problem("inconsistent_resolving", detail, "/card", "A-9"))
     cell = t["cell"]
     if cell >= 0 and (
         (g.city[cell] and g.city[cell][-1][2]) or g.fountain[cell] not in (-1, t["seat"])
     ):
-        detail = "a card is played only onto an empty or face-down cell free of an opponent's Fountain token"
+        detail = msg(
+            "a card is played only onto an empty or face-down cell free of an opponent's "
+            "Fountain token"
+        )
         out.append(Problem("inconsistent_resolving", detail, "/cell", "A-4.1"))
     if (t["cell"] < 0) != card.outside:
-        detail = "the payment step's cell does not fit where the card is played"
+        detail = msg("the payment step's cell does not fit where the card is played")
         out.append(Problem("inconsistent_resolving", detail, "/cell", "A-3.2"))
     return out
 
@@ -1021,10 +1025,10 @@ def _manuf_play_consistent(g: Game, t: Task) -> list[Problem]:
     """A-9 Manufactory: the returned card is in the seat's hand, the freed cell not face up."""
     out: list[Problem] = []
     if t["excluded"] not in g.hands[t["seat"]]:
-        detail = "the Manufactory's returned card is in the deciding seat's hand"
+        detail = msg("the Manufactory's returned card is in the deciding seat's hand")
         out.append(Problem("inconsistent_resolving", detail, "/excluded", "A-9"))
     if g.city[t["cell"]] and g.city[t["cell"]][-1][2]:
-        detail = "the Manufactory's freed cell holds a face-up card"
+        detail = msg("the Manufactory's freed cell holds a face-up card")
         out.append(Problem("inconsistent_resolving", detail, "/cell", "A-9"))
     return out
 
@@ -1033,7 +1037,7 @@ def _lab_consistent(g: Game, t: Task) -> list[Problem]:
     """A-9 Laboratory: each opponent is asked once."""
     order = [t["seat"], *t["queue"]]
     if t["by"] in order or len(set(order)) != len(order):
-        detail = "a Laboratory asks each opponent once"
+        detail = msg("a Laboratory asks each opponent once")
         return [Problem("inconsistent_resolving", detail, "", "A-9")]
     return []
 
@@ -1041,7 +1045,7 @@ def _lab_consistent(g: Game, t: Task) -> list[Problem]:
 def _smithy_remove_consistent(g: Game, t: Task) -> list[Problem]:
     """A-9 Smithy: only a Smithy is removed after copying."""
     if not g.card(t["card"]).is_smithy:
-        detail = "only a Smithy is removed after copying"
+        detail = msg("only a Smithy is removed after copying")
         return [Problem("inconsistent_resolving", detail, "/card", "A-9")]
     return []
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from engine.architectura.serialize import DECISION_TYPES
 from engine.errors import IllegalDecision, short_repr
+from engine.messages import msg
 
 CLAUSE = "A-3"  # a decision of a turn; the notation only spells it
 MAX_LENGTH = 200
@@ -87,8 +88,14 @@ def to_notation(d: dict[str, Any]) -> str | None:
 def _refuse(text: str, why: str, pointer: str) -> IllegalDecision:
     return IllegalDecision(
         "invalid_notation",
-        f"{short_repr(text)} is not a decision in notation: {why} "
-        "(e.g. blue.palace@1,2, rotate:green.villa/+1, mulligan).",
+        msg(
+            (
+                "{text} is not a decision in notation: {why} (e.g. blue.palace@1,2, "
+                "rotate:green.villa/+1, mulligan)."
+            ),
+            text=short_repr(text),
+            why=why,
+        ),
         CLAUSE,
         pointer,
     )
@@ -98,13 +105,15 @@ def from_notation(text: str, pointer: str = "") -> dict[str, Any]:
     """The decision object a notation string stands for (no `seat`: the engine gives the
     decision to the seat whose turn it is). IllegalDecision `invalid_notation` otherwise."""
     if len(text) > MAX_LENGTH:
-        raise _refuse(text[:40] + "…", f"longer than {MAX_LENGTH} characters", pointer)
+        raise _refuse(
+            text[:40] + "…", msg("longer than {most} characters", most=MAX_LENGTH), pointer
+        )
     word = text if text in DECISION_TYPES and not DECISION_TYPES[text] else None
     if word is not None:
         return {"type": word}
     m = _FORM.match(text)
     if m is None:
-        raise _refuse(text, "it does not read as [type:]card[@street,block][/±steps]", pointer)
+        raise _refuse(text, msg("it does not read as [type:]card[@street,block][/±steps]"), pointer)
     head, card, cell, steps = m["type"], m["card"], m["cell"], m["steps"]
     if head is None and card in DECISION_TYPES and cell is not None:  # fountain@2,5
         head, card = card, None
@@ -113,15 +122,19 @@ def from_notation(text: str, pointer: str = "") -> dict[str, Any]:
     kind = "play_face_down" if head == PLAY_FACE_DOWN else head  # the long name reads too
     fields = DECISION_TYPES.get(kind)
     if fields is None:
-        raise _refuse(text, f"unknown decision type {short_repr(head)}", pointer)
+        raise _refuse(text, msg("unknown decision type {head}", head=short_repr(head)), pointer)
     raw = {"card": card, "cell": cell, "steps": steps}
     wants = {"card": "card" in fields or "target" in fields, "cell": "cell" in fields}
     wants["steps"] = "steps" in fields
     for part, value in raw.items():
         if value is None and wants[part]:
-            raise _refuse(text, f"a {kind} decision needs its {part}", pointer)
+            raise _refuse(
+                text, msg("a {kind} decision needs its {part}", kind=kind, part=part), pointer
+            )
         if value is not None and not wants[part]:
-            raise _refuse(text, f"a {kind} decision has no {part}", pointer)
+            raise _refuse(
+                text, msg("a {kind} decision has no {part}", kind=kind, part=part), pointer
+            )
     out: dict[str, Any] = {"type": kind}
     for f in fields:
         if f == "cell":

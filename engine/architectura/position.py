@@ -36,6 +36,7 @@ from engine.architectura.catalog import builtin_catalogs
 from engine.architectura.model import RULES_VERSION
 from engine.architectura.serialize import game_to_json
 from engine.errors import EngineError, short_repr
+from engine.messages import Msg, msg
 from engine.protocol import position_number, position_pairs, position_refusal
 
 GAME = "architectura"
@@ -48,7 +49,7 @@ _FOUNTAIN = re.compile(r"^~([0-3])$")
 LIST_KEYS = ("hand", "deck", "outside", "graveyard", "removed")
 
 
-def _refuse(detail: str, where: str = "", root: str = "/position") -> EngineError:
+def _refuse(detail: Msg, where: str = "", root: str = "/position") -> EngineError:
     return position_refusal(detail, CLAUSE, where, root)
 
 
@@ -115,13 +116,17 @@ def write(state: dict[str, Any]) -> str:
     n = len(state["seats"])
     if state["game_over"] or state["resolving"] != [{"k": "turn", "seat": state["turn"]["seat"]}]:
         raise _refuse(
-            "Only a position at the start of a turn of a game not over is written.", "", "/state"
+            msg("Only a position at the start of a turn of a game not over is written."),
+            "",
+            "/state",
         )
     if state["catalog"]["id"] != "reference" or [s["colour"] for s in state["seats"]] != list(
         COLOURS[:n]
     ):
         raise _refuse(
-            "Only positions of the reference catalog and default colours are written.", "", "/state"
+            msg("Only positions of the reference catalog and default colours are written."),
+            "",
+            "/state",
         )
     fountains = {tuple(f["cell"]): f["seat"] for f in state["fountains"]}
     streets = []
@@ -153,7 +158,7 @@ def _cards(value: str, colour: str, where: str) -> list[str]:
     for name in (v for v in value.split(",") if v):
         out.append(name if "." in name else f"{colour}.{name}")
         if not re.fullmatch(r"[a-z]+\.[a-z_][a-z0-9_]*", out[-1]):
-            raise _refuse(f"{short_repr(name)} is not a card id.", where)
+            raise _refuse(msg("{name} is not a card id.", name=short_repr(name)), where)
     return out
 
 
@@ -169,31 +174,43 @@ def _read_seat(text: str, colour: str, where: str) -> dict[str, Any]:
         if key in LIST_KEYS:
             seat[key] = _cards(value, colour, f"{where}/{key}")
         elif key == "tokens":
-            seat["tokens"] = _int(value, "tokens", f"{where}/tokens")
+            seat["tokens"] = _int(value, msg("tokens"), f"{where}/tokens")
         elif key == "limit":
-            seat["hand_limit"] = _int(value, "limit", f"{where}/limit")
+            seat["hand_limit"] = _int(value, msg("limit"), f"{where}/limit")
         elif key == "flags":
             if not set(value) <= {"m", "f"}:
-                raise _refuse(f"flags are m and f, not {short_repr(value)}.", f"{where}/flags")
+                raise _refuse(
+                    msg("flags are m and f, not {value}.", value=short_repr(value)),
+                    f"{where}/flags",
+                )
             seat["mulligan_used"], seat["first_turn_taken"] = "m" in value, "f" in value
         elif key == "rest":
             if value not in ("deck", "removed"):
-                raise _refuse(f"rest is deck or removed, not {short_repr(value)}.", where)
+                raise _refuse(
+                    msg("rest is deck or removed, not {value}.", value=short_repr(value)), where
+                )
             seat["rest"] = value
         elif key == "rep":
             pairs = [p.partition(">") for p in value.split(",") if p]
             if any(not sep for _, sep, _ in pairs):
-                raise _refuse(f"rep is additional>basic,…, not {short_repr(value)}.", where)
+                raise _refuse(
+                    msg("rep is additional>basic,…, not {value}.", value=short_repr(value)), where
+                )
             seat["replacements"] = {a: b for a, _, b in pairs}
         else:
-            raise _refuse(f"Unknown seat key {short_repr(key)}.", where)
+            raise _refuse(msg("Unknown seat key {key}.", key=short_repr(key)), where)
     return seat
 
 
 def _read_city(text: str, n: int) -> tuple[list[list[list[dict[str, Any]]]], list[dict[str, Any]]]:
     streets = text.split("/")
     if len(streets) != n:
-        raise _refuse(f"The city has one street per seat ({n}), not {len(streets)}.", "/city")
+        raise _refuse(
+            msg(
+                "The city has one street per seat ({n}), not {streets}.", n=n, streets=len(streets)
+            ),
+            "/city",
+        )
     city: list[list[list[dict[str, Any]]]] = []
     fountains: list[dict[str, Any]] = []
     for st, street in enumerate(streets):
@@ -210,14 +227,18 @@ def _read_city(text: str, n: int) -> tuple[list[list[list[dict[str, Any]]]], lis
             for e in cell.split("+"):
                 m = _ENTRY.match(e)
                 if m is None:
-                    raise _refuse(f"{short_repr(e)} is not a city entry.", f"/city/{st}")
+                    raise _refuse(
+                        msg("{entry} is not a city entry.", entry=short_repr(e)), f"/city/{st}"
+                    )
                 orient = int(m[4]) if m[4] is not None else None
                 card_id = m[3]
                 if orient is None:
                     try:
                         orient = _basic_orientation(card_id)
                     except KeyError:
-                        raise _refuse(f"{short_repr(card_id)} is not a card.", "/city") from None
+                        raise _refuse(
+                            msg("{card} is not a card.", card=short_repr(card_id)), "/city"
+                        ) from None
                 stack.append(
                     {
                         "card": f"{m[2]}.{card_id}",
@@ -228,7 +249,15 @@ def _read_city(text: str, n: int) -> tuple[list[list[list[dict[str, Any]]]], lis
                 )
             row.append(stack)
         if len(row) != BLOCKS:
-            raise _refuse(f"Street {st + 1} has {len(row)} cells, not {BLOCKS}.", f"/city/{st}")
+            raise _refuse(
+                msg(
+                    "Street {street} has {count} cells, not {blocks}.",
+                    street=st + 1,
+                    count=len(row),
+                    blocks=BLOCKS,
+                ),
+                f"/city/{st}",
+            )
         city.append(row)
     return city, fountains
 
@@ -248,16 +277,19 @@ def read(text: str) -> dict[str, Any]:
     """The state a position stands for, as the engine's JSON (not yet checked: give it to
     the engine, which refuses an inconsistent position with every problem listed)."""
     if not isinstance(text, str) or len(text) > 4000:
-        raise _refuse("A position is a string of at most 4000 characters.")
+        raise _refuse(msg("A position is a string of at most 4000 characters."))
     head = text.split(" ", 4)
     if len(head) < 5 or head[0] != GAME:
-        raise _refuse("A position reads: architectura VARIANT SEAT:TURN CITY SEATS [rng=…].")
+        raise _refuse(msg("A position reads: architectura VARIANT SEAT:TURN CITY SEATS [rng=…]."))
     _, variant, turn, city_text, rest = head
     if variant not in ("basic", "advanced"):
-        raise _refuse(f"The variant is basic or advanced, not {short_repr(variant)}.", "/variant")
+        raise _refuse(
+            msg("The variant is basic or advanced, not {variant}.", variant=short_repr(variant)),
+            "/variant",
+        )
     seat_text, turn_number = turn.partition(":")[::2]
-    turn_seat = _int(seat_text, "the turn's seat", "/turn")
-    number = _int(turn_number, "the turn number", "/turn")
+    turn_seat = _int(seat_text, msg("the turn's seat"), "/turn")
+    number = _int(turn_number, msg("the turn number"), "/turn")
     rng = DEFAULT_RNG
     words = rest.split(" ")
     if words and words[-1].startswith("rng="):
@@ -265,7 +297,7 @@ def read(text: str) -> dict[str, Any]:
     seats_text = " ".join(words).split("|")
     n = len(seats_text)
     if not 2 <= n <= 4:
-        raise _refuse(f"A game has 2 to 4 seats, not {n}.", "/seats")
+        raise _refuse(msg("A game has 2 to 4 seats, not {n}.", n=n), "/seats")
     city, fountains = _read_city(city_text, n)
     seats = [_read_seat(t, COLOURS[i], f"/seats/{i}") for i, t in enumerate(seats_text)]
     for seat in seats:

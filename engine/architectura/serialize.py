@@ -30,6 +30,7 @@ from engine.architectura.scoring import final_scores
 from engine.architectura.setup import build_instances, check_replacements, deck_cards
 from engine.declared import Problems, convert, node
 from engine.errors import InvalidState, Problem, short_repr
+from engine.messages import msg
 
 # Most resolving steps an engine-written state holds at once is about six (a turn, a cost,
 # an operation, a protection choice, a Guesthouse escape); anything longer was not written
@@ -210,7 +211,7 @@ def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | 
     ref = r.obj(ref, "/catalog")
     cid, chash = ref.get("id"), ref.get("hash")
     if not isinstance(cid, str) or not isinstance(chash, str):
-        r.bad("wrong_type", "catalog must be {id, hash}", "/catalog", "A-10")
+        r.bad("wrong_type", msg("catalog must be {id, hash}"), "/catalog", "A-10")
         return None
     if custom is not None and custom.hash == chash:
         return custom
@@ -218,7 +219,11 @@ def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | 
     if cat is None:
         r.bad(
             "unknown_catalog",
-            f"no catalog {short_repr(cid)} with hash {short_repr(chash)}; send the catalog with the state",
+            msg(
+                "no catalog {id} with hash {hash}; send the catalog with the state",
+                id=short_repr(cid),
+                hash=short_repr(chash),
+            ),
             "/catalog",
             "A-10",
         )
@@ -238,30 +243,30 @@ def _where(at: Where) -> str:
 def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     """Read and check a state from outside; raise InvalidState listing every problem."""
     if not isinstance(data, dict):
-        raise InvalidState([Problem("wrong_type", "the state must be a JSON object", "")])
+        raise InvalidState([Problem("wrong_type", msg("the state must be a JSON object"), "")])
     r = Problems()
     doc = convert(data, StateDoc)
     if doc is None:  # not well formed: walked node by node to list every problem
         doc = node(r, data, StateDoc, "")
     if doc.game != GAME:
-        r.bad("wrong_game", f"this state is not an {GAME} state", "/game")
+        r.bad("wrong_game", msg("this state is not an {game} state", game=GAME), "/game")
     if doc.rules_version != RULES_VERSION:
         r.bad(
             "unsupported_rules_version",
-            f"rules_version must be {RULES_VERSION!r}",
+            msg("rules_version must be {version}", version=repr(RULES_VERSION)),
             "/rules_version",
         )
     cat = resolve_catalog(r, doc.catalog, custom_catalog)
     raw_seats = r.lst(doc.seats, "/seats")
     n = len(raw_seats)
     if not 2 <= n <= 4:
-        r.bad("invalid_seat_count", "a game has 2, 3 or 4 seats", "/seats", "A-1.1")
+        r.bad("invalid_seat_count", msg("a game has 2, 3 or 4 seats"), "/seats", "A-1.1")
     if cat is None or not 2 <= n <= 4:
         raise InvalidState(r.problems)
     g = Game.__new__(Game)
     variant = doc.variant
     if variant not in ("basic", "advanced"):
-        r.bad("invalid_variant", "variant must be 'basic' or 'advanced'", "/variant", "A-1.5")
+        r.bad("invalid_variant", msg("variant must be 'basic' or 'advanced'"), "/variant", "A-1.5")
         variant = str(variant)
     g.cat, g.n, g.variant = cat, n, variant
     seats = [
@@ -280,7 +285,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     try:
         g.rng = rngmod.from_hex(r.str_(doc.rng, "/rng"))
     except ValueError:
-        r.bad("invalid_rng", "rng must be 16 hexadecimal digits", "/rng", "A-1.6")
+        r.bad("invalid_rng", msg("rng must be 16 hexadecimal digits"), "/rng", "A-1.6")
         g.rng = 0
     g.tasks = []
     for j, t in enumerate(r.lst(doc.resolving, "/resolving", MAX_RESOLVING)):
@@ -292,7 +297,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
         missing = [names[i] for i in range(len(names)) if i not in seen]
         r.bad(
             "missing_cards",
-            f"cards missing from every zone: {', '.join(missing)}",
+            msg("cards missing from every zone: {missing}", missing=", ".join(missing)),
             "/seats",
             "A-1.3",
         )
@@ -317,7 +322,7 @@ def _read_colours(r: Problems, g: Game, seats: list[SeatDoc]) -> None:
         if col not in cat.colours or col in colours:
             r.bad(
                 "invalid_colour",
-                f"colour must be a distinct colour of {list(cat.colours)}",
+                msg("colour must be a distinct colour of {colours}", colours=list(cat.colours)),
                 f"/seats/{i}/colour",
                 "A-1.1",
             )
@@ -329,14 +334,16 @@ def _read_colours(r: Problems, g: Game, seats: list[SeatDoc]) -> None:
             # each replacement takes the place of a different basic card (A-1.5)
             r.bad(
                 "too_long",
-                f"at most {len(cat.basic_ids)} replacements, one per basic card",
+                msg("at most {count} replacements, one per basic card", count=len(cat.basic_ids)),
                 p,
                 "A-1.5",
             )
             raw_reps = {}
         rep = check_replacements(cat, i, raw_reps, r.problems, p) if raw_reps != {} else {}
         if g.variant == "basic" and rep:
-            r.bad("replacements_in_basic_game", "the basic game has no replacements", p, "A-1.5")
+            r.bad(
+                "replacements_in_basic_game", msg("the basic game has no replacements"), p, "A-1.5"
+            )
         reps.append(rep)
     g.colours = tuple(colours)
     g.replacements = tuple(tuple(sorted(rep.items())) for rep in reps)
@@ -347,11 +354,21 @@ def _card(r: Problems, g: Game, x: Any, at: Where, seat: int | None = None) -> i
     """The instance named `x`, read at `at` (in a seat's zone: owned by that seat), or -1."""
     iid = g.inst.index.get(x) if isinstance(x, str) else None
     if iid is None:
-        r.bad("unknown_card", f"{short_repr(x)} is not a card of this game", _where(at), "A-1.3")
+        r.bad(
+            "unknown_card",
+            msg("{card} is not a card of this game", card=short_repr(x)),
+            _where(at),
+            "A-1.3",
+        )
         return -1
     owner = g.inst.owner[iid]
     if seat is not None and owner != seat:
-        r.bad("wrong_owner", f"{x} belongs to seat {owner}, not seat {seat}", _where(at), "A-1.3")
+        r.bad(
+            "wrong_owner",
+            msg("{card} belongs to seat {owner}, not seat {seat}", card=x, owner=owner, seat=seat),
+            _where(at),
+            "A-1.3",
+        )
     return iid
 
 
@@ -365,7 +382,7 @@ def _claim(
     if iid in seen:
         r.bad(
             "duplicate_card",
-            f"{x} appears twice (also at {_where(seen[iid])})",
+            msg("{card} appears twice (also at {where})", card=x, where=_where(seen[iid])),
             _where(at),
             "A-1.3",
         )
@@ -411,14 +428,18 @@ def _read_seats(r: Problems, g: Game, seats: list[SeatDoc], seen: dict[int, Wher
         }:
             r.bad(
                 "invalid_hand_limit",
-                f"hand limit {lim} is neither 3 nor granted by a card",
+                msg("hand limit {limit} is neither 3 nor granted by a card", limit=lim),
                 f"/seats/{i}/hand_limit",
                 "A-7.9",
             )
         if len(g.hands[i]) > lim:
             r.bad(
                 "hand_over_limit",
-                f"{len(g.hands[i])} cards in hand exceed the hand limit {lim}",
+                msg(
+                    "{count} cards in hand exceed the hand limit {limit}",
+                    count=len(g.hands[i]),
+                    limit=lim,
+                ),
                 f"/seats/{i}/hand",
                 "A-3.5",
             )
@@ -427,7 +448,7 @@ def _read_seats(r: Problems, g: Game, seats: list[SeatDoc], seen: dict[int, Wher
         if g.mulligan[i] and not g.started[i]:
             r.bad(
                 "inconsistent_seat",
-                "a mulligan starts the seat's first turn (A-3.1)",
+                msg("a mulligan starts the seat's first turn (A-3.1)"),
                 f"/seats/{i}/first_turn_taken",
                 "A-3.1b",
             )
@@ -436,7 +457,7 @@ def _read_seats(r: Problems, g: Game, seats: list[SeatDoc], seen: dict[int, Wher
             if not g.inst.cdef[iid].outside:
                 r.bad(
                     "not_an_outside_card",
-                    f"{g.inst.names[iid]} is not played outside the city",
+                    msg("{card} is not played outside the city", card=g.inst.names[iid]),
                     f"/seats/{i}/outside/{j}",
                     "A-9",
                 )
@@ -444,7 +465,7 @@ def _read_seats(r: Problems, g: Game, seats: list[SeatDoc], seen: dict[int, Wher
         if g.graves[i] and not has_graveyard(g, i):
             r.bad(
                 "graveyard_without_card",
-                "cards lie beside a Graveyard that is not in play",
+                msg("cards lie beside a Graveyard that is not in play"),
                 f"/seats/{i}/graveyard",
                 "A-9",
             )
@@ -459,12 +480,19 @@ def _read_city(r: Problems, g: Game, city: list[Any], seen: dict[int, Where]) ->
     g.city = [[] for _ in range(n * BLOCKS)]
     g._at = [0] * cards  # model.Game.locate: where each card was last seen
     if len(city) != n:
-        r.bad("wrong_city_size", f"the city has one street per player: {n}", "/city", "A-1.2")
+        r.bad(
+            "wrong_city_size", msg("the city has one street per player: {n}", n=n), "/city", "A-1.2"
+        )
     for st, row in enumerate(city[:n]):
         if type(row) is not list:
             row = r.lst(row, f"/city/{st}")
         if len(row) != BLOCKS:
-            r.bad("wrong_city_size", f"a street has {BLOCKS} blocks", f"/city/{st}", "A-1.2")
+            r.bad(
+                "wrong_city_size",
+                msg("a street has {blocks} blocks", blocks=BLOCKS),
+                f"/city/{st}",
+                "A-1.2",
+            )
         for b, stack in enumerate(row[:BLOCKS]):
             if type(stack) is not list or len(stack) > cards:
                 stack = r.lst(stack, f"/city/{st}/{b}", cards)
@@ -496,21 +524,21 @@ def _read_city(r: Problems, g: Game, city: list[Any], seen: dict[int, Where]) ->
                 if token and (not face_up or depth != top):
                     r.bad(
                         "token_on_hidden_card",
-                        "a protection token lies only on a face-up top card",
+                        msg("a protection token lies only on a face-up top card"),
                         f"/city/{st}/{b}/{depth}/token",
                         "A-6.4",
                     )
                 if token and shielded[iid]:
                     r.bad(
                         "token_on_shield",
-                        "a card with the shield is already protected",
+                        msg("a card with the shield is already protected"),
                         f"/city/{st}/{b}/{depth}/token",
                         "A-6.1",
                     )
                 if face_up and depth != top:
                     r.bad(
                         "covered_face_up",
-                        "only a face-down card can be covered (A-4.1c)",
+                        msg("only a face-down card can be covered (A-4.1c)"),
                         f"/city/{st}/{b}/{depth}",
                         "A-4.1",
                     )
@@ -533,7 +561,7 @@ def _read_fountains(r: Problems, g: Game, fountains: Any) -> None:
             if g.city[cell] or g.fountain[cell] >= 0:
                 r.bad(
                     "fountain_on_occupied_cell",
-                    "a Fountain token lies on an empty cell",
+                    msg("a Fountain token lies on an empty cell"),
                     f"{p}/cell",
                     "A-9",
                 )
@@ -548,7 +576,12 @@ def _read_fountains(r: Problems, g: Game, fountains: Any) -> None:
         if total[sn] != TOKENS:
             r.bad(
                 "token_count",
-                f"seat {sn} has {total[sn]} protection tokens in all, not {TOKENS}",
+                msg(
+                    "seat {seat} has {total} protection tokens in all, not {tokens}",
+                    seat=sn,
+                    total=total[sn],
+                    tokens=TOKENS,
+                ),
                 f"/seats/{sn}/tokens",
                 "A-1.3",
             )
@@ -560,13 +593,19 @@ def parse_cell(r: Problems, v: Any, p: str, n: int) -> int:
         or len(v) != 2
         or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)
     ):
-        r.bad("invalid_cell", "a cell is [street, block], both counted from 1", p, "A-1.2")
+        r.bad("invalid_cell", msg("a cell is [street, block], both counted from 1"), p, "A-1.2")
         return -1
     st, b = int(v[0]), int(v[1])
     if not 1 <= st <= n or not 1 <= b <= BLOCKS:
         r.bad(
             "invalid_cell",
-            f"no cell [{st}, {b}] in a city of {n} streets and {BLOCKS} blocks",
+            msg(
+                "no cell [{street}, {block}] in a city of {n} streets and {blocks} blocks",
+                street=st,
+                block=b,
+                n=n,
+                blocks=BLOCKS,
+            ),
             p,
             "A-1.2",
         )
@@ -579,7 +618,7 @@ def _read_task(r: Problems, g: Game, t: Any, p: str, seen: dict[int, Where]) -> 
     k = t.get("k")
     spec = TASK_FIELDS.get(k) if isinstance(k, str) else None
     if spec is None:
-        r.bad("invalid_task", f"unknown resolving step {short_repr(k)}", f"{p}/k")
+        r.bad("invalid_task", msg("unknown resolving step {step}", step=short_repr(k)), f"{p}/k")
         return None
     out: Task = {"k": k}
     if not t.keys() <= TASK_KEYS[k]:
@@ -604,7 +643,11 @@ def _read_task(r: Problems, g: Game, t: Any, p: str, seen: dict[int, Where]) -> 
             out[key] = r.str_(v, kp)
         elif typ == "def":
             if not isinstance(v, str) or v not in g.cat.cards:
-                r.bad("unknown_card", f"{short_repr(v)} is not a card of the catalog", kp)
+                r.bad(
+                    "unknown_card",
+                    msg("{card} is not a card of the catalog", card=short_repr(v)),
+                    kp,
+                )
                 v = next(iter(g.cat.cards))
             out[key] = v
         elif typ == "seats":
@@ -614,7 +657,7 @@ def _read_task(r: Problems, g: Game, t: Any, p: str, seen: dict[int, Where]) -> 
     if "def" in out and "i" in out:
         ops = g.cat.cards[out["def"]].on_play
         if out["i"] >= len(ops) + (1 if k == "effect" else 0):
-            r.bad("invalid_task", "operation index out of range", f"{p}/i")
+            r.bad("invalid_task", msg("operation index out of range"), f"{p}/i")
             return None
         if k == "op":
             op = ops[out["i"]]
@@ -631,7 +674,11 @@ def _read_task(r: Problems, g: Game, t: Any, p: str, seen: dict[int, Where]) -> 
         if iid in seen:
             r.bad(
                 "duplicate_card",
-                f"{g.name(iid)} is being paid for and also at {_where(seen[iid])}",
+                msg(
+                    "{card} is being paid for and also at {where}",
+                    card=g.name(iid),
+                    where=_where(seen[iid]),
+                ),
                 f"{p}/card",
             )
         seen[iid] = f"{p}/card"
@@ -653,7 +700,7 @@ def _check_values(r: Problems, g: Game, shown: list[Shown]) -> None:
         if value != now:
             r.bad(
                 "value_mismatch",
-                f"the value shown is not the card's current value {now}",
+                msg("the value shown is not the card's current value {value}", value=now),
                 f"/city/{st}/{b}/{depth}/value",
                 "A-2.6",
             )
@@ -663,29 +710,31 @@ def _check_finished(r: Problems, g: Game, data: dict[str, Any]) -> None:
     """A finished game has nothing left to resolve, no pending decision, and the final scores
     of its city if any (A-8)."""
     if g.tasks:
-        r.bad("inconsistent_pending", "a finished game has nothing left to resolve", "/resolving")
+        r.bad(
+            "inconsistent_pending", msg("a finished game has nothing left to resolve"), "/resolving"
+        )
     if data.get("pending") is not None:
-        r.bad("inconsistent_pending", "a finished game has no pending decision", "/pending")
+        r.bad("inconsistent_pending", msg("a finished game has no pending decision"), "/pending")
     if data.get("scores") is not None and data["scores"] != final_scores(g):
-        r.bad("inconsistent_scores", "scores do not match the city", "/scores", "A-8")
+        r.bad("inconsistent_scores", msg("scores do not match the city"), "/scores", "A-8")
 
 
 def _resolving_error(g: Game) -> Problem | None:
     """A-3: a running game's resolving steps are the turn of turn.seat at the bottom, no other
     turn, and a decision on top."""
     if not g.tasks:
-        detail = "a running game always has a decision to resolve"
+        detail = msg("a running game always has a decision to resolve")
         return Problem("inconsistent_pending", detail, "/resolving", "A-3")
     bottom = g.tasks[0]
     if bottom["k"] not in ("turn", "end_turn") or bottom["seat"] != g.seat:
-        detail = "the first resolving step must be the turn of turn.seat"
+        detail = msg("the first resolving step must be the turn of turn.seat")
         return Problem("inconsistent_pending", detail, "/resolving/0", "A-3")
     if any(t["k"] in ("turn", "end_turn") for t in g.tasks[1:]):
-        detail = "only one turn resolves at a time"
+        detail = msg("only one turn resolves at a time")
         return Problem("inconsistent_pending", detail, "/resolving", "A-3")
     top = g.tasks[-1]
     if top["k"] in AUTOMATIC or top["k"] not in ASKING:
-        detail = "the last resolving step must be a decision"
+        detail = msg("the last resolving step must be a decision")
         return Problem("inconsistent_pending", detail, f"/resolving/{len(g.tasks) - 1}")
     return None
 
@@ -703,14 +752,14 @@ def _check_running(r: Problems, g: Game, data: dict[str, Any]) -> None:
     except Exception:  # untrusted resolving steps may break any invariant; report, never crash
         r.bad(
             "inconsistent_pending",
-            "the resolving steps do not match the rest of the state",
+            msg("the resolving steps do not match the rest of the state"),
             "/resolving",
         )
         return
     if not opts or probe.tasks != g.tasks:
         r.bad(
             "inconsistent_pending",
-            "the pending decision has no legal option in this state",
+            msg("the pending decision has no legal option in this state"),
             "/resolving",
         )
         return
@@ -719,12 +768,15 @@ def _check_running(r: Problems, g: Game, data: dict[str, Any]) -> None:
     if given is not None and given != pending_json(g):
         r.bad(
             "inconsistent_pending",
-            "pending does not match the decision the state asks for",
+            msg("pending does not match the decision the state asks for"),
             "/pending",
         )
     if data.get("scores") is not None:
         r.bad(
-            "inconsistent_scores", "scores are only given when the game is over", "/scores", "A-8"
+            "inconsistent_scores",
+            msg("scores are only given when the game is over"),
+            "/scores",
+            "A-8",
         )
 
 

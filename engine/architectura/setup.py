@@ -12,6 +12,7 @@ from engine.architectura.model import BLOCKS, HAND_LIMIT, TOKENS, VARIANTS, Game
 from engine.architectura.schema import SetupDoc
 from engine.declared import convert
 from engine.errors import Problem, SetupError, pointer_token, short_repr, unknown_keys
+from engine.messages import msg
 from engine.setup_fields import SEED_LIMIT, SetupClauses, check_shared_fields
 
 # the fields of a set-up (declared by schema.SetupDoc; their values are checked here,
@@ -39,7 +40,7 @@ def check_replacements(
         problems.append(
             Problem(
                 "invalid_replacements",
-                "replacements must map additional card ids to the basic card each replaces",
+                msg("replacements must map additional card ids to the basic card each replaces"),
                 path,
                 "A-1.5",
             )
@@ -50,7 +51,12 @@ def check_replacements(
         problems.append(
             Problem(
                 "invalid_replacements",
-                f"seat {seat}: {len(replacements)} replacements; at most {most}, one per basic card",
+                msg(
+                    "seat {seat}: {count} replacements; at most {most}, one per basic card",
+                    seat=seat,
+                    count=len(replacements),
+                    most=most,
+                ),
                 path,
                 "A-1.5",
             )
@@ -62,8 +68,13 @@ def check_replacements(
             problems.append(
                 Problem(
                     "illegal_replacement",
-                    f"seat {seat}: {short_repr(add)} may not replace {short_repr(basic)}: an additional card replaces only a "
-                    "basic card with the same basic value, or the card it names",
+                    msg(
+                        "seat {seat}: {card} may not replace {basic}: an additional card replaces "
+                        "only a basic card with the same basic value, or the card it names",
+                        seat=seat,
+                        card=short_repr(add),
+                        basic=short_repr(basic),
+                    ),
                     f"{path}/{pointer_token(add)}",
                     "A-1.5",
                 )
@@ -73,7 +84,9 @@ def check_replacements(
             problems.append(
                 Problem(
                     "illegal_replacement",
-                    f"seat {seat}: {short_repr(basic)} is replaced twice",
+                    msg(
+                        "seat {seat}: {basic} is replaced twice", seat=seat, basic=short_repr(basic)
+                    ),
                     f"{path}/{pointer_token(add)}",
                     "A-1.5",
                 )
@@ -157,13 +170,15 @@ def check_fields(setup: dict[str, Any], problems: list[Problem]) -> int | None:
     doc = convert(setup, SetupDoc)
     if doc is not None and doc.first_seat < doc.seats and doc.seed < SEED_LIMIT:
         return doc.seats
-    unknown_keys(problems, setup, SETUP_KEYS, "", "unknown_field", "set-up ", "A-1")
+    unknown_keys(problems, setup, SETUP_KEYS, "", "unknown_field", msg("set-up "), "A-1")
     n = check_shared_fields(
-        setup, problems, CLAUSES, "Architectura is played by 2, 3 or 4 players."
+        setup, problems, CLAUSES, msg("Architectura is played by 2, 3 or 4 players.")
     )
     if setup.get("variant", "basic") not in VARIANTS:
         problems.append(
-            Problem("invalid_variant", "variant must be 'basic' or 'advanced'", "/variant", "A-1.5")
+            Problem(
+                "invalid_variant", msg("variant must be 'basic' or 'advanced'"), "/variant", "A-1.5"
+            )
         )
     return n
 
@@ -199,7 +214,11 @@ def new_game(
         problems.append(
             Problem(
                 "invalid_colours",
-                f"colours must be {seats} distinct colours of {list(catalog.colours)}",
+                msg(
+                    "colours must be {seats} distinct colours of {colours}",
+                    seats=seats,
+                    colours=list(catalog.colours),
+                ),
                 "/colours",
                 "A-1.1",
             )
@@ -214,7 +233,7 @@ def new_game(
         problems.append(
             Problem(
                 "invalid_replacements",
-                "replacements is a list with one object per seat",
+                msg("replacements is a list with one object per seat"),
                 "/replacements",
                 "A-1.5",
             )
@@ -224,7 +243,7 @@ def new_game(
         problems.append(
             Problem(
                 "replacements_in_basic_game",
-                "replacements are only allowed in the advanced game",
+                msg("replacements are only allowed in the advanced game"),
                 "/replacements",
                 "A-1.5",
             )

@@ -14,6 +14,7 @@ from engine.architectura.catalog import Catalog
 from engine.architectura.model import Game
 from engine.architectura.serialize import game_from_json, game_to_json
 from engine.errors import IllegalDecision
+from engine.messages import msg
 from engine.protocol import finish_view
 
 
@@ -32,7 +33,9 @@ def game_view(g: Game, seat: int) -> dict[str, Any]:
     visible (A-7.3); the generator state is hidden (A-1.6). Built from the canonical JSON,
     so states that differ only in hidden parts give byte-identical views."""
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
-        raise IllegalDecision("unknown_seat", f"seat must be 0..{g.n - 1}", "A-1.1", "/seat")
+        raise IllegalDecision(
+            "unknown_seat", msg("seat must be 0..{last}", last=g.n - 1), "A-1.1", "/seat"
+        )
     view = game_to_json(g)
     for j, s in enumerate(view["seats"]):
         unseen = list(s["deck"]) if j == seat else list(s["deck"]) + list(s["hand"])

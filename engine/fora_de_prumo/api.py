@@ -40,6 +40,7 @@ from engine.fora_de_prumo.serialize import (
 from engine.fora_de_prumo.setup import check_setup
 from engine.fora_de_prumo.setup import new_game as _new_game
 from engine.fora_de_prumo.work import Work
+from engine.messages import msg
 from engine.protocol import DecisionProtocol
 from engine.refusals import Row, first_refusal
 from engine.setup_fields import setup_catalog
@@ -77,12 +78,16 @@ def require_decider(g: Game, seat: int | None = None, pointer: str = "/seat") ->
     decider = deciding_seat(g)
     if decider is None:
         raise IllegalDecision(
-            "game_over", "The game is over: no decision can be made.", "F-8.4", pointer
+            "game_over", msg("The game is over: no decision can be made."), "F-8.4", pointer
         )
     if seat is not None and (not is_int(seat) or seat != decider):
         raise IllegalDecision(
             "not_your_decision",
-            f"This decision belongs to seat {decider}, not seat {brief(seat)}.",
+            msg(
+                "This decision belongs to seat {seat}, not seat {other}.",
+                seat=decider,
+                other=brief(seat),
+            ),
             "F-3",
             pointer,
         )
@@ -91,9 +96,13 @@ def require_decider(g: Game, seat: int | None = None, pointer: str = "/seat") ->
 
 def _card(g: Game, v: Any, p: str) -> str:
     if not isinstance(v, str) or v not in g.cat.cards:
-        raise IllegalDecision("unknown_card", f"{brief(v)} is not a card of this game.", "F-2.1", p)
+        raise IllegalDecision(
+            "unknown_card", msg("{card} is not a card of this game.", card=brief(v)), "F-2.1", p
+        )
     if g.cat.cards[v].min_players > g.n:
-        raise IllegalDecision("unknown_card", f"{v} is not used with {g.n} players.", "F-1.3", p)
+        raise IllegalDecision(
+            "unknown_card", msg("{card} is not used with {n} players.", card=v, n=g.n), "F-1.3", p
+        )
     return v
 
 
@@ -101,12 +110,18 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
     """A decision object to an engine action; malformed ones are refused with a reason."""
     require_decider(g, None, pointer)
     if not isinstance(d, dict):
-        raise IllegalDecision("malformed_decision", "A decision must be an object.", "F-3", pointer)
+        raise IllegalDecision(
+            "malformed_decision", msg("A decision must be an object."), "F-3", pointer
+        )
     kind = d.get("type")
     if not isinstance(kind, str) or kind not in DECISION_FIELDS:
         raise IllegalDecision(
             "malformed_decision",
-            f"Unknown decision type {brief(kind)}; known: {', '.join(DECISION_FIELDS)}.",
+            msg(
+                "Unknown decision type {type}; known: {known}.",
+                type=brief(kind),
+                known=", ".join(DECISION_FIELDS),
+            ),
             "F-3",
             pointer + "/type",
         )
@@ -118,14 +133,17 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
         first = min(extra)  # not sorted: a decision may hold 100,000 fields
         raise IllegalDecision(
             "malformed_decision",
-            f"Unexpected field {brief(first)} for a {kind} decision.",
+            msg("Unexpected field {field} for a {kind} decision.", field=brief(first), kind=kind),
             "F-2.7",
             f"{pointer}/{pointer_token(first)}",
         )
     src = d.get("from", "")
     if "from" in d and src not in SOURCES:
         raise IllegalDecision(
-            "malformed_decision", "from must be 'market' or 'deck'.", "F-8.2", pointer + "/from"
+            "malformed_decision",
+            msg("from must be 'market' or 'deck'."),
+            "F-8.2",
+            pointer + "/from",
         )
     if kind == "buy":
         return ("buy", _card(g, d.get("card"), pointer + "/card"))
@@ -138,7 +156,11 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
             if not is_int(v) or not -(2**31) < v < 2**31:
                 raise IllegalDecision(
                     "malformed_decision",
-                    f"{k} must be an integer (a space's position, F-2.4), not {brief(v)}.",
+                    msg(
+                        "{field} must be an integer (a space's position, F-2.4), not {value}.",
+                        field=k,
+                        value=brief(v),
+                    ),
                     "F-2.4",
                     f"{pointer}/{k}",
                 )
@@ -202,7 +224,7 @@ def _bought_and_laid(c: _Asked, pointer: str) -> Refused:
     """F-8.2: only a final turn buys and lays a card in one decision."""
     if not (c.g.step == LAY and c.kind in ("lay", "clone") and c.a[-1]):
         return None
-    detail = "Only a final turn buys and lays a card in one decision (from)."
+    detail = msg("Only a final turn buys and lays a card in one decision (from).")
     return IllegalDecision("wrong_decision_type", detail, "F-8.2", pointer + "/from")
 
 
@@ -210,9 +232,9 @@ def _purchase_must_be_laid(c: _Asked, pointer: str) -> Refused:
     """F-8.2: in a final turn a card is bought only to be laid at once."""
     if c.takes or c.kind != "buy" or c.g.step != FINAL:
         return None
-    detail = (
-        "In a final turn a card may be bought only to be laid at once: "
-        "send a lay or clone decision with from 'market' or 'deck'."
+    detail = msg(
+        "In a final turn a card may be bought only to be laid at once: send a lay or "
+        "clone decision with from 'market' or 'deck'."
     )
     return IllegalDecision("purchase_must_be_laid", detail, "F-8.2", pointer + "/type")
 
@@ -221,7 +243,7 @@ def _already_bought(c: _Asked, pointer: str) -> Refused:
     """F-R7: at most one card is bought per turn."""
     if c.takes or c.kind != "buy" or c.g.bought is None:
         return None
-    detail = "At most one card is bought per turn."
+    detail = msg("At most one card is bought per turn.")
     return IllegalDecision("already_bought", detail, "F-R7", pointer + "/type")
 
 
@@ -230,7 +252,12 @@ def _wrong_decision_type(c: _Asked, pointer: str) -> Refused:
     if c.takes:
         return None
     assert c.g.step is not None
-    detail = f"The pending {c.g.step} step takes {', '.join(STEP_KINDS[c.g.step])}, not {c.kind}."
+    detail = msg(
+        "The pending {step} step takes {allowed}, not {kind}.",
+        step=c.g.step,
+        allowed=", ".join(STEP_KINDS[c.g.step]),
+        kind=c.kind,
+    )
     clause = "F-3.1" if c.g.step == BUY else "F-3.3"
     return IllegalDecision("wrong_decision_type", detail, clause, pointer + "/type")
 
@@ -242,7 +269,7 @@ def _card_not_in_hand(c: _Asked, pointer: str) -> Refused:
     """F-3.3: a card laid from the hand is in the hand."""
     if c.a[-1] != "" or c.a[1] in c.g.hands[c.seat]:
         return None
-    detail = f"{c.a[1]} is not in your hand."
+    detail = msg("{card} is not in your hand.", card=c.a[1])
     return IllegalDecision("card_not_in_hand", detail, "F-3.3", pointer + "/card")
 
 
@@ -250,7 +277,7 @@ def _card_not_in_market(c: _Asked, pointer: str) -> Refused:
     """F-3.1: a card bought from the market (to be laid, F-8.2) is in the market."""
     if c.a[-1] != "market" or c.a[1] in c.g.market:
         return None
-    detail = f"{c.a[1]} is not in the market."
+    detail = msg("{card} is not in the market.", card=c.a[1])
     return IllegalDecision("card_not_in_market", detail, "F-3.1", pointer + "/card")
 
 
@@ -258,7 +285,9 @@ def _card_not_seen(c: _Asked, pointer: str) -> Refused:
     """F-R19: a card bought from the deck is one seen with the coordenadora this turn."""
     if c.a[-1] != "deck" or c.a[1] in c.g.peeked:
         return None
-    detail = f"{c.a[1]} is not one of the deck cards seen with the coordenadora this turn."
+    detail = msg(
+        "{card} is not one of the deck cards seen with the coordenadora this turn.", card=c.a[1]
+    )
     return IllegalDecision("card_not_seen", detail, "F-R19", pointer + "/card")
 
 
@@ -269,7 +298,7 @@ def _already_looked(c: _Asked, pointer: str) -> Refused:
     """F-R19: one look at the deck per turn."""
     if not c.g.peeked:
         return None
-    detail = "You have already looked at the deck this turn."
+    detail = msg("You have already looked at the deck this turn.")
     return IllegalDecision("already_looked", detail, "F-R19", pointer)
 
 
@@ -277,7 +306,7 @@ def _no_coordenadora(c: _Asked, pointer: str) -> Refused:
     """F-6.1: only the coordenadora lets a player look at the deck."""
     if c.has("coordenadora"):
         return None
-    detail = "Only the coordenadora in your work lets you look at the deck."
+    detail = msg("Only the coordenadora in your work lets you look at the deck.")
     return IllegalDecision("no_coordenadora", detail, "F-6.1", pointer + "/type")
 
 
@@ -285,7 +314,7 @@ def _deck_empty(c: _Asked, pointer: str) -> Refused:
     """F-R19: there is a deck to look at."""
     if c.g.deck:
         return None
-    return IllegalDecision("deck_empty", "The deck is empty.", "F-R19", pointer + "/type")
+    return IllegalDecision("deck_empty", msg("The deck is empty."), "F-R19", pointer + "/type")
 
 
 # -- buy ---------------------------------------------------------------------------------
@@ -296,8 +325,10 @@ def _not_for_sale(c: _Asked, pointer: str) -> Refused:
     cid = c.a[1]
     if cid in c.g.market or cid in c.g.peeked:
         return None
-    detail = f"{cid} is not in the market" + (
-        " nor among the deck cards you saw." if c.g.peeked else "."
+    detail = (
+        msg("{card} is not in the market nor among the deck cards you saw.", card=cid)
+        if c.g.peeked
+        else msg("{card} is not in the market.", card=cid)
     )
     return IllegalDecision("card_not_in_market", detail, "F-3.1", pointer + "/card")
 
@@ -309,7 +340,11 @@ def _not_a_space(c: _Asked, pointer: str) -> Refused:
     """F-3.5: a card that is not a space goes to the site, without a position."""
     if c.card.type == "space" or c.a[2] is None:
         return None
-    detail = f"{c.a[1]} is a {c.card.type}: it goes to the site, without a position."
+    detail = msg(
+        "{card} is a {card_type}: it goes to the site, without a position.",
+        card=c.a[1],
+        card_type=c.card.type,
+    )
     return IllegalDecision("not_a_space", detail, "F-3.5", pointer + "/x")
 
 
@@ -317,7 +352,7 @@ def _position_required(c: _Asked, pointer: str) -> Refused:
     """F-4.3: a space is laid at a position."""
     if c.card.type != "space" or c.a[2] is not None:
         return None
-    detail = f"{c.a[1]} is a space: give x, y and r."
+    detail = msg("{card} is a space: give x, y and r.", card=c.a[1])
     return IllegalDecision("position_required", detail, "F-4.3", pointer + "/x")
 
 
@@ -342,7 +377,7 @@ def _no_teorica(c: _Asked, pointer: str) -> Refused:
     """F-6.6: cloning needs the teórica."""
     if c.has("teorica"):
         return None
-    detail = "Cloning needs the teórica in your work."
+    detail = msg("Cloning needs the teórica in your work.")
     return IllegalDecision("no_teorica", detail, "F-6.6", pointer + "/type")
 
 
@@ -350,7 +385,7 @@ def _already_cloned(c: _Asked, pointer: str) -> Refused:
     """F-6.6: a card carries one clone card at most."""
     if c.a[2] not in {t for t, _ in c.w.clones}:
         return None
-    detail = f"{c.a[2]} already carries a clone card."
+    detail = msg("{card} already carries a clone card.", card=c.a[2])
     return IllegalDecision("already_cloned", detail, "F-6.6", pointer + "/target")
 
 
@@ -359,7 +394,7 @@ def _clone_target(c: _Asked, pointer: str) -> Refused:
     target = c.a[2]
     if target in c.w.site and c.g.cat.cards[target].type in CLONE_TARGET_TYPES:
         return None
-    detail = f"{target} is not a face-up concept, project or material of your site."
+    detail = msg("{card} is not a face-up concept, project or material of your site.", card=target)
     return IllegalDecision("clone_target", detail, "F-6.6", pointer + "/target")
 
 
@@ -370,7 +405,7 @@ def _already_converted(c: _Asked, pointer: str) -> Refused:
     """F-R20: a space is converted once."""
     if c.a[2] not in c.w.converted:
         return None
-    detail = f"{c.a[2]} is already converted."
+    detail = msg("{card} is already converted.", card=c.a[2])
     return IllegalDecision("already_converted", detail, "F-R20", pointer + "/target")
 
 
@@ -378,7 +413,7 @@ def _convert_target(c: _Asked, pointer: str) -> Refused:
     """F-R20: a conversion is of a space of the building."""
     if c.a[2] in {p.card for p in c.w.building}:
         return None
-    detail = f"{c.a[2]} is not a space of your building."
+    detail = msg("{card} is not a space of your building.", card=c.a[2])
     return IllegalDecision("convert_target", detail, "F-R20", pointer + "/target")
 
 
@@ -386,7 +421,7 @@ def _no_designer(c: _Asked, pointer: str) -> Refused:
     """F-6.3: a designer de interiores of the site converts."""
     if c.a[1] in c.w.site and c.card.ability == "designer_de_interiores":
         return None
-    detail = f"{c.a[1]} is not a designer de interiores in your site."
+    detail = msg("{card} is not a designer de interiores in your site.", card=c.a[1])
     return IllegalDecision("no_designer", detail, "F-6.3", pointer + "/designer")
 
 
@@ -394,13 +429,13 @@ def _designer_spent(c: _Asked, pointer: str) -> Refused:
     """F-R20: each designer converts one space."""
     if c.a[1] not in c.w.spent:
         return None
-    detail = f"{c.a[1]} has already converted a space."
+    detail = msg("{card} has already converted a space.", card=c.a[1])
     return IllegalDecision("designer_spent", detail, "F-R20", pointer + "/designer")
 
 
 def _illegal_decision(c: _Asked, pointer: str) -> Refused:
     """F-3: the last refusal, a decision of the right type that breaks no rule above."""
-    detail = "That decision is not among the legal options of the pending decision."
+    detail = msg("That decision is not among the legal options of the pending decision.")
     return IllegalDecision("illegal_decision", detail, "F-3", pointer)
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from engine.fora_de_prumo.catalog import SUIT_OF_CODE, SUITS, Card, Catalog
+from engine.messages import Msg, msg
 
 Cell = tuple[int, int]
 
@@ -280,7 +281,7 @@ def legal_positions(b: Building, cid: str, equipe: bool) -> list[tuple[int, int,
     return out
 
 
-PlacementError = tuple[str, str, str]
+PlacementError = tuple[str, str, Msg]
 
 
 def placement_error(
@@ -291,47 +292,74 @@ def placement_error(
     cid = _card_id(card)
     c = b.cat.cards.get(cid)
     if c is None:
-        return ("unknown_card", "F-2.1", f"{cid!r} is not a card of this catalog")
+        return (
+            "unknown_card",
+            "F-2.1",
+            msg("{card} is not a card of this catalog", card=repr(cid)),
+        )
     if c.type != "space":
         return (
             "not_a_space",
             "F-3.5",
-            f"{cid} is a {c.type}: it goes to the site, not the building",
+            msg(
+                "{card} is a {card_type}: it goes to the site, not the building",
+                card=cid,
+                card_type=c.type,
+            ),
         )
     if type(r) is not int or not 0 <= r <= 3:
-        return ("invalid_rotation", "F-2.4", "r must be 0, 1, 2 or 3 (quarter-turns clockwise)")
+        return (
+            "invalid_rotation",
+            "F-2.4",
+            msg("r must be 0, 1, 2 or 3 (quarter-turns clockwise)"),
+        )
     if cid in b.where:
-        return ("already_built", "F-R9", f"{cid} is already in the building")
+        return ("already_built", "F-R9", msg("{card} is already in the building", card=cid))
     p = Placement(cid, x, y, r)
     if not b.placements:
         if (x, y) != (0, 0):
             return (
                 "first_space_at_origin",
                 "F-R10",
-                "the first space is placed with its half A on (0, 0)",
+                msg("the first space is placed with its half A on (0, 0)"),
             )
         return None
     cells = cells_of(p)
     for c_ in cells:
         if c_ in b.occ:
-            return ("cell_occupied", "F-4.3", f"cell [{c_[0]}, {c_[1]}] is already built on")
+            return (
+                "cell_occupied",
+                "F-4.3",
+                msg("cell [{x}, {y}] is already built on", x=c_[0], y=c_[1]),
+            )
     slots = c.slots
     for i, (h, d) in enumerate(SLOT_SIDE[r]):
         cx, cy = cells[h]
         other = b.slot_facing((cx + DX[d], cy + DY[d]), (d + 2) & 3)
         if other is not None and connects(slots[i], other[2], equipe):
             return None
-    how = "door" if not equipe else "door (or door and wall, with the equipe de obras)"
     return (
         "no_connection",
         "F-4.3",
-        f"{p.compact()} makes no connection: one of its slots must meet a {how} of the building",
+        (
+            msg(
+                "{placement} makes no connection: one of its slots must meet a door of the "
+                "building",
+                placement=p.compact(),
+            )
+            if not equipe
+            else msg(
+                "{placement} makes no connection: one of its slots must meet a door (or door "
+                "and wall, with the equipe de obras) of the building",
+                placement=p.compact(),
+            )
+        ),
     )
 
 
 def building_errors(
     cat: Catalog, placements: Iterable[Placement], converted: Iterable[str], equipe: bool
-) -> list[tuple[int, str, str, str]]:
+) -> list[tuple[int, str, str, Msg]]:
     """Replay a recorded building: (index, code, clause, detail) for each placement that no
     legal history explains. Conversions and the equipe are applied from the start: both only
     add connections, so this accepts every legal order of lays, conversions and site cards."""

@@ -26,6 +26,7 @@ from engine.errors import (
     problem_count,
 )
 from engine.fora_de_prumo import schema
+from engine.messages import msg
 from engine.protocol import shipped_catalogs
 
 FORMAT = "fora-de-prumo-catalog/1"
@@ -125,7 +126,11 @@ class Catalog:
 def _text(r: Problems, d: dict[str, Any], key: str, path: str, limit: int = MAX_TEXT) -> str | None:
     v = d.get(key)
     if not isinstance(v, str) or not v or len(v) > limit:
-        r.bad("catalog_value", f"{key} must be a string of 1 to {limit} characters", path + key)
+        r.bad(
+            "catalog_value",
+            msg("{key} must be a string of 1 to {most} characters", key=key, most=limit),
+            path + key,
+        )
         return None
     return v
 
@@ -133,7 +138,11 @@ def _text(r: Problems, d: dict[str, Any], key: str, path: str, limit: int = MAX_
 def _integer(r: Problems, d: dict[str, Any], key: str, path: str, lo: int, hi: int) -> int | None:
     v = d.get(key)
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        r.bad("catalog_value", f"{key} must be an integer {lo}..{hi}", path + key)
+        r.bad(
+            "catalog_value",
+            msg("{key} must be an integer {lo}..{hi}", key=key, lo=lo, hi=hi),
+            path + key,
+        )
         return None
     return int(v)
 
@@ -141,29 +150,49 @@ def _integer(r: Problems, d: dict[str, Any], key: str, path: str, lo: int, hi: i
 def _objective(r: Problems, v: Any, path: str) -> dict[str, str] | None:
     """F-2.1/F-7.4: {"measure": m} plus the measure's parameter, nothing misplaced."""
     if not isinstance(v, dict):
-        r.bad("catalog_type", "objective must be an object", path)
+        r.bad("catalog_type", msg("objective must be an object"), path)
         return None
     measure = v.get("measure")
     if not isinstance(measure, str) or measure not in MEASURES:
-        r.bad("catalog_value", f"measure must be one of {sorted(MEASURES)}", path + "/measure")
+        r.bad(
+            "catalog_value",
+            msg("measure must be one of {measures}", measures=sorted(MEASURES)),
+            path + "/measure",
+        )
         return None
     param, required = MEASURES[measure]
     before = problem_count(r.problems)
     r.unknown(
-        v, ("measure", param or "measure"), path, "catalog_unknown_field", f"measure {measure!r} "
+        v,
+        ("measure", param or "measure"),
+        path,
+        "catalog_unknown_field",
+        msg("measure {measure} ", measure=repr(measure)),
     )
     ok = problem_count(r.problems) == before
     out = {"measure": measure}
     if param is not None:
         if param not in v:
             if required:
-                r.bad("catalog_value", f"measure {measure!r} needs {param!r} (F-7.4)", path)
+                r.bad(
+                    "catalog_value",
+                    msg(
+                        "measure {measure} needs {param} (F-7.4)",
+                        measure=repr(measure),
+                        param=repr(param),
+                    ),
+                    path,
+                )
                 ok = False
         else:
             allowed = SUITS if param == "suit" else TYPES
             pv = v[param]
             if not isinstance(pv, str) or pv not in allowed:
-                r.bad("catalog_value", f"{param} must be one of {list(allowed)}", f"{path}/{param}")
+                r.bad(
+                    "catalog_value",
+                    msg("{param} must be one of {allowed}", param=param, allowed=list(allowed)),
+                    f"{path}/{param}",
+                )
                 ok = False
             else:
                 out[param] = pv
@@ -181,29 +210,33 @@ def _space(r: Problems, d: dict[str, Any], p: str) -> dict[str, Any]:
     ):
         r.bad(
             "catalog_value",
-            f"suits must list one suit or all four (a joker) of {list(SUITS)}",
+            msg("suits must list one suit or all four (a joker) of {suits}", suits=list(SUITS)),
             p + "suits",
         )
         suits = []
     slots = d.get("slots")
     if not isinstance(slots, str) or len(slots) != 6 or not set(slots) <= SLOT_CHARS:
-        r.bad("catalog_value", "slots must be six characters of W D G P B Y", p + "slots")
+        r.bad("catalog_value", msg("slots must be six characters of W D G P B Y"), p + "slots")
     elif slots == "WWWWWW":
-        r.bad("catalog_value", "a space has at least one door (F-2.3)", p + "slots")
+        r.bad("catalog_value", msg("a space has at least one door (F-2.3)"), p + "slots")
     return {"suits": frozenset(suits), "slots": slots}
 
 
 def _material(r: Problems, d: dict[str, Any], p: str) -> dict[str, Any]:
     suit = d.get("suit")
     if not isinstance(suit, str) or suit not in SUITS:
-        r.bad("catalog_value", f"suit must be one of {list(SUITS)}", p + "suit")
+        r.bad("catalog_value", msg("suit must be one of {suits}", suits=list(SUITS)), p + "suit")
     return {"suit": suit, "value": _integer(r, d, "value", p, 0, MAX_NUMBER)}
 
 
 def _person(r: Problems, d: dict[str, Any], p: str) -> dict[str, Any]:
     ability = d.get("ability")
     if not isinstance(ability, str) or ability not in ABILITIES:
-        r.bad("catalog_value", f"ability must be one of {list(ABILITIES)}", p + "ability")
+        r.bad(
+            "catalog_value",
+            msg("ability must be one of {abilities}", abilities=list(ABILITIES)),
+            p + "ability",
+        )
     return {"ability": ability}
 
 
@@ -230,7 +263,9 @@ def _card_type(r: Problems, d: dict[str, Any], path: str) -> str | None:
     """The card's type, and its fields known for it (unknown ones listed)."""
     ctype = d.get("type")
     if not isinstance(ctype, str) or ctype not in TYPES:
-        r.bad("catalog_value", f"type must be one of {list(TYPES)}", path + "/type")
+        r.bad(
+            "catalog_value", msg("type must be one of {types}", types=list(TYPES)), path + "/type"
+        )
         return None
     r.unknown(d, COMMON_FIELDS + TYPE_FIELDS[ctype], path, "catalog_unknown_field")
     return ctype
@@ -239,14 +274,14 @@ def _card_type(r: Problems, d: dict[str, Any], path: str) -> str | None:
 def _card(r: Problems, d: Any, path: str) -> Card | None:
     """A card that did not convert, read field by field: None when it has any problem."""
     if not isinstance(d, dict):
-        r.bad("catalog_type", "a card must be an object", path)
+        r.bad("catalog_type", msg("a card must be an object"), path)
         return None
     start = problem_count(r.problems)  # len() stops at the kept hundred
     p = path + "/"
     ctype = _card_type(r, d, path)
     cid = d.get("id")
     if not isinstance(cid, str) or not ID_RE.match(cid):
-        r.bad("catalog_value", "id must be 1 to 64 letters, digits, '_', '.' or '-'", p + "id")
+        r.bad("catalog_value", msg("id must be 1 to 64 letters, digits, '_', '.' or '-'"), p + "id")
     name, gloss = _text(r, d, "name", p), _text(r, d, "gloss", p)
     phase = _integer(r, d, "phase", p, 1, 3)
     min_players = _integer(r, d, "min_players", p, 1, 4)
@@ -256,7 +291,7 @@ def _card(r: Problems, d: Any, path: str) -> Card | None:
         or len(printed) > 16
         or not all(isinstance(x, str) and x in d for x in printed)
     ):
-        r.bad("catalog_value", "printed lists fields of this card", p + "printed")
+        r.bad("catalog_value", msg("printed lists fields of this card"), p + "printed")
     fields = TYPE_READERS[ctype](r, d, p) if ctype is not None else {}
     if problem_count(r.problems) > start or ctype is None:
         return None
@@ -268,16 +303,18 @@ def _header(r: Problems, doc: dict[str, Any]) -> tuple[Any, Any, str]:
     """The catalog's own fields (F-2.1): (id, name, provenance)."""
     r.unknown(doc, DOC_FIELDS, "", "catalog_unknown_field")
     if doc.get("format") != FORMAT:
-        r.bad("catalog_format", f"format must be {FORMAT!r}", "/format")
+        r.bad("catalog_format", msg("format must be {format}", format=repr(FORMAT)), "/format")
     cat_id = doc.get("id")
     if not isinstance(cat_id, str) or not CATALOG_ID_RE.match(cat_id):
-        r.bad("catalog_value", "id must match ^[a-z][a-z0-9_-]*$ (at most 64 characters)", "/id")
+        r.bad(
+            "catalog_value", msg("id must match ^[a-z][a-z0-9_-]*$ (at most 64 characters)"), "/id"
+        )
     name = _text(r, doc, "name", "/")
     provenance = doc.get("provenance", "")
     if not isinstance(provenance, str) or len(provenance) > MAX_PROVENANCE:
         r.bad(
             "catalog_value",
-            f"provenance must be a string of at most {MAX_PROVENANCE}",
+            msg("provenance must be a string of at most {most}", most=MAX_PROVENANCE),
             "/provenance",
         )
         provenance = ""
@@ -288,12 +325,12 @@ def _walked(doc: Any) -> Catalog:
     """A catalog read field by field, every problem listed (CatalogError) in reading order."""
     r = Problems(clause=CLAUSE)
     if not isinstance(doc, dict):
-        r.bad("catalog_type", "a catalog must be a JSON object", "")
+        r.bad("catalog_type", msg("a catalog must be a JSON object"), "")
         raise CatalogError(r.problems, clause=CLAUSE)
     cat_id, name, provenance = _header(r, doc)
     raw_cards = doc.get("cards")
     if not isinstance(raw_cards, list) or not raw_cards or len(raw_cards) > MAX_CARDS:
-        r.bad("catalog_value", f"cards must list 1 to {MAX_CARDS} cards", "/cards")
+        r.bad("catalog_value", msg("cards must list 1 to {most} cards", most=MAX_CARDS), "/cards")
         raw_cards = []
     cards: dict[str, Card] = {}
     for i, rc in enumerate(raw_cards):
@@ -301,7 +338,11 @@ def _walked(doc: Any) -> Catalog:
         if card is None:
             continue
         if card.id in cards:
-            r.bad("catalog_duplicate", f"card id {card.id!r} appears twice", f"/cards/{i}/id")
+            r.bad(
+                "catalog_duplicate",
+                msg("card id {id} appears twice", id=repr(card.id)),
+                f"/cards/{i}/id",
+            )
             continue
         cards[card.id] = card
     if r.problems:

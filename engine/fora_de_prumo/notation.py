@@ -19,6 +19,7 @@ from typing import Any, TypeGuard
 from engine.errors import IllegalDecision, short_repr
 from engine.fora_de_prumo.building import Placement, parse_compact
 from engine.fora_de_prumo.serialize import DECISION_FIELDS, SOURCES
+from engine.messages import msg
 
 CLAUSE = "F-2.7"
 MAX_LENGTH = 200
@@ -64,8 +65,14 @@ def to_notation(d: dict[str, Any]) -> str | None:
 def _refuse(text: str, why: str, pointer: str) -> IllegalDecision:
     return IllegalDecision(
         "invalid_notation",
-        f"{short_repr(text)} is not a decision in notation: {why} "
-        "(e.g. buy:PR01, SP09@0,-1r0, PE05, convert:PE03>SP09, clone:CO01>SP09, pass).",
+        msg(
+            (
+                "{text} is not a decision in notation: {why} (e.g. buy:PR01, SP09@0,-1r0, "
+                "PE05, convert:PE03>SP09, clone:CO01>SP09, pass)."
+            ),
+            text=short_repr(text),
+            why=why,
+        ),
         CLAUSE,
         pointer,
     )
@@ -75,7 +82,9 @@ def from_notation(text: str, pointer: str = "") -> dict[str, Any]:
     """The decision object a notation string stands for (no `seat`: the engine gives the
     decision to the seat whose step it is). IllegalDecision `invalid_notation` otherwise."""
     if len(text) > MAX_LENGTH:
-        raise _refuse(text[:40] + "…", f"longer than {MAX_LENGTH} characters", pointer)
+        raise _refuse(
+            text[:40] + "…", msg("longer than {most} characters", most=MAX_LENGTH), pointer
+        )
     if text in DECISION_FIELDS and not DECISION_FIELDS[text]:
         return {"type": text}
     body, src = text, None
@@ -94,19 +103,25 @@ def from_notation(text: str, pointer: str = "") -> dict[str, Any]:
         elif _CARD_RE.match(body):
             out = {"type": "lay", "card": body}
         else:
-            raise _refuse(text, "a lay is CARD or CARD@x,yrR", pointer)
+            raise _refuse(text, msg("a lay is CARD or CARD@x,yrR"), pointer)
     elif head == "buy" and _CARD_RE.match(rest):
         out = {"type": "buy", "card": rest}
     elif head in ("convert", "clone") and (pair := _PAIR.match(rest)):
         first = "designer" if head == "convert" else "card"
         out = {"type": head, first: pair[1], "target": pair[2]}
     elif head in ("buy", "convert", "clone"):
-        form = "buy:CARD" if head == "buy" else f"{head}:CARD>TARGET"
-        raise _refuse(text, f"a {head} is written {form}", pointer)
+        why = (
+            msg("a {head} is written buy:CARD", head=head)
+            if head == "buy"
+            else msg("a {head} is written {head2}:CARD>TARGET", head=head, head2=head)
+        )
+        raise _refuse(text, why, pointer)
     else:
-        raise _refuse(text, f"unknown decision type {short_repr(head)}", pointer)
+        raise _refuse(text, msg("unknown decision type {head}", head=short_repr(head)), pointer)
     if src is not None:
         if "from" not in DECISION_FIELDS[out["type"]]:
-            raise _refuse(text, f"a {out['type']} has no source (/market, /deck)", pointer)
+            raise _refuse(
+                text, msg("a {type} has no source (/market, /deck)", type=out["type"]), pointer
+            )
         out["from"] = src
     return out

@@ -32,6 +32,7 @@ from engine.fora_de_prumo.building import parse_compact
 from engine.fora_de_prumo.catalog import builtin_catalogs
 from engine.fora_de_prumo.model import GAME_ID, RULES_VERSION
 from engine.fora_de_prumo.serialize import game_to_json
+from engine.messages import Msg, msg
 from engine.protocol import position_number, position_pairs, position_refusal
 
 DEFAULT_RNG = "0" * 16
@@ -41,7 +42,7 @@ SEAT_LISTS = ("hand", "site", "converted", "spent")
 _CARD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
-def _refuse(detail: str, where: str = "", root: str = "/position") -> EngineError:
+def _refuse(detail: Msg, where: str = "", root: str = "/position") -> EngineError:
     return position_refusal(detail, CLAUSE, where, root)
 
 
@@ -59,10 +60,12 @@ def write(state: dict[str, Any]) -> str:
     at_start = turn["step"] == ("final" if state["final_round"] is not None else "buy")
     if state["game_over"] or turn["peeked"] or turn["bought"] is not None or not at_start:
         raise _refuse(
-            "Only a position at the start of a turn of a game not over is written.", "", "/state"
+            msg("Only a position at the start of a turn of a game not over is written."),
+            "",
+            "/state",
         )
     if state["catalog"]["id"] != "reference":
-        raise _refuse("Only positions of the reference catalog are written.", "", "/state")
+        raise _refuse(msg("Only positions of the reference catalog are written."), "", "/state")
     table = [("market", ",".join(state["market"])), ("deck", ",".join(state["deck"]))]
     table = [(k, v) for k, v in table if v]
     if state["passes"]:
@@ -97,7 +100,7 @@ def _cards(value: str, where: str) -> list[str]:
     out = [v for v in value.split(",") if v]
     for c in out:
         if not _CARD.match(c):
-            raise _refuse(f"{short_repr(c)} is not a card id.", where)
+            raise _refuse(msg("{name} is not a card id.", name=short_repr(c)), where)
     return out
 
 
@@ -124,11 +127,13 @@ def _read_seat(text: str, where: str) -> dict[str, Any]:
             for pair in (v for v in value.split(",") if v):
                 card, sep, target = pair.partition(">")
                 if not sep or not _CARD.match(card) or not _CARD.match(target):
-                    raise _refuse(f"A clone is card>target, not {short_repr(pair)}.", where)
+                    raise _refuse(
+                        msg("A clone is card>target, not {pair}.", pair=short_repr(pair)), where
+                    )
                 clones.append({"target": target, "card": card})
             work["clones"] = clones
         else:
-            raise _refuse(f"Unknown seat key {short_repr(key)}.", where)
+            raise _refuse(msg("Unknown seat key {key}.", key=short_repr(key)), where)
     return {"hand": hand, "work": work}
 
 
@@ -143,12 +148,15 @@ def _placements(value: str, where: str) -> list[dict[str, Any]]:
         m = _PLACEMENT.match(value, pos)
         p = parse_compact(m.group(0)) if m else None
         if m is None or p is None:
-            raise _refuse(f"{short_repr(value[pos : pos + 40])} is not a placement (F-2.7).", where)
+            raise _refuse(
+                msg("{text} is not a placement (F-2.7).", text=short_repr(value[pos : pos + 40])),
+                where,
+            )
         out.append({"card": p.card, "x": p.x, "y": p.y, "r": p.r})
         pos = m.end()
         if pos < len(value):
             if value[pos] != ",":
-                raise _refuse("Placements are separated by commas.", where)
+                raise _refuse(msg("Placements are separated by commas."), where)
             pos += 1
     return out
 
@@ -156,14 +164,16 @@ def _placements(value: str, where: str) -> list[dict[str, Any]]:
 def read(text: str) -> dict[str, Any]:
     """The state a position stands for, as the engine's JSON (not yet checked)."""
     if not isinstance(text, str) or len(text) > 4000:
-        raise _refuse("A position is a string of at most 4000 characters.")
+        raise _refuse(msg("A position is a string of at most 4000 characters."))
     parts = text.split("|")
     head = parts[0].split()
     if len(head) < 2 or head[0] != GAME_ID or len(parts) < 3:
-        raise _refuse("A position reads: fora-de-prumo SEAT:TURN TABLE | SEAT | SEAT … [rng=…].")
+        raise _refuse(
+            msg("A position reads: fora-de-prumo SEAT:TURN TABLE | SEAT | SEAT … [rng=…].")
+        )
     seat_text, _, number_text = head[1].partition(":")
-    turn_seat = _int(seat_text, "the turn's seat", "/turn")
-    number = _int(number_text, "the turn number", "/turn")
+    turn_seat = _int(seat_text, msg("the turn's seat"), "/turn")
+    number = _int(number_text, msg("the turn number"), "/turn")
     rng = DEFAULT_RNG
     last = parts[-1].split()
     if last and last[-1].startswith("rng="):
@@ -188,23 +198,25 @@ def read(text: str) -> dict[str, Any]:
         if key in ("market", "deck"):
             state[key] = _cards(value, f"/{key}")
         elif key == "passes":
-            state["passes"] = _int(value, "passes", "/passes")
+            state["passes"] = _int(value, msg("passes"), "/passes")
         elif key == "first":
-            state["first_seat"] = _int(value, "first", "/first_seat")
+            state["first_seat"] = _int(value, msg("first"), "/first_seat")
         elif key == "size":
-            state["market_size"] = _int(value, "size", "/market_size")
+            state["market_size"] = _int(value, msg("size"), "/market_size")
         elif key == "final":
             by, sep, rest = value.partition(">")
-            remaining = [_int(s, "a seat", "/final_round") for s in rest.split(",") if s]
+            remaining = [_int(s, msg("a seat"), "/final_round") for s in rest.split(",") if s]
             if not sep:
-                raise _refuse(f"final is T>s,s, not {short_repr(value)}.", "/final_round")
+                raise _refuse(
+                    msg("final is T>s,s, not {value}.", value=short_repr(value)), "/final_round"
+                )
             state["final_round"] = {
-                "triggered_by": _int(by, "a seat", "/final_round"),
+                "triggered_by": _int(by, msg("a seat"), "/final_round"),
                 "remaining": remaining,
             }
             state["turn"]["step"] = "final"
         else:
-            raise _refuse(f"Unknown table key {short_repr(key)}.")
+            raise _refuse(msg("Unknown table key {key}.", key=short_repr(key)))
     return state
 
 

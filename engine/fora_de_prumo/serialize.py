@@ -40,6 +40,7 @@ from engine.fora_de_prumo.schema import (
 )
 from engine.fora_de_prumo.setup import cards_in_use
 from engine.fora_de_prumo.work import Work
+from engine.messages import msg
 
 # pending.kind, clause and prompt per turn step
 STEP_INFO = {
@@ -155,7 +156,7 @@ def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | 
     ref = node(r, ref, CatalogRefDoc, "/catalog")
     cid, chash = ref.id, ref.hash
     if not isinstance(cid, str) or not isinstance(chash, str):
-        r.bad("wrong_type", "catalog must be {id, hash}, two strings", "/catalog", "F-2.1")
+        r.bad("wrong_type", msg("catalog must be {id, hash}, two strings"), "/catalog", "F-2.1")
         return None
     if custom is not None and custom.hash == chash:
         return custom
@@ -164,7 +165,11 @@ def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | 
         return builtin
     r.bad(
         "unknown_catalog",
-        f"no catalog {brief(cid)} with hash {brief(chash)}; send the catalog with the state",
+        msg(
+            "no catalog {id} with hash {hash}; send the catalog with the state",
+            id=brief(cid),
+            hash=brief(chash),
+        ),
         "/catalog",
         "F-2.1",
     )
@@ -182,12 +187,21 @@ class _Cards:
     def known(self, v: Any, p: str) -> str | None:
         """A card id of this game (not claimed: a reference to a card placed elsewhere)."""
         if not isinstance(v, str) or v not in self.cat.cards:
-            self.r.bad("unknown_card", f"{brief(v)} is not a card of the catalog", p, "F-2.1")
+            self.r.bad(
+                "unknown_card",
+                msg("{card} is not a card of the catalog", card=brief(v)),
+                p,
+                "F-2.1",
+            )
             return None
         if v not in self.in_use:
             self.r.bad(
                 "card_not_in_use",
-                f"{v} needs {self.cat.cards[v].min_players} players and stays in the box",
+                msg(
+                    "{card} needs {players} players and stays in the box",
+                    card=v,
+                    players=self.cat.cards[v].min_players,
+                ),
                 p,
                 "F-1.3",
             )
@@ -200,7 +214,10 @@ class _Cards:
             return None
         if cid in self.seen:
             self.r.bad(
-                "duplicate_card", f"{cid} appears twice (also at {self.seen[cid]})", p, "F-1.3"
+                "duplicate_card",
+                msg("{card} appears twice (also at {where})", card=cid, where=self.seen[cid]),
+                p,
+                "F-1.3",
             )
             return None
         self.seen[cid] = p
@@ -209,7 +226,7 @@ class _Cards:
     def bounded(self, v: Any, p: str) -> list[Any]:
         """A list of cards of this game (or of entries naming one each, distinct): at most
         as many entries as there are cards in use."""
-        return self.r.lst(v, p, len(self.in_use), "one per card in use", "F-1.3")
+        return self.r.lst(v, p, len(self.in_use), msg("one per card in use"), "F-1.3")
 
     def zone(self, v: Any, p: str) -> list[str]:
         out = []
@@ -238,7 +255,10 @@ def _read_building(r: Problems, cards: _Cards, entries: list[Any], p: str) -> li
         x, y, rot = e.x, e.y, e.r
         if cid is not None and cards.cat.cards[cid].type != "space":
             r.bad(
-                "not_a_space", f"{cid} is not a space: it goes to the site", f"{ep}/card", "F-3.5"
+                "not_a_space",
+                msg("{card} is not a space: it goes to the site", card=cid),
+                f"{ep}/card",
+                "F-3.5",
             )
             cid = None
         if cid is not None:
@@ -253,7 +273,10 @@ def _read_site(r: Problems, cards: _Cards, v: list[Any], p: str) -> list[str]:
         cid = cards.claim(x_, f"{p}/{j}")
         if cid is not None and cards.cat.cards[cid].type not in SITE_TYPES:
             r.bad(
-                "not_a_site_card", f"{cid} is a space: it goes to the building", f"{p}/{j}", "F-3.5"
+                "not_a_site_card",
+                msg("{card} is a space: it goes to the building", card=cid),
+                f"{p}/{j}",
+                "F-3.5",
             )
         elif cid is not None:
             site.append(cid)
@@ -293,29 +316,36 @@ def check_work(r: Problems, cat: Catalog, w: Work, p: str) -> Building:
         if cid not in in_building:
             r.bad(
                 "convert_target",
-                f"{cid} is not a space of this building",
+                msg("{card} is not a space of this building", card=cid),
                 f"{p}/converted/{j}",
                 "F-R20",
             )
         elif cid in seen:
-            r.bad("already_converted", f"{cid} is converted twice", f"{p}/converted/{j}", "F-R20")
+            r.bad(
+                "already_converted",
+                msg("{card} is converted twice", card=cid),
+                f"{p}/converted/{j}",
+                "F-R20",
+            )
         seen.add(cid)
     seen = set()
     for j, cid in enumerate(w.spent):
         if cid not in site or cards[cid].ability != "designer_de_interiores":
             r.bad(
                 "no_designer",
-                f"{cid} is not a designer de interiores of this site",
+                msg("{card} is not a designer de interiores of this site", card=cid),
                 f"{p}/spent/{j}",
                 "F-R20",
             )
         elif cid in seen:
-            r.bad("designer_spent", f"{cid} is spent twice", f"{p}/spent/{j}", "F-R20")
+            r.bad(
+                "designer_spent", msg("{card} is spent twice", card=cid), f"{p}/spent/{j}", "F-R20"
+            )
         seen.add(cid)
     if len(w.converted) != len(w.spent):
         r.bad(
             "conversion_count",
-            "each conversion spends one designer: converted and spent have the same length",
+            msg("each conversion spends one designer: converted and spent have the same length"),
             f"{p}/spent",
             "F-R20",
         )
@@ -325,21 +355,28 @@ def check_work(r: Problems, cat: Catalog, w: Work, p: str) -> Building:
         if target not in site or cards[target].type not in CLONE_TARGET_TYPES:
             r.bad(
                 "clone_target",
-                f"{target} is not a concept, project or material of this site",
+                msg("{card} is not a concept, project or material of this site", card=target),
                 tp,
                 "F-6.6",
             )
         elif target in targets:
-            r.bad("already_cloned", f"{target} carries two clone cards", tp, "F-6.6")
+            r.bad("already_cloned", msg("{card} carries two clone cards", card=target), tp, "F-6.6")
         targets.add(target)
     if w.clones and not w.has_ability(cat, "teorica"):
-        r.bad("no_teorica", "clone cards lie in a site without the teórica", f"{p}/clones", "F-6.6")
+        r.bad(
+            "no_teorica",
+            msg("clone cards lie in a site without the teórica"),
+            f"{p}/clones",
+            "F-6.6",
+        )
     equipe = w.has_ability(cat, "equipe_de_obras")
     converted = {c for c in w.converted if c in in_building}
     illegal = set()
     for j, code, clause, detail in building_errors(cat, w.building, converted, equipe):
         pl = w.building[j]
-        r.bad(code, f"{pl.compact()}: {detail}", f"{p}/building/{j}", clause)
+        r.bad(
+            code, msg("{where}: {why}", where=pl.compact(), why=detail), f"{p}/building/{j}", clause
+        )
         illegal.add(j)
     b = Building(cat, (pl for j, pl in enumerate(w.building) if j not in illegal), converted)
     return b
@@ -353,7 +390,7 @@ def read_final(r: Problems, v: Any, n: int) -> tuple[int, list[int]] | None:
     rem = [
         s
         for j, x in enumerate(
-            r.lst(d.remaining, "/final_round/remaining", n, "one per seat", "F-R25")
+            r.lst(d.remaining, "/final_round/remaining", n, msg("one per seat"), "F-R25")
         )
         if (s := r.int_or_none(x, f"/final_round/remaining/{j}", 0, n - 1, "F-R25")) is not None
     ]
@@ -363,8 +400,10 @@ def read_final(r: Problems, v: Any, n: int) -> tuple[int, list[int]] | None:
     if len(rem) > n or rem != order[n - len(rem) :]:
         r.bad(
             "invalid_final_round",
-            "remaining must be the seats still to play, in turn order, ending with the seat "
-            "that triggered the end",
+            msg(
+                "remaining must be the seats still to play, in turn order, ending with the "
+                "seat that triggered the end"
+            ),
             "/final_round/remaining",
             "F-R25",
         )
@@ -375,18 +414,18 @@ def _read_header(r: Problems, doc: StateDoc, custom: Catalog | None) -> tuple[Ca
     """The state's game, rules version, catalog (F-2) and seats (F-1.1): without a catalog or
     a seat count nothing else can be read (InvalidState at once)."""
     if doc.game != GAME_ID:
-        r.bad("wrong_game", f"this is not a {GAME_ID} state", "/game")
+        r.bad("wrong_game", msg("this is not a {game} state", game=GAME_ID), "/game")
     if doc.rules_version != RULES_VERSION:
         r.bad(
             "unsupported_rules_version",
-            f"rules_version must be {RULES_VERSION!r}",
+            msg("rules_version must be {version}", version=repr(RULES_VERSION)),
             "/rules_version",
         )
     cat = resolve_catalog(r, doc.catalog, custom)
     seats_raw = r.lst(doc.seats, "/seats")
     n = len(seats_raw)
     if not 2 <= n <= 4:
-        r.bad("invalid_seat_count", "a game has 2, 3 or 4 seats", "/seats", "F-1.1")
+        r.bad("invalid_seat_count", msg("a game has 2, 3 or 4 seats"), "/seats", "F-1.1")
     if cat is None or not 2 <= n <= 4:
         raise InvalidState(r.problems)
     return cat, seats_raw
@@ -410,7 +449,10 @@ def _read_zones(
     if missing and not r.unread:
         r.bad(
             "missing_cards",
-            f"cards in use missing from every zone: {', '.join(sorted(missing))}",
+            msg(
+                "cards in use missing from every zone: {missing}",
+                missing=", ".join(sorted(missing)),
+            ),
             "",
             "F-1.3",
         )
@@ -425,11 +467,16 @@ def _read_turn(r: Problems, cards: _Cards, doc: StateDoc, n: int) -> tuple[Any, 
     number = tv.number
     step = tv.step
     if step not in (BUY, LAY, FINAL, None):
-        r.bad("wrong_type", "turn.step must be 'buy', 'lay', 'final' or null", "/turn/step", "F-3")
+        r.bad(
+            "wrong_type",
+            msg("turn.step must be 'buy', 'lay', 'final' or null"),
+            "/turn/step",
+            "F-3",
+        )
     peeked = [
         c
         for j, x in enumerate(
-            r.lst(tv.peeked, "/turn/peeked", 2, "the deck's top two cards", "F-R19")
+            r.lst(tv.peeked, "/turn/peeked", 2, msg("the deck's top two cards"), "F-R19")
         )
         if (c := cards.known(x, f"/turn/peeked/{j}")) is not None
     ]
@@ -454,7 +501,7 @@ def _read(r: Problems, data: dict[str, Any], custom: Catalog | None) -> Game:
     over = doc.game_over
     rng_text = doc.rng
     if not isinstance(rng_text, str) or not RNG_RE.fullmatch(rng_text):
-        r.bad("invalid_rng", "rng must be 16 lowercase hexadecimal digits", "/rng", "F-1.9")
+        r.bad("invalid_rng", msg("rng must be 16 lowercase hexadecimal digits"), "/rng", "F-1.9")
     r.finish()
     if r.problems:
         raise InvalidState(r.problems)
@@ -479,7 +526,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     bookkeeping (check_turn) and what follows from the rest (check_derived)."""
     r = Problems(named=True)
     if not isinstance(data, dict):
-        raise InvalidState([Problem("wrong_type", "the state must be a JSON object", "")])
+        raise InvalidState([Problem("wrong_type", msg("the state must be a JSON object"), "")])
     g = _read(r, data, custom_catalog)
     check_turn(r, g)
     if r.problems:
@@ -506,7 +553,12 @@ def check_laid(r: Problems, g: Game) -> None:
         if done > turns_played(g, s):
             r.bad(
                 "too_many_cards_laid",
-                f"seat {s} has laid or used {done} cards in {turns_played(g, s)} turns",
+                msg(
+                    "seat {seat} has laid or used {done} cards in {turns} turns",
+                    seat=s,
+                    done=done,
+                    turns=turns_played(g, s),
+                ),
                 f"/seats/{s}/work",
                 "F-3.3",
             )
@@ -518,31 +570,36 @@ def _check_finished(r: Problems, g: Game) -> None:
     if g.step is not None or g.peeked or g.bought is not None:
         r.bad(
             "inconsistent_turn",
-            "a finished game has no step, look or purchase",
+            msg("a finished game has no step, look or purchase"),
             "/turn",
             "F-8.4",
         )
     if g.final is None or g.final[1]:
         r.bad(
             "inconsistent_turn",
-            "a game ends after the final round: final_round with no seat remaining",
+            msg("a game ends after the final round: final_round with no seat remaining"),
             "/final_round",
             "F-R25",
         )
     if len(g.market) > g.market_size:
-        r.bad("market_size", f"the market holds at most {g.market_size} cards", "/market", "F-1.7")
+        r.bad(
+            "market_size",
+            msg("the market holds at most {most} cards", most=g.market_size),
+            "/market",
+            "F-1.7",
+        )
 
 
 def _check_step(r: Problems, g: Game) -> bool:
     """F-3 / F-8.2: a running game has a step, 'final' exactly during the final round. False
     when it has not (the turn's other checks then read nothing)."""
     if g.step is None:
-        r.bad("inconsistent_turn", "a running game has a step", "/turn/step", "F-3")
+        r.bad("inconsistent_turn", msg("a running game has a step"), "/turn/step", "F-3")
         return False
     if (g.step == FINAL) != (g.final is not None):
         r.bad(
             "inconsistent_turn",
-            "the step is 'final' exactly during the final round",
+            msg("the step is 'final' exactly during the final round"),
             "/turn/step",
             "F-8.2",
         )
@@ -557,18 +614,21 @@ def _check_final_round(r: Problems, g: Game) -> None:
         if not g.final[1] or g.final[1][0] != g.seat:
             r.bad(
                 "invalid_final_round",
-                "the first remaining seat is the seat to play",
+                msg("the first remaining seat is the seat to play"),
                 "/final_round/remaining",
                 "F-R25",
             )
         if g.passes:
             r.bad(
-                "inconsistent_turn", "passes are not counted in the final round", "/passes", "F-R27"
+                "inconsistent_turn",
+                msg("passes are not counted in the final round"),
+                "/passes",
+                "F-R27",
             )
     elif not g.deck and not (g.turn == 1 or g.bought_from_deck()):  # F-R45: turn 1
         r.bad(
             "end_not_triggered",
-            "the deck is empty but the final round has not begun",
+            msg("the deck is empty but the final round has not begun"),
             "/final_round",
             "F-8.1",
         )
@@ -579,12 +639,14 @@ def _check_turn_order(r: Problems, g: Game) -> None:
     if g.seat != (g.first_seat + g.turn - 1) % g.n:
         r.bad(
             "turn_order",
-            "turn.seat must be the seat whose turn this is: turns go round from first_seat",
+            msg("turn.seat must be the seat whose turn this is: turns go round from first_seat"),
             "/turn/seat",
             "F-1.1",
         )
     if g.passes >= g.turn:
-        r.bad("inconsistent_turn", "more complete passes than turns played", "/passes", "F-R27")
+        r.bad(
+            "inconsistent_turn", msg("more complete passes than turns played"), "/passes", "F-R27"
+        )
 
 
 def _check_purchase(r: Problems, g: Game) -> None:
@@ -594,14 +656,14 @@ def _check_purchase(r: Problems, g: Game) -> None:
     if g.step != LAY:
         r.bad(
             "inconsistent_turn",
-            "a purchase is made only before the lay step",
+            msg("a purchase is made only before the lay step"),
             "/turn/bought",
             "F-3.1",
         )
     elif g.bought not in g.hands[g.seat]:
         r.bad(
             "inconsistent_turn",
-            "the card bought this turn is in the player's hand",
+            msg("the card bought this turn is in the player's hand"),
             "/turn/bought",
             "F-3.1",
         )
@@ -621,7 +683,12 @@ def _check_market(r: Problems, g: Game) -> None:
     if len(g.market) > expected or (g.final is None and g.deck and len(g.market) != expected):
         r.bad(
             "market_size",
-            f"the market holds {expected} cards now ({k}, refilled after each market purchase)",
+            msg(
+                "the market holds {expected} cards now ({size}, refilled after each market "
+                "purchase)",
+                expected=expected,
+                size=k,
+            ),
             "/market",
             "F-3.6",
         )
@@ -653,7 +720,7 @@ def check_peeked(r: Problems, g: Game) -> None:
     if not g.works[g.seat].has_ability(g.cat, "coordenadora"):
         r.bad(
             "no_coordenadora",
-            "only the coordenadora lets a player look at the deck",
+            msg("only the coordenadora lets a player look at the deck"),
             "/turn/peeked",
             "F-6.1",
         )
@@ -666,7 +733,7 @@ def check_peeked(r: Problems, g: Game) -> None:
     ):
         r.bad(
             "inconsistent_peek",
-            "peeked must be the top two (or one) cards of the deck, in order, as seen",
+            msg("peeked must be the top two (or one) cards of the deck, in order, as seen"),
             "/turn/peeked",
             "F-R19",
         )
@@ -678,7 +745,7 @@ def check_derived(r: Problems, g: Game, data: dict[str, Any]) -> None:
         if data.get("pending") is not None:
             r.bad(
                 "inconsistent_pending",
-                "a finished game has no pending decision",
+                msg("a finished game has no pending decision"),
                 "/pending",
                 "F-8.4",
             )
@@ -686,7 +753,7 @@ def check_derived(r: Problems, g: Game, data: dict[str, Any]) -> None:
         if given_scores is not None and given_scores != final_scores(g):  # absent: recomputed
             r.bad(
                 "inconsistent_scores",
-                "scores must be the final scores of these works",
+                msg("scores must be the final scores of these works"),
                 "/scores",
                 "F-8.4",
             )
@@ -695,11 +762,14 @@ def check_derived(r: Problems, g: Game, data: dict[str, Any]) -> None:
     if given is not None and given != pending_json(g):
         r.bad(
             "inconsistent_pending",
-            "pending does not match the decision this state asks for",
+            msg("pending does not match the decision this state asks for"),
             "/pending",
             STEP_INFO[g.step][1] if g.step else "F-3",
         )
     if data.get("scores") is not None:
         r.bad(
-            "inconsistent_scores", "scores are only given once the game is over", "/scores", "F-8.4"
+            "inconsistent_scores",
+            msg("scores are only given once the game is over"),
+            "/scores",
+            "F-8.4",
         )

@@ -13,6 +13,7 @@ from engine.fora_de_prumo.catalog import Catalog
 from engine.fora_de_prumo.model import BUY, Game
 from engine.fora_de_prumo.schema import SetupDoc
 from engine.fora_de_prumo.work import Work
+from engine.messages import msg
 from engine.setup_fields import SEED_LIMIT, SetupClauses, check_shared_fields, is_int
 
 GAME = "fora-de-prumo"
@@ -42,14 +43,18 @@ def check_setup(setup: Any) -> list[Problem]:
     if doc is not None and doc.first_seat < doc.seats and doc.seed < SEED_LIMIT:
         return ProblemList()  # well formed: no problem to look for
     if not isinstance(setup, dict):
-        return [Problem("invalid_setup", "the set-up must be an object", "", "F-1")]
+        return [Problem("invalid_setup", msg("the set-up must be an object"), "", "F-1")]
     problems = ProblemList()  # an object of 100,000 unknown fields costs a count
-    unknown_fields(problems, setup, SETUP_KEYS, "", "unknown_field", "F-1", "set-up ")
-    check_shared_fields(setup, problems, CLAUSES, "Fora de Prumo is played by 2, 3 or 4 players")
+    unknown_fields(problems, setup, SETUP_KEYS, "", "unknown_field", "F-1", msg("set-up "))
+    check_shared_fields(
+        setup, problems, CLAUSES, msg("Fora de Prumo is played by 2, 3 or 4 players")
+    )
     k = setup.get("market_size", DEFAULT_MARKET)
     if not is_int(k) or k not in MARKET_SIZES:
         problems.append(
-            Problem("invalid_market_size", "market_size must be 4, 5 or 6", "/market_size", "F-1.7")
+            Problem(
+                "invalid_market_size", msg("market_size must be 4, 5 or 6"), "/market_size", "F-1.7"
+            )
         )
     return problems
 
@@ -69,8 +74,12 @@ def new_game(cat: Catalog, setup: dict[str, Any]) -> Game:
             problems.append(
                 Problem(
                     "pile_too_short",
-                    f"the phase {phase} pile has {len(pile[phase])} cards in use; "
-                    f"the deal needs {each * n}",
+                    msg(
+                        "the phase {phase} pile has {count} cards in use; the deal needs {needed}",
+                        phase=phase,
+                        count=len(pile[phase]),
+                        needed=each * n,
+                    ),
                     "/catalog",
                     "F-R3",
                 )
@@ -87,7 +96,11 @@ def new_game(cat: Catalog, setup: dict[str, Any]) -> Game:
         problems.append(
             Problem(
                 "deck_too_short",
-                f"the deck has {len(deck)} cards after the deal; the market needs {k}",
+                msg(
+                    "the deck has {count} cards after the deal; the market needs {needed}",
+                    count=len(deck),
+                    needed=k,
+                ),
                 "/catalog",
                 "F-R3",
             )

@@ -23,6 +23,7 @@ from engine.fora_de_prumo.serialize import (
     game_to_json,
     resolve_catalog,
 )
+from engine.messages import msg
 from engine.protocol import finish_view
 
 
@@ -39,7 +40,9 @@ def game_view(g: Game, seat: int) -> dict[str, Any]:
     turn's look and purchase only: a seat's knowledge from earlier turns (cards it saw on the
     deck, cards others took from the market) is not carried (proposed ruling F-R41)."""
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
-        raise IllegalDecision("unknown_seat", f"seat must be 0..{g.n - 1}", "F-1.1", "/seat")
+        raise IllegalDecision(
+            "unknown_seat", msg("seat must be 0..{last}", last=g.n - 1), "F-1.1", "/seat"
+        )
     view = game_to_json(g)
     looker = g.seat if g.peeked and not g.over else -1
     on_deck = g.peeked_on_deck() if looker == seat else []
@@ -89,12 +92,12 @@ def check_view_bounds(view: Any, catalog: Catalog | None) -> None:
         return  # not a view: the sampler's own check says so
     unknown_fields(r.problems, view, VIEW_FIELDS, "")
     cat = resolve_catalog(r, view.get("catalog"), catalog)
-    seats = r.lst(view.get("seats"), "/seats", MAX_SEATS, "2 to 4 seats", "F-1.1")
+    seats = r.lst(view.get("seats"), "/seats", MAX_SEATS, msg("2 to 4 seats"), "F-1.1")
     turn = view.get("turn")
     if isinstance(turn, dict):
         unknown_fields(r.problems, turn, (*TURN_FIELDS, *VIEW_ONLY_TURN), "/turn")
         if turn.get("peeked") is not None:
-            r.lst(turn["peeked"], "/turn/peeked", 2, "the deck's top two cards", "F-R19")
+            r.lst(turn["peeked"], "/turn/peeked", 2, msg("the deck's top two cards"), "F-R19")
     if cat is not None:
         most, what = len(cat.cards), "one per card of the catalog"
         r.lst(view.get("unseen"), "/unseen", most, what, "F-R6")
@@ -124,7 +127,11 @@ class WorldSampler:
             same = False  # the sampler reads the shape game_view writes: any other is no view
         if not same:
             raise InvalidState(
-                [Problem("invalid_view", "This is not a view written by game_view.", "", "F-R6")]
+                [
+                    Problem(
+                        "invalid_view", msg("This is not a view written by game_view."), "", "F-R6"
+                    )
+                ]
             )
 
     def _read(self, view: dict[str, Any], catalog: Catalog | None) -> None:
