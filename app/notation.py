@@ -19,7 +19,7 @@ def expand(eng: GameModule, decisions: list[Any]) -> tuple[list[Any], IllegalDec
             try:
                 d = eng.decision_from_notation(d, f"/decisions/{i}")
             except IllegalDecision as e:
-                return out, IllegalDecision(e.code, e.detail, e.clause, e.pointer, i)
+                return out, IllegalDecision(e.code, e.detail, e.clause, e.pointer, index=i)
         out.append(d)
     return out, None
 

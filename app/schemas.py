@@ -340,10 +340,7 @@ def templated(schema: Schema) -> Schema:
     validators', its nested schemas') made a template (engine/messages.py) in place:
     marshmallow fills its messages with `format`, which a template answers with a message
     that keeps its template and values, translated like every other (app/i18n.py)."""
-    schema.error_messages = {k: _template(m) for k, m in schema.error_messages.items()}
-    for fd in schema.fields.values():
-        _templated_field(fd)
-    return schema
+    return map_messages(schema, _template)
 
 
 def _template(message: Any) -> Any:
@@ -352,18 +349,27 @@ def _template(message: Any) -> Any:
     )
 
 
-def _templated_field(fd: fields.Field) -> None:  # type: ignore[type-arg]
-    fd.error_messages = {k: _template(m) for k, m in fd.error_messages.items()}
+def map_messages(schema: Schema, f: Callable[[Any], Any]) -> Schema:
+    """Each message marshmallow may write for `schema` replaced by `f(message)`, in place
+    (what `templated` does; what tests/i18n_support.py reads the messages with)."""
+    schema.error_messages = {k: f(m) for k, m in schema.error_messages.items()}
+    for fd in schema.fields.values():
+        _map_field(fd, f)
+    return schema
+
+
+def _map_field(fd: fields.Field, f: Callable[[Any], Any]) -> None:  # type: ignore[type-arg]
+    fd.error_messages = {k: f(m) for k, m in fd.error_messages.items()}
     for v in fd.validators:
         for attr in VALIDATOR_MESSAGES:
             if isinstance(getattr(v, attr, None), str):
-                setattr(v, attr, _template(getattr(v, attr)))
+                setattr(v, attr, f(getattr(v, attr)))
     for sub in ("inner", "key_field", "value_field"):
         inner = getattr(fd, sub, None)
         if isinstance(inner, fields.Field):
-            _templated_field(inner)
+            _map_field(inner, f)
     if isinstance(fd, fields.Nested) and isinstance(fd.schema, Schema):
-        templated(fd.schema)
+        map_messages(fd.schema, f)
 
 
 templated(GAME_SETUP)  # loaded by itself, not by load()

@@ -71,7 +71,8 @@ def measure(
     return games / elapsed, decisions / elapsed
 
 
-def play_random_fdp_game(seed: int, seats: int, market: str) -> int:
+def _random_fdp_game(seed: int, seats: int, market: str) -> tuple[Any, int]:
+    """A seeded random game of Fora de Prumo to its end, and how many decisions it took."""
     import engine.fora_de_prumo as fdp  # only with --game: Architectura's run stays as it was
 
     rnd = random.Random(seed)
@@ -81,7 +82,11 @@ def play_random_fdp_game(seed: int, seats: int, market: str) -> int:
         opts = fdp.legal_actions(g)
         fdp.apply_action(g, opts[rnd.randrange(len(opts))])
         decisions += 1
-    return decisions
+    return g, decisions
+
+
+def play_random_fdp_game(seed: int, seats: int, market: str) -> int:
+    return _random_fdp_game(seed, seats, market)[1]
 
 
 def main_fdp(seconds: float) -> None:
@@ -98,13 +103,7 @@ def play_scored_fdp_game(seed: int, seats: int, market: str) -> int:
     """A random game and its final scores (what a bot's playout computes at its end)."""
     import engine.fora_de_prumo as fdp
 
-    rnd = random.Random(seed)
-    g = fdp.new_game_internal(fdp.tournament_setup(seed, seats, market))
-    decisions = 0
-    while not g.over:
-        opts = fdp.legal_actions(g)
-        fdp.apply_action(g, opts[rnd.randrange(len(opts))])
-        decisions += 1
+    g, decisions = _random_fdp_game(seed, seats, market)
     fdp.final_scores(g)
     return decisions
 

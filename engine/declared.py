@@ -87,6 +87,19 @@ class Problems:
     def bad(self, code: str, detail: Msg, pointer: str, clause: str | None = None) -> None:
         self.problems.append(Problem(code, detail, pointer, clause or self.clause))
 
+    def unknown_catalog(self, cid: str, chash: str, clause: str) -> None:
+        """A state's catalog that is neither sent with it nor built in (A-10, F-2.1)."""
+        cid, chash = short_repr(cid), short_repr(chash)
+        detail = msg(
+            "no catalog {id} with hash {hash}; send the catalog with the state", id=cid, hash=chash
+        )
+        self.bad("unknown_catalog", detail, "/catalog", clause)
+
+    def duplicate_card(self, card_id: str, index: int) -> None:
+        """A catalog's card id that an earlier card has (A-10, F-2.8: ids are distinct)."""
+        detail = msg("card id {id} appears twice", id=repr(card_id))
+        self.bad("catalog_duplicate", detail, f"/cards/{index}/id")
+
     def obj(self, v: Any, p: str) -> dict[str, Any]:
         if not isinstance(v, dict):
             if self.named:

@@ -171,8 +171,11 @@ class EngineError(Exception):
         clause: str | None = None,
         pointer: str = "",
         problems: list[Problem] | None = None,
+        *,
+        index: int | None = None,  # the refused decision's place in a batch (IllegalDecision)
     ) -> None:
         super().__init__(detail)
+        self.index = index
         self.code = code
         self.detail = detail
         self.clause = clause
@@ -190,28 +193,13 @@ class EngineError(Exception):
             out["problems"] = [p.to_json() for p in self.problems]
             if self.problems_total > len(self.problems):
                 out["problems_total"] = self.problems_total
+        if self.index is not None:
+            out["index"] = self.index
         return out
 
 
 class IllegalDecision(EngineError):
-    """A decision that the rules do not allow in this state."""
-
-    def __init__(
-        self,
-        code: str,
-        detail: Msg,
-        clause: str | None = None,
-        pointer: str = "",
-        index: int | None = None,
-    ) -> None:
-        super().__init__(code, detail, clause, pointer)
-        self.index = index
-
-    def to_json(self) -> dict[str, Any]:
-        out = super().to_json()
-        if self.index is not None:
-            out["index"] = self.index
-        return out
+    """A decision that the rules do not allow in this state (`index`: its place in a batch)."""
 
 
 def missing(

@@ -192,14 +192,9 @@ MAX_SEATS = max(p.INFO.max_seats for p in _PACKAGES)
 
 
 def _unknown(game_id: Any) -> SetupError:
-    return SetupError(
-        "unknown_game",
-        msg(
-            "Unknown game {game}; known: {known}.", game=short_repr(game_id), known=", ".join(GAMES)
-        ),
-        None,
-        "/game",
-    )
+    game, known = short_repr(game_id), ", ".join(GAMES)
+    detail = msg("Unknown game {game}; known: {known}.", game=game, known=known)
+    return SetupError("unknown_game", detail, None, "/game")
 
 
 def engine(game_id: str) -> GameModule:

@@ -176,7 +176,7 @@ class DecisionProtocol(Generic[G]):
             try:
                 self.apply_internal(g, d, f"/decisions/{i}")
             except IllegalDecision as e:
-                return IllegalDecision(e.code, e.detail, e.clause, e.pointer, i)
+                return IllegalDecision(e.code, e.detail, e.clause, e.pointer, index=i)
             for ev in log[before:]:
                 ev["decision"] = i
         return None

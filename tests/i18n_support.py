@@ -15,38 +15,19 @@ def marshmallow_messages() -> set[str]:
     """Every message marshmallow may write for the app's schemas: each field's
     error_messages (its class's and marshmallow's), each validator's, each schema's own;
     each made a template (app/schemas.py templated), so translated from it."""
-    from marshmallow import Schema, fields
+    from marshmallow import Schema
 
     import app
-    from app.schemas import VALIDATOR_MESSAGES, templated
+    from app.schemas import map_messages, templated
 
     for mod in pkgutil.walk_packages(app.__path__, "app."):
         importlib.import_module(mod.name)
     out: set[str] = set()
 
-    def add(m: object) -> None:
+    def add(m: object) -> object:
         assert isinstance(m, Msg), f"a marshmallow message not made a template: {m!r}"
         out.add(m.template)
-
-    def field_messages(fd: fields.Field) -> None:  # type: ignore[type-arg]
-        for m in fd.error_messages.values():
-            add(m)
-        for v in fd.validators:
-            for attr in VALIDATOR_MESSAGES:
-                if isinstance(getattr(v, attr, None), str):
-                    add(getattr(v, attr))
-        for sub in ("inner", "key_field", "value_field"):
-            inner = getattr(fd, sub, None)
-            if isinstance(inner, fields.Field):
-                field_messages(inner)
-        if isinstance(fd, fields.Nested) and isinstance(fd.schema, Schema):
-            schema_messages(fd.schema)
-
-    def schema_messages(schema: Schema) -> None:
-        for m in schema.error_messages.values():
-            add(m)
-        for fd in schema.fields.values():
-            field_messages(fd)
+        return m
 
     todo, seen = [Schema], set()
     while todo:
@@ -55,5 +36,5 @@ def marshmallow_messages() -> set[str]:
                 seen.add(sub)
                 todo.append(sub)
                 if sub.__module__.startswith("app."):
-                    schema_messages(templated(sub()))
+                    map_messages(templated(sub()), add)
     return out

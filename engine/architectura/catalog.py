@@ -643,11 +643,7 @@ def _walked(data: Any) -> Catalog:
         if card is None:
             continue
         if card.id in cards:
-            r.bad(
-                "catalog_duplicate",
-                msg("card id {id} appears twice", id=repr(card.id)),
-                f"/cards/{i}/id",
-            )
+            r.duplicate_card(card.id, i)
         cards[card.id] = card
     basics = [c for c in cards.values() if c.kind == "basic"]
     if raw_cards and len(basics) != 12 and not r.problems:

@@ -217,16 +217,7 @@ def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | 
         return custom
     cat = find_catalog(cid, chash)
     if cat is None:
-        r.bad(
-            "unknown_catalog",
-            msg(
-                "no catalog {id} with hash {hash}; send the catalog with the state",
-                id=short_repr(cid),
-                hash=short_repr(chash),
-            ),
-            "/catalog",
-            "A-10",
-        )
+        r.unknown_catalog(cid, chash, "A-10")
     return cat
 
 

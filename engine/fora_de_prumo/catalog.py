@@ -338,11 +338,7 @@ def _walked(doc: Any) -> Catalog:
         if card is None:
             continue
         if card.id in cards:
-            r.bad(
-                "catalog_duplicate",
-                msg("card id {id} appears twice", id=repr(card.id)),
-                f"/cards/{i}/id",
-            )
+            r.duplicate_card(card.id, i)
             continue
         cards[card.id] = card
     if r.problems:

@@ -163,16 +163,7 @@ def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | 
     builtin = builtin_catalogs().get(cid)
     if builtin is not None and builtin.hash == chash:
         return builtin
-    r.bad(
-        "unknown_catalog",
-        msg(
-            "no catalog {id} with hash {hash}; send the catalog with the state",
-            id=brief(cid),
-            hash=brief(chash),
-        ),
-        "/catalog",
-        "F-2.1",
-    )
+    r.unknown_catalog(cid, chash, "F-2.1")
     return None
 
 
