@@ -62,6 +62,27 @@ def openapi_text() -> str:
         return f.read()
 
 
+def _register_blueprints(app: Flask) -> None:
+    """Every endpoint's blueprint (imported here: they import this package's settings)."""
+    from app.docs import bp as docs_bp
+    from app.jobs import bp as jobs_bp
+    from app.play import bp as play_bp
+    from app.record import bp as record_bp
+    from app.render.http import bp as render_bp
+    from app.routes import bp as v1_bp
+    from app.rules import bp as rules_bp
+    from app.suggest import bp as suggest_bp
+
+    app.register_blueprint(v1_bp)
+    app.register_blueprint(suggest_bp, url_prefix="/v1")
+    app.register_blueprint(jobs_bp, url_prefix="/v1")
+    app.register_blueprint(render_bp)
+    app.register_blueprint(play_bp)
+    app.register_blueprint(docs_bp)
+    app.register_blueprint(rules_bp)
+    app.register_blueprint(record_bp)
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the referee. Settings come from the environment, then `config` overrides them."""
     app = Flask(__name__)
@@ -86,23 +107,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     install_cors(app)
     install_rate_limit(app)
 
-    from app.docs import bp as docs_bp
-    from app.jobs import bp as jobs_bp
-    from app.play import bp as play_bp
-    from app.record import bp as record_bp
-    from app.render.http import bp as render_bp
-    from app.routes import bp as v1_bp
-    from app.rules import bp as rules_bp
-    from app.suggest import bp as suggest_bp
-
-    app.register_blueprint(v1_bp)
-    app.register_blueprint(suggest_bp, url_prefix="/v1")
-    app.register_blueprint(jobs_bp, url_prefix="/v1")
-    app.register_blueprint(render_bp)
-    app.register_blueprint(play_bp)
-    app.register_blueprint(docs_bp)
-    app.register_blueprint(rules_bp)
-    app.register_blueprint(record_bp)
+    _register_blueprints(app)
 
     @app.after_request
     def _nosniff(response: Response) -> Response:
