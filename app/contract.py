@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import difflib
 import importlib
+import inspect
 import re
 import sys
 from collections.abc import Callable
@@ -155,6 +156,8 @@ def structs(declared: Declared, answered: bool = False) -> dict[str, Schema]:
                 del prop["default"]
                 required.append(field)
         required.sort(key=list(props).index)
+        if "description" in schema:  # a docstring: its continuation lines not indented
+            schema["description"] = inspect.cleandoc(schema["description"])
         out[name] = _tidy(schema, names)
     return out
 
@@ -261,14 +264,19 @@ def generate(text: str) -> str:
     stray = set(re.findall(r"^    # >>> generated: (.+?) \(", text, re.M)) - set(built)
     if stray:
         raise ValueError(f"openapi.yaml: regions that nothing builds: {sorted(stray)}")
+    owner: dict[str, str] = {}  # component name -> the region that builds it
     for region, build in built.items():
+        components = build()
+        for name in components:
+            if owner.setdefault(name, region) != region:
+                raise ValueError(f"component {name!r} is built by {owner[name]!r} and {region!r}")
         start, end = _marker(True, region), _marker(False, region)
         pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
         found = list(pattern.finditer(text))
         if len(found) != 1:
             raise ValueError(f"openapi.yaml: no single region {region!r} (its marker lines)")
         a, b = found[0].span()
-        text = text[:a] + start + render(build()) + end + text[b:]
+        text = text[:a] + start + render(components) + end + text[b:]
     return text
 
 

@@ -14,12 +14,24 @@ from typing import Annotated, Any, ClassVar, Literal
 import msgspec
 
 from engine.declared import Doc
+from engine.shapes import SEAT, Schema, const, nullable, ref, string
 
 COORD_LIMIT = 10_000  # far beyond any building of 500 cards; keeps numbers printable
 
 
 def _int(lo: int, hi: int, clause: str, doc: str) -> Any:
     return msgspec.Meta(ge=lo, le=hi, extra={"clause": clause}, description=doc)
+
+
+def _shape(schema: Schema, description: str | None = None) -> msgspec.Meta:
+    """A field's shape in the contract, for msgspec's JSON Schema only (no check: the reader
+    checks what depends on the game); openapi.yaml's ForaDePrumoState and its parts are
+    generated from these structs (app/contract.py), a docstring its struct's description."""
+    return msgspec.Meta(extra_json_schema=schema, description=description)
+
+
+Card = Annotated[Any, _shape(ref("ForaDePrumoCardId"))]
+Seat = Annotated[Any, _shape(SEAT)]
 
 
 class FdpDoc(Doc, kw_only=True):
@@ -33,14 +45,14 @@ class FdpDoc(Doc, kw_only=True):
 class CatalogRefDoc(FdpDoc, kw_only=True):
     """The catalog a state is played with (F-2.1): a built-in one or the one sent along."""
 
-    id: Any
-    hash: Any
+    id: Annotated[Any, _shape(string())]
+    hash: Annotated[Any, _shape(string())]
 
 
 class PlacementDoc(FdpDoc, kw_only=True):
-    """A space of a building, where it lies and how it is turned (F-2.4)."""
+    """A space of the building: the cell of its half A and its rotation (F-2.4, F-2.7)."""
 
-    card: Any
+    card: Card
     x: Annotated[int, _int(-COORD_LIMIT, COORD_LIMIT, "F-2.4", "column")]
     y: Annotated[int, _int(-COORD_LIMIT, COORD_LIMIT, "F-2.4", "row")]
     r: Annotated[int, _int(0, 3, "F-2.4", "quarter turns")]
@@ -49,22 +61,25 @@ class PlacementDoc(FdpDoc, kw_only=True):
 class CloneDoc(FdpDoc, kw_only=True):
     """A clone card laid on a concept, project or material of the site (F-6.6)."""
 
-    target: Any
-    card: Any
+    target: Card
+    card: Card
 
 
 class WorkDoc(FdpDoc, kw_only=True):
-    """A seat's work (F-2.7, F-4.1)."""
+    """A work (F-2.7, F-4.1): the building (spaces in the order laid), converted spaces, the
+    site (face-up cards, order laid), clone cards on their targets, spent designers."""
 
     building: list[PlacementDoc]
-    converted: list[Any]
-    site: list[Any]
+    converted: list[Card]
+    site: list[Card]
     clones: list[CloneDoc]
-    spent: list[Any]
+    spent: list[Card]
 
 
 class SeatDoc(FdpDoc, kw_only=True):
-    hand: list[Any]
+    """A seat: its hand and its work."""
+
+    hand: list[Card]
     work: WorkDoc
 
 
@@ -72,38 +87,51 @@ class TurnDoc(FdpDoc, kw_only=True):
     """The turn under way (F-3): its seat, number and step, the deck cards seen (F-R19),
     the card bought (F-3.1)."""
 
-    seat: Any
+    seat: Seat
     number: Annotated[int, _int(1, 10**9, "F-3", "turns counted from 1")]
-    step: Any
-    peeked: list[Any]
-    bought: Any
+    step: Annotated[
+        Any, _shape({"enum": ["buy", "lay", "final", None]}, "null once the game is over.")
+    ]
+    peeked: Annotated[
+        list[Card],
+        _shape({"maxItems": 2}, "The deck cards seen with the coordenadora this turn (F-R19)."),
+    ]
+    bought: Annotated[Any, _shape(nullable(ref("ForaDePrumoCardId")), "The card bought (F-R7).")]
 
 
 class FinalRoundDoc(FdpDoc, kw_only=True):
     """The final round (F-8.1, F-R25): who triggered it, the seats still to play."""
 
-    triggered_by: Any
-    remaining: list[Any]
+    triggered_by: Seat
+    remaining: Annotated[list[Seat], _shape({"maxItems": 4})]
 
 
 class StateDoc(FdpDoc, kw_only=True):
-    """A Fora de Prumo state, as `game_to_json` writes it."""
+    """The whole Fora de Prumo game (docs/state.md). Send it back unchanged with the next request."""
 
-    game: Any
-    rules_version: Any
+    # A Fora de Prumo state, as `game_to_json` writes it.
+    game: Annotated[Any, _shape(const("fora-de-prumo"))]
+    rules_version: Annotated[Any, _shape(string())]
     catalog: CatalogRefDoc
     market_size: Annotated[int, _int(4, 6, "F-1.7", "cards of the market")]
-    first_seat: Any
-    seats: list[SeatDoc]
-    deck: list[Any]
-    market: list[Any]
+    first_seat: Seat
+    seats: Annotated[list[SeatDoc], _shape({"minItems": 2, "maxItems": 4})]
+    deck: Annotated[list[Card], _shape({}, "Top first.")]
+    market: Annotated[list[Card], _shape({}, "In the order turned up (F-1.7).")]
     turn: TurnDoc
-    passes: Any
-    final_round: FinalRoundDoc | None
-    pending: Any = None
-    rng: Any
+    passes: Annotated[
+        Any, _shape({"type": "integer", "minimum": 0, "maximum": 3}, "Complete passes (F-R27).")
+    ]
+    final_round: Annotated[
+        FinalRoundDoc | None,
+        _shape({}, "F-8.1 / F-R25: null until the end is triggered (then who and who is left)."),
+    ]
+    pending: Annotated[Any, _shape(nullable(ref("ForaDePrumoPending")))] = None
+    rng: Annotated[
+        Any, _shape(string(pattern="^[0-9a-f]{16}$"), "The shuffles' generator (F-1.9).")
+    ]
     game_over: bool
-    scores: Any = None
+    scores: Annotated[Any, _shape(nullable(ref("ForaDePrumoScores")))] = None
 
 
 STATE_FIELDS = StateDoc.__struct_fields__

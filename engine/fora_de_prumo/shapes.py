@@ -8,6 +8,7 @@ games checking every option and every event against them.
 
 from __future__ import annotations
 
+from engine.fora_de_prumo import schema
 from engine.fora_de_prumo.serialize import DECISION_FIELDS, STEP_INFO
 from engine.shapes import SEAT, Contract, Kind, Schema, const, integer, ref, string
 
@@ -149,8 +150,8 @@ EVENTS: dict[str, Kind] = {
     "game_over": Kind("F-8.4: every work is scored.", {"scores": ref("ForaDePrumoScores")}),
 }
 
-# Its state, views, catalogs and set-ups are still written by hand in openapi.yaml: once
-# declared as msgspec structs, `state=[...]` (and a `view`) or `documents={...}` here.
+# Its state is generated from its declaration (schema.py); its view, catalogs and set-ups are
+# still written by hand in openapi.yaml (a `view` and `documents={...}` here, once declared).
 CONTRACT = Contract(
     prefix="ForaDePrumo",
     decision_union="ForaDePrumoDecision",
@@ -161,4 +162,14 @@ CONTRACT = Contract(
     events=EVENTS,
     pending_name="ForaDePrumoPending",
     pending=PENDING,
+    state=[
+        ("ForaDePrumoState", schema.StateDoc),
+        ("ForaDePrumoCatalogRef", schema.CatalogRefDoc),
+        ("ForaDePrumoSeat", schema.SeatDoc),
+        ("ForaDePrumoWork", schema.WorkDoc),
+        ("ForaDePrumoPlacement", schema.PlacementDoc),
+        ("ForaDePrumoCloneCard", schema.CloneDoc),
+        ("ForaDePrumoTurn", schema.TurnDoc),
+        ("ForaDePrumoFinalRound", schema.FinalRoundDoc),
+    ],
 )

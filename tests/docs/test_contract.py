@@ -78,6 +78,7 @@ def test_every_registered_game_with_declarations_has_its_regions() -> None:
         "architectura view",
         "architectura events",
         "fora-de-prumo decisions",
+        "fora-de-prumo state",
         "fora-de-prumo events",
     }
 
@@ -165,3 +166,20 @@ def test_the_state_has_the_services_envelope_and_the_view_is_the_state_seen() ->
     seat = view["properties"]["seats"]["items"]
     assert seat["properties"]["deck"] == {"type": "null"}
     assert {"deck_count", "hand_count", "unseen", "tokens"} <= set(seat["required"])
+
+
+def test_two_regions_never_build_one_component(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A declared state struct named as a decision (ForaDePrumoClone) would silently replace it
+    (YAML keeps the last of two keys): generating refuses."""
+    built = contract.regions()
+    clash = {**built, "a clash": lambda: {"ForaDePrumoClone": {"type": "object"}}}
+    monkeypatch.setattr(contract, "regions", lambda: clash)
+    text = contract.SPEC.read_text(encoding="utf-8")
+    text = text.replace(
+        "    # <<< generated: fora-de-prumo events\n",
+        "    # <<< generated: fora-de-prumo events\n"
+        "    # >>> generated: a clash (scripts/contract.sh; edit the declarations)\n"
+        "    # <<< generated: a clash\n",
+    )
+    with pytest.raises(ValueError, match="ForaDePrumoClone"):
+        contract.generate(text)
