@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.fora_de_prumo import schema
 from engine.fora_de_prumo.serialize import DECISION_FIELDS, STEP_INFO
-from engine.shapes import SEAT, Contract, Kind, Schema, const, integer, ref, string
+from engine.shapes import SEAT, Contract, Kind, Schema, View, const, integer, nullable, ref, string
 
 CARD = ref("ForaDePrumoCardId")
 CARDS = ref("ForaDePrumoCards")
@@ -150,8 +150,85 @@ EVENTS: dict[str, Kind] = {
     "game_over": Kind("F-8.4: every work is scored.", {"scores": ref("ForaDePrumoScores")}),
 }
 
-# Its state is generated from its declaration (schema.py); its view, catalogs and set-ups are
-# still written by hand in openapi.yaml (a `view` and `documents={...}` here, once declared).
+
+def _object(properties: Schema) -> Schema:
+    return {
+        "type": "object",
+        "required": list(properties),
+        "additionalProperties": False,
+        "properties": properties,
+    }
+
+
+# What view.game_view and protocol.finish_view change in the state (StateDoc, SeatDoc): hands,
+# the deck, the generator and what other seats saw or laid face down become null, with counts.
+VIEW = View(
+    "A Fora de Prumo state as one seat sees it (F-1.10, F-R6): other hands, the deck, the\n"
+    "generator, cards other seats saw with the coordenadora (or bought from the deck) and\n"
+    "other seats' clone cards are null, with counts; `unseen` lists every card the seat\n"
+    "cannot place.\n",
+    fields={
+        "deck": {"type": "null"},
+        "deck_count": integer(0),
+        "turn": _object(
+            {
+                "seat": SEAT,
+                "number": integer(1),
+                "step": {"enum": ["buy", "lay", "final", None]},
+                "peeked": nullable(CARDS | {"maxItems": 2}, "Only for the seat that looked."),
+                "peeked_count": integer(0, 2),
+                "bought": nullable(
+                    CARD,
+                    "null when nothing was bought, or another seat bought a card it saw on the"
+                    " deck.",
+                ),
+                "bought_from": {"enum": ["market", "deck", None]},
+            }
+        ),
+        "rng": {"type": "null"},
+        "pending": nullable(
+            PENDING
+            | {
+                "properties": PENDING["properties"]
+                | {
+                    "options": nullable(
+                        {"type": "array", "items": ref("ForaDePrumoDecision")},
+                        "null when the decision belongs to another seat.",
+                    )
+                },
+            }
+        ),
+        "unseen": CARDS,
+        "view_of": SEAT,
+    },
+    seat_fields={
+        "hand": nullable(CARDS),
+        "hand_count": integer(0),
+        "work": _object(
+            {
+                "building": {"type": "array", "items": ref("ForaDePrumoPlacement")},
+                "converted": CARDS,
+                "site": CARDS,
+                "clones": {
+                    "type": "array",
+                    "items": _object(
+                        {
+                            "target": CARD,
+                            "card": nullable(
+                                CARD, "null for another seat's clone card (face down)."
+                            ),
+                        }
+                    ),
+                },
+                "spent": CARDS,
+            }
+        ),
+    },
+)
+
+
+# Its state is generated from its declaration (schema.py), its view from that and VIEW; its
+# catalogs and set-ups are still written by hand in openapi.yaml (`documents={...}` here).
 CONTRACT = Contract(
     prefix="ForaDePrumo",
     decision_union="ForaDePrumoDecision",
@@ -162,6 +239,7 @@ CONTRACT = Contract(
     events=EVENTS,
     pending_name="ForaDePrumoPending",
     pending=PENDING,
+    view=VIEW,
     state=[
         ("ForaDePrumoState", schema.StateDoc),
         ("ForaDePrumoCatalogRef", schema.CatalogRefDoc),

@@ -79,6 +79,7 @@ def test_every_registered_game_with_declarations_has_its_regions() -> None:
         "architectura events",
         "fora-de-prumo decisions",
         "fora-de-prumo state",
+        "fora-de-prumo view",
         "fora-de-prumo events",
     }
 
