@@ -143,7 +143,7 @@ class ApiError(Exception):
     def body(self, lang: str = "en") -> dict[str, Any]:
         """The problem, its sentences in `lang` (app/i18n.py)."""
         out: dict[str, Any] = {
-            "type": f"urn:architectura:problem:{self.code}",
+            "type": f"urn:card-referee:problem:{self.code}",
             "title": translate(TITLES.get(self.status, ERROR_TITLE), lang),
             "status": self.status,
             "code": self.code,

@@ -28,7 +28,7 @@ def problem(r: Any, path: str, status: int, code: str, method: str = "POST") -> 
     body: dict[str, Any] = check_response(method, path, r)
     assert body["code"] == code, body
     assert body["status"] == status
-    assert body["type"] == f"urn:architectura:problem:{code}"
+    assert body["type"] == f"urn:card-referee:problem:{code}"
     return body
 
 
