@@ -23,8 +23,7 @@ from flask import Blueprint, Response, request
 from app.errors import ApiError
 from app.i18n import gettext, negotiate
 from app.jsonio import json_response
-from engine.errors import short_repr
-from engine.games import GAMES, info
+from engine.games import GAMES, info, unknown_game
 from engine.messages import msg
 
 bp = Blueprint("rules", __name__, url_prefix="/v1")
@@ -202,31 +201,25 @@ def _titled(entry: dict[str, Any], lang: str) -> dict[str, Any]:
     return entry
 
 
+def _entries(prefix: str, lang: str) -> list[dict[str, Any]]:
+    """Every entry of one game's rules, as /v1/rules/{clause} answers each."""
+    return [_titled(c.to_json(), lang) for c in clauses(prefix).values()]
+
+
 @bp.get("/rules")
 def rules_index() -> Response:
     """Every section, clause and ruling of each registered game, in the order of its pages."""
     wanted = request.args.get("game")
     if wanted is not None and wanted not in GAMES:
-        game, known = short_repr(wanted), ", ".join(GAMES)
-        raise ApiError(
-            404,
-            "unknown_game",
-            msg("Unknown game {game}; known: {known}.", game=game, known=known),
-            "/game",
-        )
+        raise ApiError(404, "unknown_game", unknown_game(wanted), "/game")
     lang = negotiate()
     try:
-        games = [
-            {
-                "game": g,
-                "name": info(g).name,
-                "clauses": [
-                    _titled(c.to_json(), lang) for c in clauses(info(g).clause_prefix).values()
-                ],
-            }
-            for g in GAMES
-            if wanted in (None, g)
-        ]
+        games = []
+        for g in GAMES:
+            if wanted in (None, g):
+                facts = info(g)
+                entries = _entries(facts.clause_prefix, lang)
+                games.append({"game": g, "name": facts.name, "clauses": entries})
     except OSError as e:
         raise _unavailable(e) from None
     return json_response({"games": games})

@@ -22,7 +22,7 @@ from typing import Any, Protocol, cast, overload
 
 from engine import architectura, fora_de_prumo  # each registers itself: see _PACKAGES
 from engine.errors import InvalidState, Problem, SetupError, short_repr
-from engine.messages import msg
+from engine.messages import Msg, msg
 from engine.registry import GameInfo, register_game, registered
 
 __all__ = [
@@ -191,10 +191,15 @@ DEFAULT_GAME = _PACKAGES[0].INFO.id
 MAX_SEATS = max(p.INFO.max_seats for p in _PACKAGES)
 
 
-def _unknown(game_id: Any) -> SetupError:
+def unknown_game(game_id: Any) -> Msg:
+    """The sentence for a game id that names no registered game (a set-up's, a state's, a
+    query's)."""
     game, known = short_repr(game_id), ", ".join(GAMES)
-    detail = msg("Unknown game {game}; known: {known}.", game=game, known=known)
-    return SetupError("unknown_game", detail, None, "/game")
+    return msg("Unknown game {game}; known: {known}.", game=game, known=known)
+
+
+def _unknown(game_id: Any) -> SetupError:
+    return SetupError("unknown_game", unknown_game(game_id), None, "/game")
 
 
 def engine(game_id: str) -> GameModule:
@@ -227,10 +232,7 @@ def engine_for_state(document: Any) -> GameModule:
     reader, which names what is missing)."""
     game_id = document.get("game", DEFAULT_GAME) if isinstance(document, dict) else DEFAULT_GAME
     if not isinstance(game_id, str) or game_id not in GAMES:
-        detail = msg(
-            "Unknown game {game}; known: {known}.", game=short_repr(game_id), known=", ".join(GAMES)
-        )
-        raise InvalidState([Problem("unknown_game", detail, "/game")])
+        raise InvalidState([Problem("unknown_game", unknown_game(game_id), "/game")])
     return engine(game_id)
 
 

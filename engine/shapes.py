@@ -12,7 +12,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 Schema = dict[str, Any]
+
+
+def shape(schema: Schema, description: str | None = None) -> msgspec.Meta:
+    """A declared struct field's shape in the contract: msgspec writes it into the field's JSON
+    Schema (app/contract.py) and never checks it (the game's reader checks what depends on
+    the game)."""
+    return msgspec.Meta(extra_json_schema=schema, description=description)
+
+
+def closed_object(properties: Schema) -> Schema:
+    """An object with exactly these fields, all required."""
+    return {
+        "type": "object",
+        "required": list(properties),
+        "additionalProperties": False,
+        "properties": properties,
+    }
 
 
 def ref(name: str) -> Schema:

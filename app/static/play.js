@@ -422,8 +422,7 @@ async function confirmChoice() {
   const before = { state, log: decisionLog.length, events: $("events").children.length };
   snapshots.push(before);
   await decide(o);
-  if (state === before.state) snapshots.pop(); // refused: nothing to take back
-  undoState();
+  if (state === before.state) { snapshots.pop(); undoState(); } // refused: nothing to take back
 }
 
 async function undo() {

@@ -8,7 +8,7 @@ reader's checks of meaning (serialize.py) run on the same typed nodes either way
 
 Fields whose check depends on the game (cards, cells, seats, lengths bounded by the number
 of cards) are `Any` or `list[Any]` here and checked by the reader. Their shape in the contract
-is declared beside them (`_shape`: JSON Schema that msgspec only writes, never checks), and
+is declared beside them (`engine.shapes.shape`: JSON Schema that msgspec only writes, never checks), and
 openapi.yaml's ArchitecturaState, Seat and CityEntry are generated from these structs
 (app/contract.py); a docstring is its struct's description there.
 """
@@ -22,25 +22,20 @@ import msgspec
 from engine.architectura.catalog_schema import CatalogDoc
 from engine.architectura.model import BLOCKS, RULES_VERSION, TOKENS, VARIANTS
 from engine.declared import Doc
-from engine.shapes import SEAT, Schema, const, integer, nullable, ref, string
+from engine.shapes import SEAT, Schema, const, integer, nullable, ref, shape, string
 
 GAME = "architectura"
 
 
-def _shape(schema: Schema, description: str | None = None) -> msgspec.Meta:
-    """A field's shape in the contract, for msgspec's JSON Schema only (no check)."""
-    return msgspec.Meta(extra_json_schema=schema, description=description)
-
-
-Card = Annotated[Any, _shape(ref("CardName"))]
+Card = Annotated[Any, shape(ref("CardName"))]
 _OBJECT: Schema = {"type": "object", "additionalProperties": False}
 
 
 class SeatDoc(Doc):
     absent = {"replacements": {}}
-    colour: Annotated[Any, _shape(string())]
-    replacements: Annotated[Any, _shape({"type": "object", "additionalProperties": string()})]
-    deck: Annotated[list[Card], _shape({}, "Top first.")]
+    colour: Annotated[Any, shape(string())]
+    replacements: Annotated[Any, shape({"type": "object", "additionalProperties": string()})]
+    deck: Annotated[list[Card], shape({}, "Top first.")]
     hand: list[Card]
     tokens: Annotated[int, msgspec.Meta(ge=0, le=TOKENS, extra={"clause": "A-6.1"})]
     hand_limit: Annotated[int, msgspec.Meta(ge=1, le=12, extra={"clause": "A-7.9"})]
@@ -56,23 +51,23 @@ class EntryDoc(Doc):
     report_missing = False
     card: Card
     orientation: Annotated[
-        Any, _shape(integer(0, 3), "Index into the card's ascending values (A-2.1).")
+        Any, shape(integer(0, 3), "Index into the card's ascending values (A-2.1).")
     ]
-    face_up: Annotated[Any, _shape({"type": "boolean"})]
+    face_up: Annotated[Any, shape({"type": "boolean"})]
     token: Annotated[
-        Any, _shape({"type": "boolean"}, "One of the owner's protection tokens lies on it (A-6).")
+        Any, shape({"type": "boolean"}, "One of the owner's protection tokens lies on it (A-6).")
     ]
     # written on top cards; checked against the city when given
     value: Annotated[
         Any,
-        _shape(
+        shape(
             {"type": ["integer", "null"]},
             "The current value (top card only; null when face down, A-2).",
         ),
     ] = msgspec.UNSET
 
 
-_STREET = Annotated[list[list[EntryDoc]], _shape({"minItems": BLOCKS, "maxItems": BLOCKS})]
+_STREET = Annotated[list[list[EntryDoc]], shape({"minItems": BLOCKS, "maxItems": BLOCKS})]
 _FOUNTAIN = _OBJECT | {
     "required": ["cell", "seat"],
     "properties": {"cell": ref("Cell"), "seat": SEAT},
@@ -84,34 +79,34 @@ class StateDoc(Doc):
 
     # The top level; what only the reader can check is read from the document itself.
     absent = {"game": GAME, "rules_version": RULES_VERSION, "fountains": []}
-    game: Annotated[Any, _shape(const(GAME))]
-    rules_version: Annotated[Any, _shape(string())]
+    game: Annotated[Any, shape(const(GAME))]
+    rules_version: Annotated[Any, shape(string())]
     catalog: Annotated[
         Any,
-        _shape(
+        shape(
             _OBJECT | {"required": ["id", "hash"], "properties": {"id": string(), "hash": string()}}
         ),
     ]
-    variant: Annotated[Any, _shape(string(enum=list(VARIANTS)))]
-    seats: Annotated[list[SeatDoc], _shape({"minItems": 2, "maxItems": 4})]
+    variant: Annotated[Any, shape(string(enum=list(VARIANTS)))]
+    seats: Annotated[list[SeatDoc], shape({"minItems": 2, "maxItems": 4})]
     city: Annotated[
         list[_STREET],
-        _shape(
+        shape(
             {"minItems": 2, "maxItems": 4},
             f"One street per seat, {BLOCKS} cells per street, each cell a stack (bottom first).",
         ),
     ]
-    fountains: Annotated[Any, _shape({"type": "array", "items": _FOUNTAIN})]
+    fountains: Annotated[Any, shape({"type": "array", "items": _FOUNTAIN})]
     turn: Annotated[
         Any,
-        _shape(
+        shape(
             _OBJECT
             | {"required": ["seat", "number"], "properties": {"seat": SEAT, "number": integer(0)}}
         ),
     ]
     resolving: Annotated[
         Any,
-        _shape(
+        shape(
             {
                 "type": "array",
                 "items": {"type": "object", "required": ["k"], "properties": {"k": string()}},
@@ -119,12 +114,10 @@ class StateDoc(Doc):
             "The rule steps still to run (last = current); copy them from the last response.",
         ),
     ]
-    rng: Annotated[
-        Any, _shape(string(pattern="^[0-9a-f]{16}$"), "The shuffles' generator (A-1.6).")
-    ]
+    rng: Annotated[Any, shape(string(pattern="^[0-9a-f]{16}$"), "The shuffles' generator (A-1.6).")]
     game_over: bool
-    pending: Annotated[Any, _shape(nullable(ref("Pending")))] = None
-    scores: Annotated[Any, _shape(nullable(ref("Scores")))] = None
+    pending: Annotated[Any, shape(nullable(ref("Pending")))] = None
+    scores: Annotated[Any, shape(nullable(ref("Scores")))] = None
 
 
 class SetupDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

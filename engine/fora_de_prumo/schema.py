@@ -5,6 +5,8 @@ call when well formed, else node by node, every problem listed.
 Fields whose check depends on the game (card ids, seats, list lengths bounded by the cards
 in use) are `Any` or `list[Any]` here and checked by the reader (serialize.py). Missing
 fields are reported in declared order, so the fields are declared in the document's order.
+Their shape in the contract is declared beside them (`engine.shapes.shape`): openapi.yaml's
+ForaDePrumoState and its parts are generated from these structs (app/contract.py).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import msgspec
 
 from engine.declared import Doc
-from engine.shapes import SEAT, Schema, const, nullable, ref, string
+from engine.shapes import SEAT, const, nullable, ref, shape, string
 
 COORD_LIMIT = 10_000  # far beyond any building of 500 cards; keeps numbers printable
 
@@ -23,15 +25,8 @@ def _int(lo: int, hi: int, clause: str, doc: str) -> Any:
     return msgspec.Meta(ge=lo, le=hi, extra={"clause": clause}, description=doc)
 
 
-def _shape(schema: Schema, description: str | None = None) -> msgspec.Meta:
-    """A field's shape in the contract, for msgspec's JSON Schema only (no check: the reader
-    checks what depends on the game); openapi.yaml's ForaDePrumoState and its parts are
-    generated from these structs (app/contract.py), a docstring its struct's description."""
-    return msgspec.Meta(extra_json_schema=schema, description=description)
-
-
-Card = Annotated[Any, _shape(ref("ForaDePrumoCardId"))]
-Seat = Annotated[Any, _shape(SEAT)]
+Card = Annotated[Any, shape(ref("ForaDePrumoCardId"))]
+Seat = Annotated[Any, shape(SEAT)]
 
 
 class FdpDoc(Doc, kw_only=True):
@@ -45,8 +40,8 @@ class FdpDoc(Doc, kw_only=True):
 class CatalogRefDoc(FdpDoc, kw_only=True):
     """The catalog a state is played with (F-2.1): a built-in one or the one sent along."""
 
-    id: Annotated[Any, _shape(string())]
-    hash: Annotated[Any, _shape(string())]
+    id: Annotated[Any, shape(string())]
+    hash: Annotated[Any, shape(string())]
 
 
 class PlacementDoc(FdpDoc, kw_only=True):
@@ -90,48 +85,46 @@ class TurnDoc(FdpDoc, kw_only=True):
     seat: Seat
     number: Annotated[int, _int(1, 10**9, "F-3", "turns counted from 1")]
     step: Annotated[
-        Any, _shape({"enum": ["buy", "lay", "final", None]}, "null once the game is over.")
+        Any, shape({"enum": ["buy", "lay", "final", None]}, "null once the game is over.")
     ]
     peeked: Annotated[
         list[Card],
-        _shape({"maxItems": 2}, "The deck cards seen with the coordenadora this turn (F-R19)."),
+        shape({"maxItems": 2}, "The deck cards seen with the coordenadora this turn (F-R19)."),
     ]
-    bought: Annotated[Any, _shape(nullable(ref("ForaDePrumoCardId")), "The card bought (F-R7).")]
+    bought: Annotated[Any, shape(nullable(ref("ForaDePrumoCardId")), "The card bought (F-R7).")]
 
 
 class FinalRoundDoc(FdpDoc, kw_only=True):
     """The final round (F-8.1, F-R25): who triggered it, the seats still to play."""
 
     triggered_by: Seat
-    remaining: Annotated[list[Seat], _shape({"maxItems": 4})]
+    remaining: Annotated[list[Seat], shape({"maxItems": 4})]
 
 
 class StateDoc(FdpDoc, kw_only=True):
     """The whole Fora de Prumo game (docs/state.md). Send it back unchanged with the next request."""
 
     # A Fora de Prumo state, as `game_to_json` writes it.
-    game: Annotated[Any, _shape(const("fora-de-prumo"))]
-    rules_version: Annotated[Any, _shape(string())]
+    game: Annotated[Any, shape(const("fora-de-prumo"))]
+    rules_version: Annotated[Any, shape(string())]
     catalog: CatalogRefDoc
     market_size: Annotated[int, _int(4, 6, "F-1.7", "cards of the market")]
     first_seat: Seat
-    seats: Annotated[list[SeatDoc], _shape({"minItems": 2, "maxItems": 4})]
-    deck: Annotated[list[Card], _shape({}, "Top first.")]
-    market: Annotated[list[Card], _shape({}, "In the order turned up (F-1.7).")]
+    seats: Annotated[list[SeatDoc], shape({"minItems": 2, "maxItems": 4})]
+    deck: Annotated[list[Card], shape({}, "Top first.")]
+    market: Annotated[list[Card], shape({}, "In the order turned up (F-1.7).")]
     turn: TurnDoc
     passes: Annotated[
-        Any, _shape({"type": "integer", "minimum": 0, "maximum": 3}, "Complete passes (F-R27).")
+        Any, shape({"type": "integer", "minimum": 0, "maximum": 3}, "Complete passes (F-R27).")
     ]
     final_round: Annotated[
         FinalRoundDoc | None,
-        _shape({}, "F-8.1 / F-R25: null until the end is triggered (then who and who is left)."),
+        shape({}, "F-8.1 / F-R25: null until the end is triggered (then who and who is left)."),
     ]
-    pending: Annotated[Any, _shape(nullable(ref("ForaDePrumoPending")))] = None
-    rng: Annotated[
-        Any, _shape(string(pattern="^[0-9a-f]{16}$"), "The shuffles' generator (F-1.9).")
-    ]
+    pending: Annotated[Any, shape(nullable(ref("ForaDePrumoPending")))] = None
+    rng: Annotated[Any, shape(string(pattern="^[0-9a-f]{16}$"), "The shuffles' generator (F-1.9).")]
     game_over: bool
-    scores: Annotated[Any, _shape(nullable(ref("ForaDePrumoScores")))] = None
+    scores: Annotated[Any, shape(nullable(ref("ForaDePrumoScores")))] = None
 
 
 STATE_FIELDS = StateDoc.__struct_fields__

@@ -10,7 +10,19 @@ from __future__ import annotations
 
 from engine.fora_de_prumo import schema
 from engine.fora_de_prumo.serialize import DECISION_FIELDS, STEP_INFO
-from engine.shapes import SEAT, Contract, Kind, Schema, View, const, integer, nullable, ref, string
+from engine.shapes import (
+    SEAT,
+    Contract,
+    Kind,
+    Schema,
+    View,
+    closed_object,
+    const,
+    integer,
+    nullable,
+    ref,
+    string,
+)
 
 CARD = ref("ForaDePrumoCardId")
 CARDS = ref("ForaDePrumoCards")
@@ -151,15 +163,6 @@ EVENTS: dict[str, Kind] = {
 }
 
 
-def _object(properties: Schema) -> Schema:
-    return {
-        "type": "object",
-        "required": list(properties),
-        "additionalProperties": False,
-        "properties": properties,
-    }
-
-
 # What view.game_view and protocol.finish_view change in the state (StateDoc, SeatDoc): hands,
 # the deck, the generator and what other seats saw or laid face down become null, with counts.
 VIEW = View(
@@ -170,7 +173,7 @@ VIEW = View(
     fields={
         "deck": {"type": "null"},
         "deck_count": integer(0),
-        "turn": _object(
+        "turn": closed_object(
             {
                 "seat": SEAT,
                 "number": integer(1),
@@ -204,14 +207,14 @@ VIEW = View(
     seat_fields={
         "hand": nullable(CARDS),
         "hand_count": integer(0),
-        "work": _object(
+        "work": closed_object(
             {
                 "building": {"type": "array", "items": ref("ForaDePrumoPlacement")},
                 "converted": CARDS,
                 "site": CARDS,
                 "clones": {
                     "type": "array",
-                    "items": _object(
+                    "items": closed_object(
                         {
                             "target": CARD,
                             "card": nullable(
