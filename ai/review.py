@@ -32,8 +32,8 @@ lichess's game accuracy (which averages a volatility-weighted and a harmonic mea
 blunder pulls it down more than an average would; unlike lichess, no volatility weights.
 
 Decisions with one option are skipped (not reviewed, not counted). Every search's seed comes
-from `review_seed` (the game and the request), so an iteration budget gives the same review
-every time.
+from the request (its seed and budget, `review_seed`) and the view searched (`task_seed`),
+so an iteration budget gives the same review every time, and the same view the same row.
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
 # loss thresholds, in percentage points of win chance (module doc)
 INACCURACY, MISTAKE, BLUNDER = 10.0, 20.0, 30.0
 PRIOR_VISITS = 2.0
+MARGIN_WEIGHT = float(__import__("os").environ.get("REVIEW_MARGIN_WEIGHT", "0"))
+NOISE_Z = float(__import__("os").environ.get("REVIEW_NOISE_Z", "1"))
 SEED_BITS = 63
 
 
@@ -84,16 +86,17 @@ def verdict(loss: float, best: bool) -> str:
     return "blunder"
 
 
-def review_seed(game: Any, request_seed: int, settings: dict[str, Any]) -> int:
-    """The seed every search of one review derives from: the game (its start and decisions,
-    canonical JSON), the request's seed and the search settings."""
-    text = f"{digest(game)}:{request_seed}:{digest(settings)}"
+def review_seed(request_seed: int, settings: dict[str, Any]) -> int:
+    """The seed a review's searches derive from: the request's seed and search settings."""
+    text = f"{request_seed}:{digest(settings)}"
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> (64 - SEED_BITS)
 
 
-def task_seed(base: int, index: int) -> int:
-    """The seed of the search of decision `index` (independent of which others are reviewed)."""
-    h = hashlib.sha256(f"{base}:{index}".encode()).digest()
+def task_seed(base: int, view: dict[str, Any]) -> int:
+    """The seed of the search of one decision: the review's and the deciding seat's view
+    (canonical JSON), nothing else, so the same view is reviewed the same, whatever the
+    cards the seat cannot see and whichever other decisions are reviewed."""
+    h = hashlib.sha256(f"{base}:{digest(view)}".encode()).digest()
     return int.from_bytes(h[:8], "big") >> (64 - SEED_BITS)
 
 
@@ -126,12 +129,13 @@ def plan(
         if seat is not None and len(opts) > 1 and (seats is None or seat in seats):
             action = eng.parse_decision(g, d, f"/decisions/{i}")
             played = eng.action_to_json(g, seat, action) if action in opts else d
+            view = eng.game_view(g, seat)
             task = {
                 "index": i,
                 "seat": seat,
-                "view": eng.game_view(g, seat),
+                "view": view,
                 "played": played,
-                "seed": task_seed(base_seed, i),
+                "seed": task_seed(base_seed, view),
             }
         try:
             eng.apply_internal(g, d, f"/decisions/{i}")
@@ -154,6 +158,12 @@ def _values(result: SearchResult) -> tuple[float, list[float]]:
     return before, values
 
 
+def _standard_error(p: float, visits: int) -> float:
+    """A bound on the standard error of a mean reward in 0..1 over `visits` (plus the prior's
+    pseudo-visits): sqrt(p(1-p)/n), the most a reward of mean p can vary."""
+    return math.sqrt(max(0.0, p * (1 - p)) / (visits + PRIOR_VISITS))
+
+
 def _pct(x: float) -> float:
     return round(100 * x, 1)
 
@@ -169,7 +179,7 @@ def review_task(
     view = task["view"]
     eng = engine_for_state(view)
     cat = eng.get_catalog(catalog) if catalog is not None else None
-    bot = IsmctsBot(budget, margin_weight=0.0)
+    bot = IsmctsBot(budget, margin_weight=MARGIN_WEIGHT)
     result = bot.choose(view, int(task["seed"]), cat, deadline)
     base = eng.WorldSampler(view, cat).base
     seat = int(task["seat"])
@@ -182,7 +192,9 @@ def review_task(
     before, values = _values(result)
     best_i, played_i = acts.index(result.action), acts.index(played)
     win_best, win_after = max(values[best_i], values[played_i]), values[played_i]
-    loss = round(max(0.0, 100 * (win_best - win_after)), 1)
+    visits = [o.visits for o in result.options]
+    noise = _standard_error(win_best, visits[best_i]) + _standard_error(win_after, visits[played_i])
+    loss = round(max(0.0, 100 * (win_best - win_after - NOISE_Z * noise)), 1)
     is_best = played_i == best_i or loss == 0
     best_json = eng.action_to_json(base, seat, result.action)
     played_json = eng.action_to_json(base, seat, played)

@@ -80,8 +80,8 @@ class ReviewSchema(Envelope):
 REVIEW = ReviewSchema()
 
 
-def _game(body: dict[str, Any], req: Any) -> tuple[GameModule, Any, list[Any], dict[str, Any]]:
-    """(engine, the start in memory, the decisions as objects, the game as JSON for the seed)."""
+def _game(body: dict[str, Any], req: Any) -> tuple[GameModule, Any, list[Any]]:
+    """(engine, the start in memory, the decisions as objects)."""
     if "decisions" in body:
         eng, out, decisions = run_replay(body, req.origin.composed)
         if not out["ok"]:  # a review is of a game played by the rules
@@ -108,8 +108,7 @@ def _game(body: dict[str, Any], req: Any) -> tuple[GameModule, Any, list[Any], d
             if "setup" in start
             else eng.load(start["state"], cat)
         )
-    game = {"start": start.get("setup", start.get("state")), "decisions": decisions}
-    return eng, g, decisions, game
+    return eng, g, decisions
 
 
 def _budget(body: dict[str, Any]) -> tuple[Budget, dict[str, Any]]:
@@ -152,10 +151,10 @@ def review() -> Response:
     body = req.body
     if "state" in body:
         require_readable(req.opened, body["state"])
-    eng, g, decisions, game = _game(body, req)
+    eng, g, decisions = _game(body, req)
     budget, settings = _budget(body)
     settings["seed"] = body["seed"]
-    base = review_seed(game, body["seed"], settings)
+    base = review_seed(body["seed"], settings)
     walked = _walk(eng, g, decisions, body, base)
     tasks = [d.task for d in walked if d.task is not None]
     large = _large(budget, len(tasks))
