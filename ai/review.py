@@ -17,7 +17,10 @@ that an option tried once and lost is not called a blunder on one rollout. From 
   of all its iterations);
 - `win_after`: the played decision's value; `win_best`: the value of the best decision found
   (the root option with the most visits, as a bot would play it);
-- `loss = max(0, win_best - win_after)`, in percentage points; `accuracy`: lichess's per-move
+- `loss = max(0, win_best - win_after - NOISE_Z * (se_best + se_after))`, in percentage
+  points, where `se` bounds an estimate's standard error (`sqrt(p(1-p)/(visits + PRIOR_VISITS))`):
+  what a few playouts cannot tell apart is not called a loss (NOISE_Z = 0.5 was measured to
+  separate strong from random play best, docs/review.md); `accuracy`: lichess's per-move
   formula `103.1668 * exp(-0.04354 * loss) - 3.1669` clamped to 0..100 (lichess takes the
   drop from its engine's evaluation before the move, which is its best move's; ours is the
   best decision found);
@@ -55,8 +58,8 @@ VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
 # loss thresholds, in percentage points of win chance (module doc)
 INACCURACY, MISTAKE, BLUNDER = 10.0, 20.0, 30.0
 PRIOR_VISITS = 2.0
-MARGIN_WEIGHT = float(__import__("os").environ.get("REVIEW_MARGIN_WEIGHT", "0"))
-NOISE_Z = float(__import__("os").environ.get("REVIEW_NOISE_Z", "1"))
+# a loss counts beyond NOISE_Z standard errors of the two values compared (module doc)
+NOISE_Z = 0.5
 SEED_BITS = 63
 
 
@@ -179,7 +182,7 @@ def review_task(
     view = task["view"]
     eng = engine_for_state(view)
     cat = eng.get_catalog(catalog) if catalog is not None else None
-    bot = IsmctsBot(budget, margin_weight=MARGIN_WEIGHT)
+    bot = IsmctsBot(budget, margin_weight=0.0)
     result = bot.choose(view, int(task["seed"]), cat, deadline)
     base = eng.WorldSampler(view, cat).base
     seat = int(task["seat"])
