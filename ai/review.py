@@ -269,10 +269,12 @@ def review_all(
     """Every task in this process, in order (`done` is called after each)."""
     out = []
     for t in tasks:
+        if deadline is not None and time.perf_counter() >= deadline:
+            break  # the rest is listed as skipped by the deadline (`assemble`)
         r = review_task(t, budget, catalog, deadline)
+        if r["truncated"] and r["iterations"] == 0:
+            break  # nothing searched: no verdict to give
         out.append(r)
         if done is not None:
             done(r)
-        if deadline is not None and time.perf_counter() >= deadline:
-            break
     return out

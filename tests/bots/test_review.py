@@ -263,3 +263,17 @@ def test_a_strong_bot_is_reviewed_as_more_accurate_than_random_play() -> None:
     mean = statistics.mean(gaps)
     half = 2.571 * statistics.stdev(gaps) / math.sqrt(len(gaps))  # t(0.975, 5 df)
     assert mean - half > 0, (gaps, mean, half)
+
+
+def test_a_review_stopped_by_the_deadline_says_so() -> None:
+    """SUGGEST_MAX_MS bounds a synchronous review: what it did not reach is listed as skipped
+    by the deadline, never given a verdict from a search that did not run."""
+    client = make_app(SUGGEST_MAX_MS=1).test_client()
+    eng = engine(GAMES[0])
+    setup = eng.tournament_setup(2, 2, None)
+    rec = {"setup": setup, "decisions": random_game(eng, setup, 2)}
+    r = client.post("/v1/review", json={**rec, "budget": {"iterations": 500}})
+    body = check_response("POST", "/v1/review", r)
+    late = [d for d in body["decisions"] if d.get("skipped") == "deadline"]
+    assert late, body["decisions"][:3]
+    assert all(d["iterations"] > 0 for d in body["decisions"] if "verdict" in d)
