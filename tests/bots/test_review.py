@@ -92,6 +92,49 @@ def test_losing_outright_is_a_blunder_and_winning_is_best(
     assert body["seats"][0]["counts"][expected] == 1 and body["seats"][1]["reviewed"] == 0
 
 
+def ending_choice(game: str, seed: int) -> tuple[dict[str, Any], list[Any], list[float]]:
+    """A real game's position (2 seats, seeded random play from the set-up) whose decider has
+    options that end the game at once, some won and some lost: the first such position of
+    game `seed`. Returns the state, its options (objects) and, per option, the decider's win
+    share once it is applied (None where the game goes on)."""
+    eng = engine(game)
+    g = eng.new_game_internal(eng.tournament_setup(seed, 2, None))
+    rnd = random.Random(seed)
+    while not g.over:
+        opts = eng.legal_actions(g)
+        seat = eng.current_player(g)
+        outcome = []
+        for a in opts:
+            h = g.copy()
+            eng.apply_action(h, a)
+            outcome.append(eng.returns(h)[seat] if h.over else None)
+        if 0.0 in outcome and 1.0 in outcome:
+            objs = [eng.action_to_json(g, seat, a) for a in opts]
+            return eng.game_to_json(g), objs, outcome  # type: ignore[attr-defined]
+        eng.apply_action(g, opts[rnd.randrange(len(opts))])
+    raise AssertionError(f"game {seed} has no such position")
+
+
+@pytest.mark.parametrize("game,seed", [("architectura", 31), ("fora-de-prumo", 8)])
+def test_in_a_real_game_the_losing_option_is_a_blunder_and_a_winning_one_best(
+    game: str, seed: int
+) -> None:
+    """Each game's rules decide these outcomes (A-8, F-8.4): the last decision of a game."""
+    state, options, outcome = ending_choice(game, seed)
+    lose = options[outcome.index(0.0)]
+    win = options[outcome.index(1.0)]
+    rows = {}
+    for name, d in (("lose", lose), ("win", win)):
+        body = {"state": state, "decisions": [d], "budget": {"iterations": 300}}
+        r = CLIENT.post("/v1/review", json=body)
+        (rows[name],) = check_response("POST", "/v1/review", r)["decisions"]
+    assert rows["lose"]["verdict"] == "blunder", rows["lose"]
+    assert rows["win"]["verdict"] == "best", rows["win"]
+    # a losing option is tried only a few times (the search sees it lose): its value is shrunk
+    # toward the position's by PRIOR_VISITS, but stays a blunder's distance below the best
+    assert rows["win"]["win_after"] > 90 and rows["lose"]["loss"] >= BLUNDER
+
+
 def test_forced_decisions_are_skipped_and_seats_chosen() -> None:
     eng = engine(GAMES[0])
     setup = eng.tournament_setup(5, 2, None)
