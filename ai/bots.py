@@ -254,11 +254,14 @@ def rollout_reward(
     mast: list[dict[Action, list[float]]] | None = None,
     mast_eps: float = MAST_SPEC_EPS,
     played: list[tuple[int, Action]] | None = None,
+    margin_weight: float = 0.1,
 ) -> list[float] | None:
     """Play the world out; the reward per seat is the win share (A-8.2), with a small bonus
     for the score margin so that, among lost or won lines, bigger margins rank higher (keeps
-    the search informative when one outcome dominates). None when the `deadline` (a
-    perf_counter instant) passes before the game ends.
+    the search informative when one outcome dominates): `(1 - margin_weight) * win share +
+    margin_weight * margin term`; with `margin_weight` 0 the reward is the win share alone (a
+    review's win chances, ai/review.py). None when the `deadline` (a perf_counter instant)
+    passes before the game ends.
 
     Without `mast` every step is uniformly random. With `mast` (the search's mean reward per
     seat and action: MAST, Finnsson & Bjornsson 2008; Powley, Whitehouse & Cowling 2014)
@@ -302,7 +305,7 @@ def rollout_reward(
         win = 1.0 / len(winners) if s in winners else 0.0
         best_other = max(t for j, t in enumerate(totals) if j != s)
         m = max(-20, min(20, totals[s] - best_other))
-        out.append(0.9 * win + 0.1 * (m + 20) / 40)
+        out.append((1 - margin_weight) * win + margin_weight * (m + 20) / 40)
     return out
 
 
@@ -329,8 +332,10 @@ class IsmctsBot(Bot):
         rollout_depth: int | None = None,
         margin_scale: float = 12.0,
         mast_eps: float = MAST_EPS,
+        margin_weight: float = 0.1,
     ) -> None:
         self.budget = budget
+        self.margin_weight = margin_weight  # rollout_reward's: 0 = rewards are win shares
         self.c = exploration
         self.rollout_depth = rollout_depth
         self.margin_scale = margin_scale
@@ -448,7 +453,9 @@ class IsmctsBot(Bot):
             if mast is not None:
                 played.append((mover, best_a))
         depth, scale, eps = self.rollout_depth, self.margin_scale, self.mast_eps
-        reward = rollout_reward(eng, g, rnd, end, depth, scale, mast, eps, played)
+        reward = rollout_reward(
+            eng, g, rnd, end, depth, scale, mast, eps, played, self.margin_weight
+        )
         if reward is None:
             _undo(bumped, expanded)
             return False

@@ -6,6 +6,8 @@ the same call gives without the queue.
 
 - `run_suggest(request)`: `ai.service.suggest` for an asynchronous POST /v1/suggest, with the
   ISMCTS progress (iterations so far) written to the job's meta while it searches;
+- `run_review(request)` and `run_review_part(parent_id)`: a review (POST /v1/review, ai/review.py)
+  split by decision over the workers (`ai.review_jobs`);
 - `play_match_game(args)`: one tournament game (`ai.tournament.play_job`);
 - `play_balance_game(args)`: one balance game (`ai.balance.play_job`);
 - `notify_done(...)`: an RQ success callback that pushes the result onto the list the
@@ -18,12 +20,13 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rq import get_current_job
 
 import ai.bots
-from ai import balance, tournament
+from ai import balance, review_jobs, tournament
 from ai.cache import PositionCache, make_cache
 from ai.service import suggest_request
 
@@ -32,12 +35,14 @@ NOTIFY_TTL_S = 24 * 3600  # a notification list nobody reads expires
 
 
 class _Progress:
-    """The iterations a job's searches have done so far, written to its meta now and then."""
+    """The iterations a job's searches have done so far, written to its meta now and then
+    (`extra`, for a review: other workers' iterations and the decisions reviewed so far)."""
 
-    def __init__(self) -> None:
+    def __init__(self, extra: Callable[[], tuple[int, dict[str, int]]] | None = None) -> None:
         self.job = get_current_job()
         self.iterations = 0
         self.written = 0.0
+        self.extra = extra
 
     def __call__(self, n: int) -> None:
         self.iterations += n
@@ -48,7 +53,11 @@ class _Progress:
     def write(self, now: float | None = None) -> None:
         self.written = time.monotonic() if now is None else now
         if self.job is not None:
-            self.job.meta["progress"] = {"iterations": self.iterations}
+            shown: dict[str, Any] = {"iterations": self.iterations}
+            if self.extra is not None:
+                more, positions = self.extra()
+                shown = {"iterations": self.iterations + more, "positions": positions}
+            self.job.meta["progress"] = shown
             self.job.save_meta()  # type: ignore[no-untyped-call]
 
 
@@ -103,3 +112,14 @@ def notify_done(job: Any, connection: Any, result: Any, *args: Any, **kwargs: An
             p.rpush(key, json.dumps({"id": job.id, "result": result}))
             p.expire(key, NOTIFY_TTL_S)
             p.execute()
+
+
+def run_review(request: dict[str, Any]) -> dict[str, Any]:
+    """A review, exactly as POST /v1/review computes it, its decisions shared with helper
+    jobs on the other workers (ai/review_jobs.py)."""
+    return review_jobs.run(request, _Progress)
+
+
+def run_review_part(parent_id: str) -> int:
+    """A helper of review job `parent_id`: reviews its decisions until none is left."""
+    return review_jobs.help_review(parent_id)

@@ -69,6 +69,7 @@ def _register_blueprints(app: Flask) -> None:
     from app.play import bp as play_bp
     from app.record import bp as record_bp
     from app.render.http import bp as render_bp
+    from app.review import bp as review_bp
     from app.routes import bp as v1_bp
     from app.rules import bp as rules_bp
     from app.suggest import bp as suggest_bp
@@ -81,6 +82,7 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(docs_bp)
     app.register_blueprint(rules_bp)
     app.register_blueprint(record_bp)
+    app.register_blueprint(review_bp)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

@@ -67,6 +67,7 @@ bp = Blueprint("jobs", __name__)
 
 EXTENSION = "job_queue"
 FUNC = "ai.jobs.run_suggest"
+REVIEW_FUNC = "ai.jobs.run_review"  # POST /v1/review over the synchronous limit (app/review.py)
 ID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")  # RQ: uuid4
 RETRY_AFTER_S = 5
 QUEUE_RETRY_AFTER_S = 30  # past a job limit: a place frees when a job ends (seconds to minutes)
@@ -205,9 +206,19 @@ def start_suggest(body: dict[str, Any]) -> Response:
         # the synchronous path's own checks (state or view, seat, decider, catalog,
         # settings, plan) without its search: a random choice costs one list of options
         suggest_request(body, max_ms=1000, bot="random")
+    return _enqueue(FUNC, {k: v for k, v in body.items() if k != "run_async"})
+
+
+def start_review(request: dict[str, Any]) -> Response:
+    """Queue a review already checked and walked by app/review.py (its tasks made): 202, or
+    the same refusals as a suggestion. ai/jobs.py `run_review` splits it over the workers."""
+    return _enqueue(REVIEW_FUNC, request)
+
+
+def _enqueue(func: str, request: dict[str, Any]) -> Response:
+    """Queue `func(request)` within the job limits (202), or refuse it, queueing nothing."""
     conn = _conn()
     cfg = current_app.config
-    request = {k: v for k, v in body.items() if k != "run_async"}
     request["max_ms"] = int(cfg["JOB_MAX_MS"])
     timeout_s = int(cfg["JOB_MAX_MS"]) // 1000 + 60
     queued_ttl_s = int(cfg["JOB_QUEUED_TTL_S"])
@@ -224,7 +235,7 @@ def start_suggest(body: dict[str, Any]) -> Response:
         job = jobq.enqueue(
             conn,
             jobq.SUGGEST_QUEUE,
-            FUNC,
+            func,
             [request],
             job_timeout_s=timeout_s,
             queued_ttl_s=queued_ttl_s,
@@ -257,11 +268,14 @@ def _document(conn: redis.Redis, job: Job) -> dict[str, Any]:
     if conn.exists(CANCELLED_KEY + job.id):
         st = {"attempts": st["attempts"], "status": "cancelled"}
     progress = job.meta.get("progress") or {"iterations": 0}
+    shown: dict[str, Any] = {"iterations": int(progress.get("iterations", 0))}
+    if isinstance(progress.get("positions"), dict):  # a review: decisions reviewed so far
+        shown["positions"] = {k: int(progress["positions"][k]) for k in ("done", "total")}
     doc: dict[str, Any] = {
         "id": job.id,
         "status": st["status"],
         "attempts": st["attempts"],
-        "progress": {"iterations": int(progress.get("iterations", 0))},
+        "progress": shown,
         "enqueued_at": _iso(job.enqueued_at),
         "started_at": _iso(job.started_at) if st["status"] != "queued" else None,
         "ended_at": _iso(job.ended_at) if st["status"] in ("finished", "failed") else None,
@@ -269,7 +283,7 @@ def _document(conn: redis.Redis, job: Job) -> dict[str, Any]:
     if st["status"] == "finished":
         result = job.return_value()
         doc["result"] = result
-        doc["progress"] = {"iterations": _iterations(result, doc["progress"]["iterations"])}
+        doc["progress"]["iterations"] = _iterations(result, doc["progress"]["iterations"])
     if "error" in st:
         doc["error"] = st["error"]
     return doc
@@ -278,6 +292,8 @@ def _document(conn: redis.Redis, job: Job) -> dict[str, Any]:
 def _iterations(result: Any, fallback: int) -> int:
     """Every search iteration of a finished suggestion (a plan's steps too)."""
     try:
+        if "seats" in result:  # a review (app/review.py): its searches in all
+            return int(result["iterations"])
         steps = result.get("turn") or [{"iterations": result["stats"]["iterations"]}]
         return sum(int(s["iterations"]) for s in steps)
     except (AttributeError, KeyError, TypeError, ValueError):
@@ -288,7 +304,7 @@ def _job(conn: redis.Redis, job_id: str) -> Job:
     """A suggestion job by id (404 for anything else: unknown, expired, another kind)."""
     try:
         job = jobq.fetch(conn, job_id)
-        if job.func_name != FUNC:
+        if job.func_name not in (FUNC, REVIEW_FUNC):
             raise NoSuchJobError(job_id)
     except NoSuchJobError:
         raise ApiError(

@@ -78,7 +78,7 @@ def record() -> Response:
     if "state" in body:  # an encrypted running game's record names its seed or hidden cards
         require_readable(req.opened, body["state"])
     if "decisions" not in body:
-        return json_response(_from_history(body, req.origin))
+        return json_response(from_history(body, req.origin))
     eng, out, decisions = run_replay(body, req.origin.composed)
     if not out["ok"]:  # a record is of a game played by the rules: the first illegal decision
         err = out["error"]
@@ -134,7 +134,7 @@ def _first_difference(a: dict[str, Any], b: dict[str, Any]) -> str:
     return next((k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)), "")
 
 
-def _from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]:
+def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]:
     """The record of the game that led to the request's state, by replaying its history."""
     hist = origin.history
     if origin.composed:

@@ -121,6 +121,23 @@ def _on_register(state: BlueprintSetupState) -> None:
     init_app(cast(Flask, state.app))
 
 
+def busy() -> ApiError:
+    """503 `suggest_busy`: this process already runs SUGGEST_CONCURRENCY searches (a review's
+    too, app/review.py)."""
+    return ApiError(
+        503,
+        "suggest_busy",
+        msg(
+            (
+                "This server process is already running its {limit} searches at once "
+                "(SUGGEST_CONCURRENCY); try again shortly."
+            ),
+            limit=current_app.config["SUGGEST_CONCURRENCY"],
+        ),
+        headers={"Retry-After": str(RETRY_AFTER_S)},
+    )
+
+
 @bp.post("/suggest")
 def suggest_route() -> Response:
     """The decision a bot would take for `seat` now, with its search statistics."""
@@ -130,18 +147,7 @@ def suggest_route() -> Response:
     cache: PositionCache | None = current_app.extensions.get(EXTENSION)
     gate: threading.BoundedSemaphore = current_app.extensions[GATE]
     if not gate.acquire(blocking=False):
-        raise ApiError(
-            503,
-            "suggest_busy",
-            msg(
-                (
-                    "This server process is already running its {limit} searches at once "
-                    "(SUGGEST_CONCURRENCY); try again shortly."
-                ),
-                limit=current_app.config["SUGGEST_CONCURRENCY"],
-            ),
-            headers={"Retry-After": str(RETRY_AFTER_S)},
-        )
+        raise busy()
     try:
         with engine_errors(state="/view" if "view" in body else "/state"):
             out = suggest_request(

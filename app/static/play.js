@@ -467,6 +467,7 @@ async function onBoardClick(ev) {
 
 async function update(resolved, events) {
   state = resolved;
+  if (typeof reviewOffer === "function") reviewOffer(state.game_over); // review.js (issue 20)
   selection = [];
   clearChoice();
   if (events && events.length) logEvents(events, true);

@@ -1,0 +1,280 @@
+"""Game review: what each decision of a game cost its seat (POST /v1/review, docs/review.md).
+
+Game-agnostic: a game is reached only through `engine.games` and its common interface.
+
+A review walks a game (a start and its decisions) and makes one *task* per reviewed decision:
+the deciding seat's view of the position (`game_view`, exactly what /v1/suggest searches
+from), the decision played, and a seed. A task holds nothing the seat could not see, so it is
+fair by construction and independent of every other task: the tasks of a game can run in any
+order, on any worker (ai/jobs.py), and give the same answers.
+
+Each task is one ISMCTS search (ai/bots.py) from the view, with rewards that are win shares
+alone (`margin_weight=0`), so an option's mean reward is its estimated win chance. Per root
+option the estimate is shrunk toward the position's value by PRIOR_VISITS pseudo-visits, so
+that an option tried once and lost is not called a blunder on one rollout. From it:
+
+- `win_before`: the position's value to the seat, the search's root estimate (the mean reward
+  of all its iterations);
+- `win_after`: the played decision's value; `win_best`: the value of the best decision found
+  (the root option with the most visits, as a bot would play it);
+- `loss = max(0, win_best - win_after - NOISE_Z * (se_best + se_after))`, in percentage
+  points, where `se` bounds an estimate's standard error (`sqrt(p(1-p)/(visits + PRIOR_VISITS))`):
+  what a few playouts cannot tell apart is not called a loss (NOISE_Z = 0.5 was measured to
+  separate strong from random play best, docs/review.md); `accuracy`: lichess's per-move
+  formula `103.1668 * exp(-0.04354 * loss) - 3.1669` clamped to 0..100 (lichess takes the
+  drop from its engine's evaluation before the move, which is its best move's; ours is the
+  best decision found);
+- a verdict by the loss: `best` (the decision found best, or one valued as high), `good`
+  (< 10 points), `inaccuracy` (< 20), `mistake` (< 30), `blunder` (>= 30). Lichess's
+  thresholds on win% are 5/10/15; ours are twice as wide because a few hundred determinized
+  playouts estimate a win chance to a few points only.
+
+Per seat: the counts of each verdict and an accuracy, the mean of the arithmetic and the
+harmonic mean of its decisions' accuracies (each at least 1 in the harmonic mean): like
+lichess's game accuracy (which averages a volatility-weighted and a harmonic mean) one
+blunder pulls it down more than an average would; unlike lichess, no volatility weights.
+
+Decisions with one option are skipped (not reviewed, not counted). Every search's seed comes
+from the request (its seed and budget, `review_seed`) and the view searched (`task_seed`),
+so an iteration budget gives the same review every time, and the same view the same row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ai.bots import Budget, IsmctsBot, SearchResult
+from engine.canonical import digest
+from engine.errors import IllegalDecision
+from engine.games import GameModule, engine_for_state
+from engine.messages import msg
+
+VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
+# loss thresholds, in percentage points of win chance (module doc)
+INACCURACY, MISTAKE, BLUNDER = 10.0, 20.0, 30.0
+PRIOR_VISITS = 2.0
+# a loss counts beyond NOISE_Z standard errors of the two values compared (module doc)
+NOISE_Z = 0.5
+SEED_BITS = 63
+
+
+def move_accuracy(loss: float) -> float:
+    """Lichess's accuracy of one move from its win-chance drop in points, clamped 0..100."""
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * loss) - 3.1669))
+
+
+def game_accuracy(accuracies: Sequence[float]) -> float | None:
+    """A seat's accuracy over its reviewed decisions (module doc); None without any."""
+    if not accuracies:
+        return None
+    mean = sum(accuracies) / len(accuracies)
+    harmonic = len(accuracies) / sum(1 / max(1.0, a) for a in accuracies)
+    return (mean + harmonic) / 2
+
+
+def verdict(loss: float, best: bool) -> str:
+    if best:
+        return "best"
+    if loss < INACCURACY:
+        return "good"
+    if loss < MISTAKE:
+        return "inaccuracy"
+    if loss < BLUNDER:
+        return "mistake"
+    return "blunder"
+
+
+def review_seed(request_seed: int, settings: dict[str, Any]) -> int:
+    """The seed a review's searches derive from: the request's seed and search settings."""
+    text = f"{request_seed}:{digest(settings)}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> (64 - SEED_BITS)
+
+
+def task_seed(base: int, view: dict[str, Any]) -> int:
+    """The seed of the search of one decision: the review's and the deciding seat's view
+    (canonical JSON), nothing else, so the same view is reviewed the same, whatever the
+    cards the seat cannot see and whichever other decisions are reviewed."""
+    h = hashlib.sha256(f"{base}:{digest(view)}".encode()).digest()
+    return int.from_bytes(h[:8], "big") >> (64 - SEED_BITS)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision of the game as the walk met it: who took it, how many options it had, and
+    the task that reviews it (None: forced, or its seat is not reviewed)."""
+
+    index: int
+    seat: int | None
+    options: int
+    task: dict[str, Any] | None
+
+
+def plan(
+    eng: GameModule,
+    g: Any,
+    decisions: Sequence[Any],
+    seats: set[int] | None,
+    base_seed: int,
+) -> list[Decision]:
+    """Walk the game from `g` (its start, changed in place) through `decisions` (objects, as
+    a replay takes them) and make a task for each decision to review. Raises IllegalDecision
+    (with its index) at a decision that is not legal where it is played."""
+    out: list[Decision] = []
+    for i, d in enumerate(decisions):
+        seat = eng.current_player(g)
+        opts = eng.legal_actions(g)
+        task = None
+        if seat is not None and len(opts) > 1 and (seats is None or seat in seats):
+            action = eng.parse_decision(g, d, f"/decisions/{i}")
+            played = eng.action_to_json(g, seat, action) if action in opts else d
+            view = eng.game_view(g, seat)
+            task = {
+                "index": i,
+                "seat": seat,
+                "view": view,
+                "played": played,
+                "seed": task_seed(base_seed, view),
+            }
+        try:
+            eng.apply_internal(g, d, f"/decisions/{i}")
+        except IllegalDecision as e:
+            raise IllegalDecision(e.code, e.detail, e.clause, e.pointer, index=i) from None
+        out.append(Decision(i, seat, len(opts), task))
+    return out
+
+
+def _values(result: SearchResult) -> tuple[float, list[float]]:
+    """The position's value (mean reward of every iteration at the root) and each option's
+    value shrunk toward it by PRIOR_VISITS pseudo-visits."""
+    n = sum(o.visits for o in result.options)
+    w = sum(o.visits * (o.value or 0.0) for o in result.options)
+    before = w / n if n else 0.5
+    values = [
+        (o.visits * (o.value or 0.0) + PRIOR_VISITS * before) / (o.visits + PRIOR_VISITS)
+        for o in result.options
+    ]
+    return before, values
+
+
+def _standard_error(p: float, visits: int) -> float:
+    """A bound on the standard error of a mean reward in 0..1 over `visits` (plus the prior's
+    pseudo-visits): sqrt(p(1-p)/n), the most a reward of mean p can vary."""
+    return math.sqrt(max(0.0, p * (1 - p)) / (visits + PRIOR_VISITS))
+
+
+def _pct(x: float) -> float:
+    return round(100 * x, 1)
+
+
+def review_task(
+    task: dict[str, Any],
+    budget: Budget,
+    catalog: Any = None,
+    deadline: float | None = None,
+) -> dict[str, Any]:
+    """One reviewed decision, searched from the task's view only (module doc). `catalog`: a
+    custom catalog (object or document) the view's game is played with."""
+    view = task["view"]
+    eng = engine_for_state(view)
+    cat = eng.get_catalog(catalog) if catalog is not None else None
+    bot = IsmctsBot(budget, margin_weight=0.0)
+    result = bot.choose(view, int(task["seed"]), cat, deadline)
+    base = eng.WorldSampler(view, cat).base
+    seat = int(task["seat"])
+    played = eng.parse_decision(base, task["played"])
+    acts = [o.action for o in result.options]
+    if played not in acts:  # the walk checked it: a task edited in transit
+        raise IllegalDecision(
+            "illegal_decision", msg("The decision reviewed is not an option here."), None, ""
+        )
+    before, values = _values(result)
+    best_i, played_i = acts.index(result.action), acts.index(played)
+    win_best, win_after = max(values[best_i], values[played_i]), values[played_i]
+    visits = [o.visits for o in result.options]
+    noise = _standard_error(win_best, visits[best_i]) + _standard_error(win_after, visits[played_i])
+    loss = round(max(0.0, 100 * (win_best - win_after - NOISE_Z * noise)), 1)
+    is_best = played_i == best_i or loss == 0
+    best_json = eng.action_to_json(base, seat, result.action)
+    played_json = eng.action_to_json(base, seat, played)
+    spell = eng.decision_notation
+    return {
+        "index": task["index"],
+        "seat": seat,
+        "decision": played_json,
+        "notation": spell(played_json),
+        "best": {"decision": best_json, "notation": spell(best_json)},
+        "win_before": _pct(before),
+        "win_after": _pct(win_after),
+        "win_best": _pct(win_best),
+        "loss": loss,
+        "accuracy": round(move_accuracy(loss), 1),
+        "verdict": verdict(loss, is_best),
+        "options": len(acts),
+        "iterations": result.iterations,
+        "truncated": result.truncated,
+    }
+
+
+def summarize(seats: int, reviewed: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per seat: its reviewed decisions, the count of each verdict and its accuracy."""
+    out = []
+    for s in range(seats):
+        mine = [r for r in reviewed if r["seat"] == s]
+        acc = game_accuracy([r["accuracy"] for r in mine])
+        counts = {v: sum(1 for r in mine if r["verdict"] == v) for v in VERDICTS}
+        out.append(
+            {
+                "seat": s,
+                "reviewed": len(mine),
+                "accuracy": None if acc is None else round(acc, 1),
+                "counts": counts,
+            }
+        )
+    return out
+
+
+def assemble(
+    decisions: Sequence[Decision], reviewed: Sequence[dict[str, Any]], seats: int
+) -> dict[str, Any]:
+    """The review's answer from the walk and the tasks' results (any order)."""
+    by_index = {r["index"]: r for r in reviewed}
+    rows: list[dict[str, Any]] = []
+    for d in decisions:
+        if d.index in by_index:
+            rows.append(by_index[d.index])
+        else:
+            why = "forced" if d.options <= 1 else "not_reviewed" if d.task is None else "deadline"
+            rows.append({"index": d.index, "seat": d.seat, "skipped": why})
+    done = [by_index[i] for i in sorted(by_index)]
+    return {
+        "decisions": rows,
+        "seats": summarize(seats, done),
+        "iterations": sum(r["iterations"] for r in done),
+        "truncated": any(r["truncated"] for r in done),
+    }
+
+
+def review_all(
+    tasks: Sequence[dict[str, Any]],
+    budget: Budget,
+    catalog: Any = None,
+    deadline: float | None = None,
+    done: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Every task in this process, in order (`done` is called after each)."""
+    out = []
+    for t in tasks:
+        if deadline is not None and time.perf_counter() >= deadline:
+            break  # the rest is listed as skipped by the deadline (`assemble`)
+        r = review_task(t, budget, catalog, deadline)
+        if r["truncated"] and r["iterations"] == 0:
+            break  # nothing searched: no verdict to give
+        out.append(r)
+        if done is not None:
+            done(r)
+    return out

@@ -1,0 +1,206 @@
+"""A review as a background job, split by decision over the RQ workers (docs/scale.md).
+
+POST /v1/review over the synchronous limit queues one job, `ai.jobs.run_review` (the
+*parent*), through the same bounded queue as a suggestion (app/jobs.py). The parent:
+
+1. puts the review's tasks (one per reviewed decision: a seat's view, the decision played, a
+   seed; ai/review.py) in Redis, and their indices on a to-do list;
+2. queues one helper job (`ai.jobs.run_review_part`) per other worker listening on the
+   `suggest` queue, at most one per task beyond its own;
+3. takes tasks off the to-do list itself (LPOP: each task goes to exactly one taker) and
+   reviews them, as each helper does, writing each result to the review's results;
+4. once the list is empty, waits for the tasks helpers took; a task whose helper ended (or
+   vanished) without a result is reviewed by the parent itself. Results are deterministic
+   (an iteration budget, seeds from the task), so a task reviewed twice answers the same.
+
+So N workers review about N times faster (no worker sits waiting while there is a task
+left). A helper stops when the list is empty or when its parent ended (cancelled, failed): a
+cancelled review costs at most the decisions being searched at that moment. Everything lives
+under `arch:review:<parent id>:` and expires with the job's time limit.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import redis
+from rq import get_current_job
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
+
+from ai import taskqueue as jobq
+from ai.bots import PROGRESS, Budget
+from ai.review import Decision, assemble, review_all, review_task
+
+PREFIX = "arch:review:"
+WAIT_S = 0.1  # how often the parent looks for its helpers' results
+ENDED = {JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED}
+
+
+def _key(parent: str, part: str) -> str:
+    return f"{PREFIX}{parent}:{part}"
+
+
+def _settings(conn: redis.Redis, parent: str) -> tuple[Budget, Any, float]:
+    raw = conn.get(_key(parent, "settings"))
+    doc = json.loads(raw) if raw else {}
+    return Budget(**doc["budget"]), doc.get("catalog"), float(doc["deadline"])
+
+
+def _take(conn: redis.Redis, parent: str, me: str) -> dict[str, Any] | None:
+    """The next task of the review, claimed by job `me` (None: none left)."""
+    i = conn.lpop(_key(parent, "todo"))
+    if i is None:
+        return None
+    idx = i.decode() if isinstance(i, bytes) else str(i)
+    conn.hset(_key(parent, "claimed"), idx, me)
+    raw = conn.hget(_key(parent, "tasks"), idx)
+    return json.loads(raw) if raw else None
+
+
+def _put(conn: redis.Redis, parent: str, result: dict[str, Any]) -> None:
+    with conn.pipeline() as p:
+        p.hset(_key(parent, "done"), str(result["index"]), json.dumps(result))
+        p.incrby(_key(parent, "iterations"), int(result["iterations"]))
+        p.execute()
+
+
+def _work(
+    conn: redis.Redis,
+    parent: str,
+    me: str,
+    keep_going: Callable[[], bool],
+    after: Callable[[], None] | None = None,
+) -> int:
+    """Review tasks off the to-do list until it is empty (or `keep_going` says stop);
+    `after` is called after each result is put."""
+    budget, catalog, deadline = _settings(conn, parent)
+    n = 0
+    while keep_going():
+        task = _take(conn, parent, me)
+        if task is None:
+            break
+        wall = time.time()
+        left = max(0.0, deadline - wall)
+        _put(conn, parent, review_task(task, budget, catalog, time.perf_counter() + left))
+        n += 1
+        if after is not None:
+            after()
+    return n
+
+
+def help_review(parent: str) -> int:
+    """A helper job's whole work (`ai.jobs.run_review_part`): the number of tasks it reviewed."""
+    job = get_current_job()
+    assert job is not None
+    conn = job.connection
+
+    def parent_alive() -> bool:
+        try:
+            st = jobq.fetch(conn, parent).get_status(refresh=True)
+        except NoSuchJobError:
+            return False
+        return st not in ENDED
+
+    if not conn.exists(_key(parent, "settings")):
+        return 0
+    return _work(conn, parent, job.id, parent_alive)
+
+
+def _publish(conn: redis.Redis, job: Job, request: dict[str, Any], ttl: int) -> None:
+    """The review's tasks and settings in Redis, the to-do list, and the helper jobs."""
+    tasks = request["tasks"]
+    deadline = time.time() + int(request["max_ms"]) / 1000
+    settings = {
+        "budget": request["budget"],
+        "catalog": request.get("catalog"),
+        "deadline": deadline,
+    }
+    with conn.pipeline() as p:
+        p.set(_key(job.id, "settings"), json.dumps(settings), ex=ttl)
+        if tasks:
+            p.hset(_key(job.id, "tasks"), mapping={str(t["index"]): json.dumps(t) for t in tasks})
+            p.rpush(_key(job.id, "todo"), *[str(t["index"]) for t in tasks])
+        for part in ("tasks", "todo", "done", "claimed", "iterations"):
+            p.expire(_key(job.id, part), ttl)
+        p.execute()
+    helpers = min(len(tasks) - 1, jobq.live_workers(conn, jobq.SUGGEST_QUEUE) - 1)
+    for _ in range(max(0, helpers)):
+        jobq.enqueue(
+            conn,
+            jobq.SUGGEST_QUEUE,
+            "ai.jobs.run_review_part",
+            [job.id],
+            job_timeout_s=ttl,
+            queued_ttl_s=ttl,
+            result_ttl_s=60,
+            retries=0,
+            need_worker=False,
+        )
+
+
+def _collect(conn: redis.Redis, parent: str, total: int, progress: Any) -> list[dict[str, Any]]:
+    """Wait for every task's result; review itself a task whose taker ended without one."""
+    done_key, claimed_key = _key(parent, "done"), _key(parent, "claimed")
+    budget, catalog, deadline = _settings(conn, parent)
+    while conn.hlen(done_key) < total:
+        progress.write()
+        done = set(conn.hkeys(done_key))
+        for idx, raw_taker in conn.hgetall(claimed_key).items():
+            taker = raw_taker.decode() if isinstance(raw_taker, bytes) else str(raw_taker)
+            if idx in done or taker == parent:
+                continue
+            try:
+                ended = jobq.fetch(conn, taker).get_status(refresh=True) in ENDED
+            except NoSuchJobError:
+                ended = True
+            if ended:  # it took the task and ended (or vanished) without its result
+                raw = conn.hget(_key(parent, "tasks"), idx)
+                if raw is not None:
+                    left = max(0.0, deadline - time.time())
+                    result = review_task(
+                        json.loads(raw), budget, catalog, time.perf_counter() + left
+                    )
+                    _put(conn, parent, result)
+        time.sleep(WAIT_S)
+    return [json.loads(v) for v in conn.hvals(done_key)]
+
+
+def run(request: dict[str, Any], progress_for: Callable[..., Any]) -> dict[str, Any]:
+    """The parent job (module doc); without a job (called directly), every task here."""
+    tasks = request["tasks"]
+    job = get_current_job()
+    if job is None:
+        results = review_all(tasks, Budget(**request["budget"]), request.get("catalog"))
+    else:
+        conn = job.connection
+        ttl = int(request["max_ms"]) // 1000 + 600
+        total = len(tasks)
+
+        def extra() -> tuple[int, dict[str, int]]:
+            helped = int(conn.get(_key(job.id, "iterations")) or 0)
+            return helped, {"done": int(conn.hlen(_key(job.id, "done"))), "total": total}
+
+        # shown: every result's iterations (the counter) + the parent's search under way
+        progress = progress_for(extra)
+        _publish(conn, job, request, ttl)
+
+        def searched() -> None:
+            progress.iterations = 0
+
+        token = PROGRESS.set(progress)
+        try:
+            _work(conn, job.id, job.id, lambda: True, searched)
+        finally:
+            PROGRESS.reset(token)
+        results = _collect(conn, job.id, total, progress)
+        progress.write()
+    by_index = {t["index"]: t for t in tasks}
+    walk = [
+        Decision(r["index"], r["seat"], r["options"], by_index.get(r["index"]))
+        for r in request["walk"]
+    ]
+    return {**request["head"], **assemble(walk, results, int(request["seats"]))}

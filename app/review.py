@@ -1,0 +1,209 @@
+"""POST /v1/review: what each decision of a game cost its seat (ai/review.py, docs/review.md).
+
+The game comes as a record (what POST /v1/record answers, accepted as it is: its header is
+checked against the replay as /v1/replay checks it) or as a state alone with its history
+(replayed as /v1/record replays it). The walk through the game and each reviewed decision's
+task (the deciding seat's view, the decision played, a seed) are made here, from the game's
+public interface; the searches are ai/review.py's and read only the tasks.
+
+A review within the synchronous limit (its reviewed decisions times the per-decision budget at
+most MAX_ITERATIONS iterations and MAX_TIME_MS ms, ai/bots.py) is answered at once, under the
+same concurrency cap and SUGGEST_MAX_MS deadline as /v1/suggest. A larger one, or one with
+`"async": true`, runs as a background job (202 and /v1/jobs/{id}, app/jobs.py), split by
+decision over the workers (ai/jobs.py `run_review`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from flask import Blueprint, Response, current_app
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from ai.bots import LEVELS, MAX_ITERATIONS, MAX_TIME_MS, Budget
+from ai.review import Decision, assemble, plan, review_all, review_seed
+from ai.service import DEFAULT_LEVEL, MAX_SEED
+from app import schemas
+from app.endpoint import engine_errors, read_body
+from app.errors import ApiError
+from app.jobs import start_review
+from app.jsonio import json_response
+from app.record import from_history
+from app.replay import run_replay
+from app.schemas import Envelope, JsonBool, _strict_int
+from app.seal import require_readable
+from app.suggest import GATE, BudgetSchema, busy
+from engine.errors import IllegalDecision
+from engine.games import MAX_SEATS, GameModule
+from engine.messages import msg
+
+bp = Blueprint("review", __name__, url_prefix="/v1")
+
+
+class ReviewSchema(Envelope):
+    """A game record (or a replay request), or a state alone with its history; the search
+    budget per reviewed decision; the seats to review."""
+
+    record = fields.Dict()
+    setup = schemas.SetupField()
+    state = fields.Dict()
+    decisions = schemas.BoundedList(
+        schemas.DecisionItem(),
+        most=lambda: int(current_app.config["MAX_DECISIONS"]),
+        what=msg("decisions (MAX_DECISIONS)"),
+    )
+    catalog = fields.Dict()
+    level = fields.String(validate=validate.OneOf(list(LEVELS)))
+    budget = fields.Nested(BudgetSchema)
+    seats = fields.List(
+        _strict_int(validate=validate.Range(0, MAX_SEATS - 1)),
+        validate=validate.Length(1, MAX_SEATS),
+    )
+    seed = _strict_int(load_default=0, validate=validate.Range(0, MAX_SEED))
+    run_async = JsonBool(data_key="async")
+
+    @validates_schema
+    def _shape(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if "level" in data and "budget" in data:
+            raise ValidationError(msg("Give either a level or a budget, not both."), "budget")
+        if ("state" in data) == ("setup" in data):
+            raise ValidationError(msg("Give exactly one of state (a starting state) or setup."))
+        if "setup" in data and "decisions" not in data:
+            raise ValidationError(msg("A set-up needs its decisions."), "decisions")
+        if "record" in data and "decisions" not in data:
+            raise ValidationError(
+                msg("Only a replay request (with decisions) takes this field."), "record"
+            )
+
+
+REVIEW = ReviewSchema()
+
+
+def _game(body: dict[str, Any], req: Any) -> tuple[GameModule, Any, list[Any]]:
+    """(engine, the start in memory, the decisions as objects)."""
+    if "decisions" in body:
+        eng, out, decisions = run_replay(body, req.origin.composed)
+        if not out["ok"]:  # a review is of a game played by the rules
+            err = out["error"]
+            raise ApiError(
+                422,
+                err["code"],
+                err["detail"],
+                err["pointer"],
+                err.get("clause"),
+                index=err["index"],
+            )
+        start: dict[str, Any] = {"setup": body["setup"]} if "setup" in body else body
+    else:
+        written = from_history(body, req.origin)
+        eng, out, decisions = run_replay(
+            {"setup": written["setup"], "decisions": written["decisions"]}
+        )
+        start = {"setup": written["setup"]}
+    cat = body.get("catalog")
+    with engine_errors(setup="/setup", catalog="/catalog"):
+        g = (
+            eng.new_game_internal(start["setup"])
+            if "setup" in start
+            else eng.load(start["state"], cat)
+        )
+    return eng, g, decisions
+
+
+def _budget(body: dict[str, Any]) -> tuple[Budget, dict[str, Any]]:
+    if "budget" in body:
+        b = body["budget"]
+        budget = Budget(iterations=b.get("iterations"), time_ms=b.get("time_ms"))
+        return budget, {"level": None, **budget.to_json()}
+    level = body.get("level", DEFAULT_LEVEL)
+    return LEVELS[level], {"level": level, **LEVELS[level].to_json()}
+
+
+def _large(budget: Budget, tasks: int) -> bool:
+    """Over the synchronous limit: the whole review's searches, not one of them."""
+    return (budget.iterations or 0) * tasks > MAX_ITERATIONS or (
+        budget.time_ms or 0
+    ) * tasks > MAX_TIME_MS
+
+
+def _walk(
+    eng: GameModule, g: Any, decisions: list[Any], body: dict[str, Any], base: int
+) -> list[Decision]:
+    seats = set(body["seats"]) if "seats" in body else None
+    if seats is not None and max(seats) >= g.n:
+        raise ApiError(
+            422,
+            "unknown_seat",
+            msg("seat must be 0..{last}", last=g.n - 1),
+            f"/seats/{body['seats'].index(max(seats))}",
+        )
+    try:
+        return plan(eng, g, decisions, seats, base)
+    except IllegalDecision as e:  # replayed above: only a catalog changed in between
+        raise ApiError(422, e.code, e.detail, e.pointer, e.clause, index=e.index) from None
+
+
+@bp.post("/review")
+def review() -> Response:
+    """Review a game: per decision, the win chance it kept or lost and the best decision."""
+    req = read_body(REVIEW)
+    body = req.body
+    if "state" in body:
+        require_readable(req.opened, body["state"])
+    eng, g, decisions = _game(body, req)
+    budget, settings = _budget(body)
+    settings["seed"] = body["seed"]
+    base = review_seed(body["seed"], settings)
+    walked = _walk(eng, g, decisions, body, base)
+    tasks = [d.task for d in walked if d.task is not None]
+    large = _large(budget, len(tasks))
+    if large and body.get("run_async") is False:
+        raise ApiError(
+            422,
+            "budget_too_large",
+            msg(
+                "A synchronous review may search at most {iterations} iterations and {ms} ms "
+                'in all ({tasks} decisions to review); leave out "async": false to run it as '
+                "a job.",
+                iterations=MAX_ITERATIONS,
+                ms=MAX_TIME_MS,
+                tasks=len(tasks),
+            ),
+            "/budget" if "budget" in body else "/level",
+        )
+    head = {"game": eng.INFO.id, "settings": settings}
+    rows = [{"index": d.index, "seat": d.seat, "options": d.options} for d in walked]
+    if large or body.get("run_async"):
+        return start_review(
+            {
+                "head": head,
+                "walk": rows,
+                "seats": g.n,
+                "tasks": tasks,
+                "budget": budget.to_json(),
+                "catalog": body.get("catalog"),
+            }
+        )
+    return json_response(_run(eng, head, walked, tasks, budget, body.get("catalog"), g.n))
+
+
+def _run(
+    eng: GameModule,
+    head: dict[str, Any],
+    walked: list[Decision],
+    tasks: list[dict[str, Any]],
+    budget: Budget,
+    catalog: Any,
+    seats: int,
+) -> dict[str, Any]:
+    gate = current_app.extensions[GATE]
+    if not gate.acquire(blocking=False):
+        raise busy()
+    try:
+        deadline = time.perf_counter() + int(current_app.config["SUGGEST_MAX_MS"]) / 1000
+        with engine_errors(catalog="/catalog"):
+            done = review_all(tasks, budget, catalog, deadline)
+    finally:
+        gate.release()
+    return {**head, **assemble(walked, done, seats)}

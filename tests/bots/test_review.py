@@ -1,0 +1,322 @@
+"""Game review (ai/review.py, app/review.py, docs/review.md): verdicts on a position where one
+option loses outright, fairness (the same view gives the same review), records accepted as
+/v1/record writes them, bad input named, and stronger play reviewed as more accurate.
+
+Budgets are small (tens of iterations per decision): the machine is shared."""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from http_support import check_response, make_app
+
+from ai.bots import Budget, IsmctsBot
+from ai.review import (
+    BLUNDER,
+    assemble,
+    game_accuracy,
+    move_accuracy,
+    plan,
+    review_all,
+    review_task,
+    verdict,
+)
+from engine.games import GAMES, engine
+from engine.registry import register_game, unregister_game
+
+CLIENT = make_app().test_client()
+CHEAP = {"iterations": 40}
+
+
+@pytest.fixture
+def toy() -> Iterator[Any]:
+    import toygame
+
+    register_game(toygame.INFO, toygame)
+    yield toygame
+    unregister_game(toygame.GAME_ID)
+
+
+def random_game(eng: Any, setup: dict[str, Any], seed: int) -> list[dict[str, Any]]:
+    """A complete game of seeded random options: its decisions as objects."""
+    g = eng.new_game_internal(setup)
+    rnd = random.Random(seed)
+    out = []
+    while not g.over:
+        opts = eng.legal_actions(g)
+        a = opts[rnd.randrange(len(opts))]
+        out.append(eng.action_to_json(g, eng.current_player(g), a))
+        eng.apply_action(g, a)
+    return out
+
+
+def last_card_state(toy: Any) -> dict[str, Any]:
+    """Toy Match, seat 0 to play with one card (R5) on a red pile, one card left in the deck,
+    seat 1 ahead by one point: playing R5 empties the hand and wins (TM-5.1, TM-6.1); drawing
+    the last card ends the game on the scores, lost 0 to 1 (TM-5.2, TM-6.2)."""
+    state = toy.new_game({"game": toy.GAME_ID, "seats": 2, "seed": 1})
+    cards = [f"{s}{n}" for s in "RB" for n in range(1, 10)]
+    rest = [c for c in cards if c not in ("R5", "B1", "B9", "R1")]
+    state["seats"][0]["hand"] = ["R5"]
+    state["seats"][1]["hand"] = rest
+    state["deck"] = ["B1"]
+    state["pile"] = [{"card": "B9", "seat": None}, {"card": "R1", "seat": 1}]
+    state["turn"] = {"seat": 0, "number": 2}
+    options = [{"seat": 0, "type": "play", "card": "R5"}, {"seat": 0, "type": "draw"}]
+    state["pending"] = {**state["pending"], "options": options}
+    return toy.game_to_json(toy.load(state))  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("played,expected", [("draw", "blunder"), ("R5", "best")])
+def test_losing_outright_is_a_blunder_and_winning_is_best(
+    toy: Any, played: str, expected: str
+) -> None:
+    state = last_card_state(toy)
+    options = {o["type"] if o["type"] == "draw" else o["card"] for o in state["pending"]["options"]}
+    assert options == {"draw", "R5"}
+    r = CLIENT.post("/v1/review", json={"state": state, "decisions": [played], "budget": CHEAP})
+    body = check_response("POST", "/v1/review", r)
+    (row,) = body["decisions"]
+    assert row["verdict"] == expected, row
+    # shrunk toward the position's value by PRIOR_VISITS pseudo-visits: near, not at, 100
+    assert row["best"]["notation"] == "R5" and row["win_best"] > 95
+    if expected == "blunder":
+        assert row["loss"] >= BLUNDER and row["accuracy"] < 20
+    else:
+        assert row["loss"] == 0 and row["accuracy"] == 100
+    assert body["seats"][0]["counts"][expected] == 1 and body["seats"][1]["reviewed"] == 0
+
+
+def ending_choice(game: str, seed: int) -> tuple[dict[str, Any], list[Any], list[float]]:
+    """A real game's position (2 seats, seeded random play from the set-up) whose decider has
+    options that end the game at once, some won and some lost: the first such position of
+    game `seed`. Returns the state, its options (objects) and, per option, the decider's win
+    share once it is applied (None where the game goes on)."""
+    eng = engine(game)
+    g = eng.new_game_internal(eng.tournament_setup(seed, 2, None))
+    rnd = random.Random(seed)
+    while not g.over:
+        opts = eng.legal_actions(g)
+        seat = eng.current_player(g)
+        outcome = []
+        for a in opts:
+            h = g.copy()
+            eng.apply_action(h, a)
+            outcome.append(eng.returns(h)[seat] if h.over else None)
+        if 0.0 in outcome and 1.0 in outcome:
+            objs = [eng.action_to_json(g, seat, a) for a in opts]
+            return eng.game_to_json(g), objs, outcome  # type: ignore[attr-defined]
+        eng.apply_action(g, opts[rnd.randrange(len(opts))])
+    raise AssertionError(f"game {seed} has no such position")
+
+
+@pytest.mark.parametrize("game,seed", [("architectura", 31), ("fora-de-prumo", 8)])
+def test_in_a_real_game_the_losing_option_is_a_blunder_and_a_winning_one_best(
+    game: str, seed: int
+) -> None:
+    """Each game's rules decide these outcomes (A-8, F-8.4): the last decision of a game."""
+    state, options, outcome = ending_choice(game, seed)
+    lose = options[outcome.index(0.0)]
+    win = options[outcome.index(1.0)]
+    rows = {}
+    for name, d in (("lose", lose), ("win", win)):
+        body = {"state": state, "decisions": [d], "budget": {"iterations": 300}}
+        r = CLIENT.post("/v1/review", json=body)
+        (rows[name],) = check_response("POST", "/v1/review", r)["decisions"]
+    assert rows["lose"]["verdict"] == "blunder", rows["lose"]
+    assert rows["win"]["verdict"] == "best", rows["win"]
+    # a losing option is tried only a few times (the search sees it lose): its value is shrunk
+    # toward the position's by PRIOR_VISITS, but stays a blunder's distance below the best
+    assert rows["win"]["win_after"] > 90 and rows["lose"]["loss"] >= BLUNDER
+
+
+def test_forced_decisions_are_skipped_and_seats_chosen() -> None:
+    eng = engine(GAMES[0])
+    setup = eng.tournament_setup(5, 2, None)
+    decisions = random_game(eng, setup, 5)
+    walked = plan(eng, eng.new_game_internal(setup), decisions, {1}, 7)
+    assert len(walked) == len(decisions)
+    for d in walked:
+        assert (d.task is not None) == (d.options > 1 and d.seat == 1)
+    task = next(d.task for d in walked if d.task is not None)
+    # what a task carries: the deciding seat's view, nothing of the full state
+    assert set(task) == {"index", "seat", "view", "played", "seed"}
+    assert task["view"]["view_of"] == task["seat"] == 1 and task["view"]["rng"] is None
+    out = assemble(walked, review_all([d.task for d in walked if d.task][:2], Budget(10)), 2)
+    skipped = {r.get("skipped") for r in out["decisions"]}
+    assert "not_reviewed" in skipped and out["seats"][0]["reviewed"] == 0
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_review_never_reads_what_the_seat_cannot_see(game: str) -> None:
+    """Two states with the same view of the deciding seat (the others' hidden cards re-dealt,
+    every deck reordered, the generator changed) get the same review, row for row."""
+    eng = engine(game)
+    setup = eng.tournament_setup(11, 2, None)
+    g = eng.new_game_internal(setup)
+    rnd = random.Random(3)
+    for _ in range(6):
+        eng.apply_action(g, rnd.choice(eng.legal_actions(g)))
+    while len(eng.legal_actions(g)) < 2:
+        eng.apply_action(g, eng.legal_actions(g)[0])
+    seat = eng.current_player(g)
+    view = eng.game_view(g, seat)
+    other = eng.WorldSampler(view).sample(random.Random(99))
+    assert eng.game_view(other, seat) == view
+    assert eng.game_to_json(other) != eng.game_to_json(g)  # type: ignore[attr-defined]
+    d = eng.action_to_json(g, seat, eng.legal_actions(g)[-1])
+    reviews = []
+    for start in (g, other):
+        state = eng.game_to_json(start)  # type: ignore[attr-defined]
+        r = CLIENT.post("/v1/review", json={"state": state, "decisions": [d], "budget": CHEAP})
+        reviews.append(check_response("POST", "/v1/review", r))
+    assert reviews[0] == reviews[1]
+    assert reviews[0]["decisions"][0]["iterations"] == CHEAP["iterations"]
+
+
+def finished(setup: dict[str, Any], seed: int) -> dict[str, Any]:
+    """A complete game over HTTP (random options): its last state, history included."""
+    rng = random.Random(seed)
+    state = CLIENT.post("/v1/games", json=setup).get_json()["state"]
+    while not state["game_over"]:
+        option = rng.choice(state["pending"]["options"])
+        r = CLIENT.post("/v1/resolve", json={"state": state, "decisions": [option]})
+        state = r.get_json()["state"]
+    return state
+
+
+@pytest.mark.parametrize(
+    "setup", [{"seats": 2, "seed": 4}, {"game": "fora-de-prumo", "seats": 2, "seed": 4}]
+)
+def test_a_record_is_reviewed_as_it_is_and_so_is_a_state_with_its_history(
+    setup: dict[str, Any],
+) -> None:
+    state = finished(setup, 2)
+    rec = CLIENT.post("/v1/record", json={"state": state}).get_json()
+    ask = {"budget": {"iterations": 8}, "seats": [1], "seed": 3}
+    a = CLIENT.post("/v1/review", json={**rec, **ask})
+    b = CLIENT.post("/v1/review", json={"state": state, **ask})
+    got = check_response("POST", "/v1/review", a)
+    assert a.status_code == b.status_code == 200
+    assert got == b.get_json()  # the same game either way: the same seeds, the same review
+    assert got == CLIENT.post("/v1/review", json={**rec, **ask}).get_json()  # deterministic
+    rows = got["decisions"]
+    assert len(rows) == rec["record"]["result"]["decisions"]
+    reviewed = [r for r in rows if "verdict" in r]
+    assert reviewed and all(r["seat"] == 1 for r in reviewed)
+    assert [r["notation"] for r in reviewed] == [rec["decisions"][r["index"]] for r in reviewed]
+    for r in reviewed:
+        assert 0 <= r["win_after"] <= r["win_best"] <= 100 and r["loss"] >= 0
+        assert r["accuracy"] == round(move_accuracy(r["loss"]), 1)
+    other = CLIENT.post("/v1/review", json={**rec, **ask, "seed": 4}).get_json()
+    assert other != got  # the request's seed is part of every search's
+
+
+def test_a_record_that_does_not_replay_is_refused_where_it_breaks() -> None:
+    state = finished({"seats": 2, "seed": 4}, 2)
+    rec = CLIENT.post("/v1/record", json={"state": state}).get_json()
+    broken = {**rec, "decisions": rec["decisions"][:3] + rec["decisions"][4:]}
+    r = CLIENT.post("/v1/review", json={**broken, "budget": CHEAP})
+    body = check_response("POST", "/v1/review", r)
+    assert r.status_code == 422 and body["pointer"].startswith("/decisions/")
+    assert body["index"] >= 3 and body["clause"] and body["detail"]
+    changed = {**rec, "record": {**rec["record"], "rules_version": "x"}}
+    r = CLIENT.post("/v1/review", json={**changed, "budget": CHEAP})
+    body = check_response("POST", "/v1/review", r)
+    assert body["code"] == "record_mismatch" and body["pointer"] == "/record/rules_version"
+
+
+@pytest.mark.parametrize(
+    "extra,status,code,pointer",
+    [
+        ({"budget": {"iterations": 1_000_001}}, 400, "invalid_request", "/budget/iterations"),
+        ({"budget": {"time_ms": 0}}, 400, "invalid_request", "/budget/time_ms"),
+        ({"level": "grandmaster"}, 400, "invalid_request", "/level"),
+        ({"level": "easy", "budget": CHEAP}, 400, "invalid_request", "/budget"),
+        ({"budget": {"iterations": 20_000}, "async": False}, 422, "budget_too_large", "/budget"),
+        ({"budget": {"iterations": 20_000}}, 503, "jobs_unavailable", ""),
+        ({"seats": [3]}, 422, "unknown_seat", "/seats/0"),
+        ({"seats": []}, 400, "invalid_request", "/seats"),
+    ],
+)
+def test_bad_budgets_and_seats_are_named(
+    extra: dict[str, Any], status: int, code: str, pointer: str
+) -> None:
+    eng = engine(GAMES[0])
+    setup = eng.tournament_setup(1, 2, None)
+    rec = {"setup": setup, "decisions": random_game(eng, setup, 1)}
+    r = CLIENT.post("/v1/review", json={**rec, **extra})
+    body = check_response("POST", "/v1/review", r)
+    assert (r.status_code, body["code"], body["pointer"]) == (status, code, pointer), body
+    assert body["detail"]
+
+
+def test_accuracy_formulas() -> None:
+    assert move_accuracy(0) == pytest.approx(99.9999, abs=1e-3)
+    assert move_accuracy(100) == 0 and move_accuracy(10) == pytest.approx(63.58, abs=0.01)
+    assert game_accuracy([]) is None and game_accuracy([90.0, 90.0]) == pytest.approx(90)
+    # one blunder pulls a game down more than an average would
+    assert game_accuracy([100.0, 100.0, 100.0, 0.0]) < statistics.mean([100, 100, 100, 0])
+    assert [verdict(x, False) for x in (0, 9.9, 10, 20, 30)] == [
+        "good",
+        "good",
+        "inaccuracy",
+        "mistake",
+        "blunder",
+    ]
+    assert verdict(50, True) == "best"
+
+
+def _accuracy_gap(eng: Any, seed: int, strong: IsmctsBot, budget: Budget) -> float:
+    """One game, the strong bot on seat `seed % 2`, random on the other: the strong seat's
+    accuracy minus the random seat's (each reviewed from its own view)."""
+    setup = eng.tournament_setup(seed, 2, None)
+    g = eng.new_game_internal(setup)
+    rnd = random.Random(seed)
+    strong_seat = seed % 2
+    decisions = []
+    while not g.over:
+        seat = eng.current_player(g)
+        opts = eng.legal_actions(g)
+        if seat == strong_seat and len(opts) > 1:
+            a = strong.choose(eng.game_view(g, seat), rnd.randrange(2**31)).action
+        else:
+            a = opts[rnd.randrange(len(opts))]
+        decisions.append(eng.action_to_json(g, seat, a))
+        eng.apply_action(g, a)
+    walked = plan(eng, eng.new_game_internal(setup), decisions, None, seed)
+    tasks = [d.task for d in walked if d.task is not None]
+    seats = assemble(walked, [review_task(t, budget) for t in tasks], 2)["seats"]
+    return float(seats[strong_seat]["accuracy"] - seats[1 - strong_seat]["accuracy"])
+
+
+def test_a_strong_bot_is_reviewed_as_more_accurate_than_random_play() -> None:
+    """The in-suite version of the measurement (benchmarks/review_accuracy.py: 40 games per
+    game, docs/review.md): 6 Architectura games, a 150-iteration bot against random options,
+    reviewed with 40 iterations per decision; the strong seat's accuracy minus the random
+    seat's has a 95 % t interval above zero. Fora de Prumo is measured by the benchmark only:
+    at budgets a suite can afford its review does not yet separate the two (docs/review.md)."""
+    eng = engine("architectura")
+    gaps = [_accuracy_gap(eng, s, IsmctsBot(Budget(150)), Budget(40)) for s in range(6)]
+    mean = statistics.mean(gaps)
+    half = 2.571 * statistics.stdev(gaps) / math.sqrt(len(gaps))  # t(0.975, 5 df)
+    assert mean - half > 0, (gaps, mean, half)
+
+
+def test_a_review_stopped_by_the_deadline_says_so() -> None:
+    """SUGGEST_MAX_MS bounds a synchronous review: what it did not reach is listed as skipped
+    by the deadline, never given a verdict from a search that did not run."""
+    client = make_app(SUGGEST_MAX_MS=1).test_client()
+    eng = engine(GAMES[0])
+    setup = eng.tournament_setup(2, 2, None)
+    rec = {"setup": setup, "decisions": random_game(eng, setup, 2)}
+    r = client.post("/v1/review", json={**rec, "budget": {"iterations": 500}})
+    body = check_response("POST", "/v1/review", r)
+    late = [d for d in body["decisions"] if d.get("skipped") == "deadline"]
+    assert late, body["decisions"][:3]
+    assert all(d["iterations"] > 0 for d in body["decisions"] if "verdict" in d)

@@ -1,0 +1,77 @@
+"""A review as a background job (app/review.py, app/jobs.py, ai/review_jobs.py) against a
+redis-server and `rq worker` processes the test starts itself: split by decision over two
+workers, it answers exactly what the synchronous review answers, reports its progress in
+decisions, and a cancelled review stops its helpers."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import redis
+from http_support import check_response
+
+from ai.queue import local_workers
+from ai.redis_server import RedisServer
+from ai.review_jobs import PREFIX
+
+WAIT_S = 120
+GAME = {"setup": {"seats": 2, "seed": 4}}
+
+
+def a_game(client: Any) -> dict[str, Any]:
+    """A short Architectura game's record (first decisions of seeded random play)."""
+    import random
+
+    rng = random.Random(1)
+    state = client.post("/v1/games", json=GAME["setup"]).get_json()["state"]
+    for _ in range(12):
+        option = rng.choice(state["pending"]["options"])
+        state = client.post("/v1/resolve", json={"state": state, "decisions": [option]})
+        state = state.get_json()["state"]
+    return dict(client.post("/v1/record", json={"state": state}).get_json())
+
+
+def test_a_review_job_split_over_two_workers_is_the_synchronous_review(
+    make_app: Any, fresh_redis_server: RedisServer
+) -> None:
+    client = make_app(REDIS_URL=fresh_redis_server.url, JOB_MAX_MS=100_000).test_client()
+    rec = a_game(client)
+    ask = {**rec, "budget": {"iterations": 30}, "seed": 2}
+    sync = client.post("/v1/review", json=ask)
+    expected = check_response("POST", "/v1/review", sync)
+    reviewed = sum(1 for r in expected["decisions"] if "verdict" in r)
+    assert reviewed >= 4
+    with local_workers(fresh_redis_server.url, 2, queues=["suggest"]):
+        r = client.post("/v1/review", json={**ask, "async": True})
+        doc = check_response("POST", "/v1/review", r)
+        assert r.status_code == 202 and r.headers["Location"] == f"/v1/jobs/{doc['id']}"
+        deadline = time.monotonic() + WAIT_S
+        seen_positions = []
+        while doc["status"] not in ("finished", "failed"):
+            assert time.monotonic() < deadline, doc
+            time.sleep(0.2)
+            got = client.get(r.headers["Location"])
+            doc = check_response("GET", "/v1/jobs/{job_id}", got)
+            if "positions" in doc["progress"]:
+                seen_positions.append(doc["progress"]["positions"])
+    assert doc["status"] == "finished", doc
+    assert doc["result"] == expected
+    assert doc["progress"]["iterations"] == expected["iterations"] == 30 * reviewed
+    assert seen_positions and all(p["total"] == reviewed for p in seen_positions)
+    # both workers reviewed decisions: the parent and one helper
+    conn = redis.Redis.from_url(fresh_redis_server.url)
+    takers = set(conn.hvals(f"{PREFIX}{doc['id']}:claimed"))
+    conn.close()
+    assert len(takers) == 2, takers
+
+
+def test_a_large_review_is_a_job_and_without_workers_is_refused(
+    make_app: Any, fresh_redis_server: RedisServer
+) -> None:
+    client = make_app(REDIS_URL=fresh_redis_server.url).test_client()
+    rec = a_game(client)
+    r = client.post("/v1/review", json={**rec, "budget": {"iterations": 5000}})
+    body = check_response("POST", "/v1/review", r)
+    assert r.status_code == 503 and body["code"] == "jobs_unavailable"
+    assert r.headers["Retry-After"]
