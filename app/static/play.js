@@ -52,11 +52,17 @@ async function setLanguage(l) {
   try { localStorage.setItem("play.lang", lang); } catch (e) { /* storage off: not kept */ }
   $("lang").value = lang;
   applyText();
+  const kinds = Array.from(document.querySelectorAll("#seat-config select"), (sel) => sel.value);
   renderSeatConfig();
+  kinds.forEach((k, i) => { $(`seat-${i}`).value = k; }); // the seats as they were chosen
   for (const li of document.querySelectorAll("#events li, #rp-events li")) li.replaceWith(eventItem(li.event, li.className));
   rulesShown = null;
   if (!$("rules").classList.contains("hidden")) showTab("rules");
-  if (rp) await replayGo(rp.at);
+  if (rp) {
+    await loadNames(rp.info);
+    if (!$("replay").classList.contains("hidden")) useGame(rp.info);
+    await replayGo(rp.at);
+  }
   // the play tab's board, prompt and options: asked again in this language (not while a bot
   // is thinking: its answer is shown in the new language anyway)
   if (state && !busy && ["human", "over"].includes(document.body.dataset.phase)) await update(state, []);
@@ -577,8 +583,8 @@ async function update(resolved, events) {
   selection = [];
   clearChoice();
   table = await readTable();
-  useGame(table);
-  names = await loadNames(table);
+  await loadNames(table);
+  if (!$("play").classList.contains("hidden")) useGame(table); // not under the replay's sentences
   if (events && events.length) logEvents(events, true);
   await showPlayBoard();
   showScores(table.over ? table.scores : await api("/v1/score", { state }));
@@ -693,8 +699,8 @@ async function loadLog() {
     // the game and catalog of the log's start, read from a view (the start may be encrypted)
     const view = await api("/v1/view", { state: start, seat: 0 });
     const info = { game: view.game, catalog: view.catalog.id };
+    await loadNames(info);
     useGame(info);
-    names = await loadNames(info);
     const usable = check.ok ? log.decisions.length : check.applied;
     rp = { info, decisions: log.decisions.slice(0, usable), states: [start], events: [[]], at: 0 };
     if (check.ok) {
