@@ -703,6 +703,7 @@ async function loadLog() {
     useGame(info);
     const usable = check.ok ? log.decisions.length : check.applied;
     rp = { info, decisions: log.decisions.slice(0, usable), states: [start], events: [[]], at: 0 };
+    await replayGo(0); // the board first: the verdict says the log is loaded
     if (check.ok) {
       verdict.textContent = tn("log_legal", log.decisions.length);
       verdict.className = "ok";
@@ -711,7 +712,6 @@ async function loadLog() {
       verdict.textContent = t("log_illegal", { index: err.index, code: err.code, clause: err.clause || "-", detail: err.detail, applied: check.applied });
       verdict.className = "error";
     }
-    await replayGo(0);
   } catch (e) {
     verdict.textContent = e.message;
     verdict.className = "error";
