@@ -11,7 +11,7 @@ and card names are drawn in the language `Accept-Language` asks for (app/i18n.py
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, Response
 from marshmallow import ValidationError, fields, validate, validates_schema
@@ -40,6 +40,7 @@ class RenderSchema(Envelope):
     view = fields.Dict()
     seat = _strict_int(validate=validate.Range(0, MAX_SEATS - 1))
     catalog = fields.Dict()
+    preview = fields.Dict()  # one option of the pending decision, drawn as if taken
 
     @validates_schema
     def _one_document(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -72,6 +73,27 @@ def _from_state(body: dict[str, Any]) -> tuple[GameModule, Any, dict[str, Any], 
         g = eng.load(body["state"], body.get("catalog"))
         doc = body["state"] if seat is None else eng.game_view(g, seat)
     return eng, g, doc, seat
+
+
+def _previewed(body: dict[str, Any], doc: dict[str, Any]) -> dict[str, Any] | None:
+    """The decision to draw as a preview: one of the options of the pending decision that the
+    picture shows (a view lists them only for its own seat), else 422 `invalid_preview`. It is
+    only drawn, never applied: no state is made and nothing is drawn or dealt."""
+    if "preview" not in body:
+        return None
+    pending = doc.get("pending")
+    options = pending.get("options") if isinstance(pending, dict) else None
+    if not isinstance(options, list) or body["preview"] not in options:
+        raise ApiError(
+            422,
+            "invalid_preview",
+            msg(
+                "A preview must be one of the options of the pending decision this picture "
+                "shows (as POST /v1/legal-moves lists them, for the picture's own seat)."
+            ),
+            "/preview",
+        )
+    return cast(dict[str, Any], body["preview"])
 
 
 def _bad_view(detail: Msg, pointer: str = "/view") -> ApiError:
@@ -125,6 +147,7 @@ def render() -> Response:
     req = read_body(RENDER)
     body = req.body
     eng, g, doc, viewer = _from_view(body) if "view" in body else _from_state(body)
+    preview = _previewed(body, doc)
     with engine_errors():
         scores = eng.final_scores(g)
     lang = negotiate()
@@ -137,6 +160,7 @@ def render() -> Response:
             scores=scores,
             translate=partial(gettext, lang),
             composed=composed,
+            preview=preview,
         )
     )
     data = svg.encode("utf-8")

@@ -2,16 +2,77 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const BOTS = [
-  ["human", "human"], ["easy", "bot · easy"], ["medium", "bot · medium"], ["hard", "bot · hard"],
-  ["greedy", "bot · greedy"], ["random", "bot · random"],
-];
+const BOTS = ["human", "easy", "medium", "hard", "greedy", "random"]; // labels: bot_<kind>
 const COLOURS = ["blue", "green", "yellow", "red"];
+
+// ------------------------------------------------------------------------------ language
+// Every word of the page is in one table, app/static/play-text.json ({key: {en, pt, fr, de}});
+// the language is the one picked on the page (kept in localStorage), else the browser's, and
+// every API call asks for it (Accept-Language), so boards, prompts and rule texts follow.
+const LANGS = { en: "English", pt: "Português", fr: "Français", de: "Deutsch" };
+let TEXT = {};
+let lang = "en";
+
+function browserLanguage() {
+  let saved = null;
+  try { saved = localStorage.getItem("play.lang"); } catch (e) { /* storage off: not kept */ }
+  if (saved && LANGS[saved]) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const l = String(tag).slice(0, 2).toLowerCase();
+    if (LANGS[l]) return l;
+  }
+  return "en";
+}
+
+// The page's text for `key` in the page's language, its {placeholders} filled from `vars`.
+function t(key, vars) {
+  const entry = TEXT[key];
+  const s = entry ? entry[lang] || entry.en : key;
+  return vars ? s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)) : s;
+}
+
+// A sentence with a count: `key_one` for 1, `key_many` otherwise.
+function tn(key, n, vars) { return t(n === 1 ? `${key}_one` : `${key}_many`, { n, ...vars }); }
+
+// The fixed text of the page: data-t (text), data-t-label (aria-label and title),
+// data-t-placeholder.
+function applyText() {
+  document.documentElement.lang = lang;
+  document.title = t("page_title");
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  for (const el of document.querySelectorAll("[data-t-label]")) {
+    el.setAttribute("aria-label", t(el.dataset.tLabel));
+    el.setAttribute("title", t(el.dataset.tLabel));
+  }
+  for (const el of document.querySelectorAll("[data-t-placeholder]")) el.placeholder = t(el.dataset.tPlaceholder);
+}
+
+async function setLanguage(l) {
+  lang = LANGS[l] ? l : "en";
+  try { localStorage.setItem("play.lang", lang); } catch (e) { /* storage off: not kept */ }
+  $("lang").value = lang;
+  applyText();
+  const kinds = Array.from(document.querySelectorAll("#seat-config select"), (sel) => sel.value);
+  renderSeatConfig();
+  kinds.forEach((k, i) => { $(`seat-${i}`).value = k; }); // the seats as they were chosen
+  for (const li of document.querySelectorAll("#events li, #rp-events li")) li.replaceWith(eventItem(li.event, li.className));
+  rulesShown = null;
+  if (!$("rules").classList.contains("hidden")) showTab("rules");
+  if (rp) {
+    await loadNames(rp.info);
+    if (!$("replay").classList.contains("hidden")) useGame(rp.info);
+    await replayGo(rp.at);
+  }
+  // the play tab's board, prompt and options: asked again in this language (not while a bot
+  // is thinking: its answer is shown in the new language anyway)
+  if (state && !busy && ["human", "over"].includes(document.body.dataset.phase)) await update(state, []);
+}
 
 // ---------------------------------------------------------------------------------- HTTP
 async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+  const headers = { "accept-language": lang };
+  const init = body === undefined ? { headers } : {
+    method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body),
   };
   const r = await fetch(path, init);
   const type = r.headers.get("content-type") || "";
@@ -25,14 +86,15 @@ async function api(path, body) {
 }
 
 // -------------------------------------------------------------------- names and sentences
-const catalogs = {}; // "game/id" -> {card id: name}
+const catalogs = {}; // "game/id/language" -> {card id: name}
 
-async function loadNames(state) {
-  const key = `${state.game}/${state.catalog.id}`;
+// `info`: the game and catalog id of a game shown ({game, catalog}, from a seat's view)
+async function loadNames(info) {
+  const key = `${info.game}/${info.catalog}/${lang}`;
   if (!catalogs[key]) {
     catalogs[key] = {};
     try {
-      const doc = await api(`/v1/catalogs/${encodeURIComponent(state.catalog.id)}?game=${encodeURIComponent(state.game)}`);
+      const doc = await api(`/v1/catalogs/${encodeURIComponent(info.catalog)}?game=${encodeURIComponent(info.game)}`);
       for (const c of doc.catalog.cards) catalogs[key][c.id] = c.name;
     } catch (e) { /* a custom catalog: ids are shown as they are */ }
   }
@@ -43,102 +105,74 @@ let names = {};
 let game = "architectura";
 
 function cardName(id) {
-  if (id === null || id === undefined) return "a hidden card";
+  if (id === null || id === undefined) return t("hidden_card");
   if (game === "architectura") {
     const dot = id.indexOf(".");
     const def = id.slice(dot + 1);
-    return `${id.slice(0, dot)} ${names[def] || def}`;
+    return `${colourName(id.slice(0, dot))} ${names[def] || def}`;
   }
   return names[id] ? `${id} ${names[id]}` : id;
 }
 
+function colourName(c) { return TEXT[`colour_${c}`] ? t(`colour_${c}`) : c; }
+
 function cellText(c) {
-  if (!Array.isArray(c)) return "outside the city";
-  return game === "architectura" ? `street ${c[0]}, block ${c[1]}` : `(${c[0]}, ${c[1]})`;
+  if (!Array.isArray(c)) return t("outside_city");
+  return game === "architectura" ? t("cell_street", { street: c[0], block: c[1] }) : `(${c[0]}, ${c[1]})`;
 }
 
 function seatName(s) {
-  return game === "architectura" ? `${(state && state.seats[s] && state.seats[s].colour) || COLOURS[s]} (seat ${s})` : `seat ${s}`;
+  if (game !== "architectura") return t("seat_n", { seat: s });
+  return t("seat_colour", { colour: colourName((table && table.colours[s]) || COLOURS[s]), seat: s });
 }
 
-const DIRS = ["east", "south", "west", "north"];
+const DIRS = ["east", "south", "west", "north"]; // dir_<name>
+const half = (r) => t(`dir_${DIRS[r]}`);
+const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
+const words = (v) => (TEXT[`word_${v}`] ? t(`word_${v}`) : String(v || "").replace(/_/g, " "));
 
+// A decision as a sentence: opt_<type>, with the cards and cells it names.
 function optionText(o) {
-  const c = o.card !== undefined ? cardName(o.card) : "";
-  const t = o.target !== undefined ? cardName(o.target) : "";
-  const lay = o.from ? `Buy from the ${o.from} and lay` : "Lay"; // a final turn (F-8.2)
-  switch (o.type) {
-    case "play": return `Play ${c} on ${cellText(o.cell)}`;
-    case "mulligan": return "Mulligan: hand to the bottom of the deck, draw again";
-    case "obelisk": return `Obelisk: put ${c} into the deck`;
-    case "pass": return "Pass";
-    case "pay": return `Pay with ${c}`;
-    case "apply": return "Use a protection token";
-    case "decline": return "Decline";
-    case "rotate": return `Rotate ${t} ${o.steps > 0 ? "clockwise" : "counter-clockwise"} (${o.steps > 0 ? "+" : ""}${o.steps})`;
-    case "destroy": case "restore": case "swap": case "remove": case "protect":
-      return `${o.type[0].toUpperCase()}${o.type.slice(1)} ${t}`;
-    case "move": return `Move ${t} to ${cellText(o.cell)}`;
-    case "fountain": return `Place the Fountain on ${cellText(o.cell)}`;
-    case "guesthouse": return `Escape to ${cellText(o.cell)}`;
-    case "play_face_down": return `Play ${c} face down on ${cellText(o.cell)}`;
-    case "manufactory": return `Return ${t} to the hand`;
-    case "smithy": return `Copy the effect of ${t}`;
-    case "buy": return `Buy ${c}${o.from === "deck" ? " from the deck" : ""}`;
-    case "look": return "Look at the deck (coordenadora)";
-    case "skip": return "Buy nothing";
-    case "lay":
-      if (o.x === undefined) return `${lay} ${c} in the site`;
-      return `${lay} ${c} at (${o.x}, ${o.y}), half B ${DIRS[o.r]}`;
-    case "convert": return `Convert ${t} with ${cardName(o.designer)}`;
-    case "clone": return o.from ? `Buy ${c} from the ${o.from} and clone ${t} with it` : `Clone ${t} with ${c}`;
-    default: {
-      const rest = Object.entries(o).filter(([k]) => k !== "seat" && k !== "type").map(([k, v]) => `${k} ${JSON.stringify(v)}`);
-      return `${o.type} ${rest.join(", ")}`;
-    }
+  const v = { card: o.card !== undefined ? cardName(o.card) : "", target: o.target !== undefined ? cardName(o.target) : "" };
+  if (o.cell !== undefined) v.cell = cellText(o.cell);
+  if (o.type === "lay") { // from the market or the deck on a final turn (F-8.2)
+    const where = o.from ? `opt_lay_from_${o.from}` : "opt_lay";
+    return o.x === undefined ? t(`${where}_site`, v) : t(where, { ...v, x: o.x, y: o.y, half: half(o.r) });
   }
+  if (o.type === "rotate") return t(o.steps > 0 ? "opt_rotate_cw" : "opt_rotate_ccw", { ...v, steps: signed(o.steps) });
+  if (o.type === "buy" && o.from === "deck") return t("opt_buy_deck", v);
+  if (o.type === "convert") return t("opt_convert", { ...v, designer: cardName(o.designer) });
+  if (o.type === "clone" && o.from) return t(`opt_clone_from_${o.from}`, v);
+  if (TEXT[`opt_${o.type}`]) return t(`opt_${o.type}`, v);
+  const rest = Object.entries(o).filter(([k]) => k !== "seat" && k !== "type").map(([k, x]) => `${k} ${JSON.stringify(x)}`);
+  return `${o.type} ${rest.join(", ")}`;
 }
 
+// An event as a sentence: ev_<type>, with who, the cards and cells it names.
 function eventText(e) {
-  const who = e.seat !== undefined ? seatName(e.seat) : "";
-  const c = e.card !== undefined ? cardName(e.card) : "";
+  const v = { who: e.seat !== undefined ? seatName(e.seat) : t("its_owner"), card: e.card !== undefined ? cardName(e.card) : "" };
+  for (const f of ["cell", "from", "to"]) if (Array.isArray(e[f])) v[f] = cellText(e[f]);
+  const cards = (key) => (e.cards ? t(key, { ...v, cards: e.cards.map(cardName).join(", ") }) : tn(`${key}_count`, e.count, v));
   switch (e.type) {
-    case "played": return `${who} played ${c} on ${cellText(e.cell)} (value ${e.value})`;
-    case "played_face_down": return `${who} played ${c} face down on ${cellText(e.cell)}`;
-    case "compared": return `the played card (${e.played_value}) compared with ${c} to its left (${e.left_value}): ${String(e.outcome).replace(/_/g, " ")}`;
-    case "rotated": return `${c} on ${cellText(e.cell)} rotated ${e.steps > 0 ? "+" : ""}${e.steps}: value ${e.value}`;
-    case "destroyed": return `${c} on ${cellText(e.cell)} destroyed (turned face down)`;
-    case "moved": return `${c} moved from ${cellText(e.from)} to ${cellText(e.to)}`;
-    case "swapped": return `${cardName(e.cards[0])} and ${cardName(e.cards[1])} swapped places`;
-    case "restored": return `${c} on ${cellText(e.cell)} restored face up`;
-    case "removed": return `${c} removed from the game`;
-    case "protected": return `${who} protected ${c} with a token`;
-    case "protection_kept": return `${c} stays protected`;
-    case "token_returned": return `a protection token returns to ${who || "its owner"}`;
-    case "fountain_placed": return `${who} placed the Fountain on ${cellText(e.cell)}`;
-    case "returned_to_hand": return `${c} returned to ${who || "its owner"}'s hand`;
-    case "copied": return `${who} copied the effect of ${c}`;
-    case "hand_limit": return `${who}'s hand limit is now ${e.limit}`;
-    case "mulligan": return `${who} took a mulligan (${e.count} cards)`;
-    case "obelisk_taken": return `${who} used the Obelisk`;
-    case "declined": return `${who} declined`;
-    case "passed": return `${who} passed`;
-    case "skipped": return `${who} bought nothing`;
-    case "drew": return `${who} drew ${e.cards ? e.cards.map(cardName).join(", ") : `${e.count} card(s)`}`;
-    case "bought": return `${who} bought ${c} from the ${e.from || "market"}`;
-    case "looked": return `${who} looked at ${e.cards ? e.cards.map(cardName).join(", ") : `${e.count} deck card(s)`}`;
-    case "laid": return e.x === undefined ? `${who} laid ${c} in the site` : `${who} laid ${c} at (${e.x}, ${e.y}), half B ${DIRS[e.r]}`;
-    case "converted": return `${who} converted ${cardName(e.target)} with ${cardName(e.designer)}`;
-    case "cloned": return `${who} cloned ${cardName(e.target)} with ${c}`;
-    case "refilled": return `${c} turned up into the market`;
-    case "end_triggered": return `the end is triggered by ${who} (${String(e.reason || "").replace(/_/g, " ")})`;
-    case "final_round": return `final round: ${(e.seats || []).map(seatName).join(", ")}`;
+    case "compared": return t("ev_compared", { ...v, played: e.played_value, left: e.left_value, outcome: words(e.outcome) });
+    case "rotated": return t("ev_rotated", { ...v, steps: signed(e.steps), value: e.value });
+    case "swapped": return t("ev_swapped", { a: cardName(e.cards[0]), b: cardName(e.cards[1]) });
+    case "drew": return cards("ev_drew");
+    case "looked": return cards("ev_looked");
+    case "mulligan": return tn("ev_mulligan", e.count, v);
+    case "bought": return t(e.from === "deck" ? "ev_bought_deck" : "ev_bought", v);
+    case "laid": return e.x === undefined ? t("ev_laid_site", v) : t("ev_laid", { ...v, x: e.x, y: e.y, half: half(e.r) });
+    case "converted": return t("ev_converted", { ...v, target: cardName(e.target), designer: cardName(e.designer) });
+    case "cloned": return t("ev_cloned", { ...v, target: cardName(e.target) });
+    case "end_triggered": return t("ev_end_triggered", { ...v, reason: words(e.reason) });
+    case "final_round": return t("ev_final_round", { seats: (e.seats || []).map(seatName).join(", ") });
     case "game_over": {
-      const w = e.scores && e.scores.winners ? e.scores.winners.map(seatName).join(", ") : "?";
-      return `game over: ${w} win${e.scores && e.scores.winners && e.scores.winners.length === 1 ? "s" : ""}`;
+      const w = (e.scores && e.scores.winners) || [];
+      return tn("ev_game_over", w.length, { winners: w.map(seatName).join(", ") || "?" });
     }
     default: {
-      const rest = Object.entries(e).filter(([k]) => !["type", "clause", "decision"].includes(k)).map(([k, v]) => `${k} ${JSON.stringify(v)}`);
+      if (TEXT[`ev_${e.type}`]) return t(`ev_${e.type}`, { ...v, value: e.value, limit: e.limit });
+      const rest = Object.entries(e).filter(([k]) => !["type", "clause", "decision"].includes(k)).map(([k, x]) => `${k} ${JSON.stringify(x)}`);
       return `${e.type.replace(/_/g, " ")}: ${rest.join(", ")}`;
     }
   }
@@ -158,24 +192,26 @@ function clauseBadge(clause) {
 function eventItem(e, cls) {
   const li = document.createElement("li");
   if (cls) li.className = cls;
+  li.event = e; // written again when the language changes
   li.textContent = eventText(e);
   if (e.clause) li.appendChild(clauseBadge(e.clause));
   return li;
 }
 
 // --------------------------------------------------------------------------- the rules
-const rulesOf = {}; // game -> its entries (GET /v1/rules?game=)
+const rulesOf = {}; // "game/language" -> its entries (GET /v1/rules?game=)
 let rulesShown = null;
 
 async function loadRules(g) {
-  if (!rulesOf[g]) rulesOf[g] = (await api(`/v1/rules?game=${encodeURIComponent(g)}`)).games[0].clauses;
-  if (rulesShown === g) return;
+  const key = `${g}/${lang}`;
+  if (!rulesOf[key]) rulesOf[key] = (await api(`/v1/rules?game=${encodeURIComponent(g)}`)).games[0].clauses;
+  if (rulesShown === key) return;
   const box = $("rules-text");
   box.textContent = "";
-  const withClauses = new Set(rulesOf[g].filter((c) => c.section).map((c) => c.section));
+  const withClauses = new Set(rulesOf[key].filter((c) => c.section).map((c) => c.section));
   let section = box;
   let rulings = null;
-  for (const c of rulesOf[g]) {
+  for (const c of rulesOf[key]) {
     if (c.kind === "section") {
       section = document.createElement("section");
       section.id = `rule-${c.clause}`;
@@ -189,7 +225,7 @@ async function loadRules(g) {
     if (c.kind === "ruling" && !rulings) {
       rulings = document.createElement("section");
       const h = document.createElement("h3");
-      h.textContent = "Rulings";
+      h.textContent = t("rulings");
       rulings.appendChild(h);
       box.appendChild(rulings);
     }
@@ -200,7 +236,7 @@ async function loadRules(g) {
     p.prepend(b);
     (c.kind === "ruling" ? rulings : section).appendChild(p);
   }
-  rulesShown = g;
+  rulesShown = key;
 }
 
 function entryText(text) {
@@ -251,7 +287,12 @@ function clickKeys(el) {
 }
 
 // --------------------------------------------------------------------------- the game
+// The page never reads the state: the service may seal and encrypt it (STATE_ENCRYPT,
+// docs/trust.md), and in clear it names every hand and the deck order. It is kept only to be
+// sent back; what the page shows and decides on comes from the view of the human seat at the
+// table (POST /v1/view), of which `table` keeps what the page needs (readTable).
 let state = null;
+let table = null; // {game, catalog, colours, viewer, pending: {seat}, over, scores}
 let setupUsed = null;
 let decisionLog = [];
 let seatKinds = [];
@@ -269,12 +310,34 @@ function phase(name) {
 
 function humanSeats() { return seatKinds.map((k, i) => (k === "human" ? i : -1)).filter((i) => i >= 0); }
 
-function viewer() {
-  if (!state) return null;
+function viewer() { return table ? table.viewer : null; }
+
+// What the human seat to play (else the first human seat) may see of the state: its view's
+// facts the page uses, never a hand or a deck but its own. With no human seat (bots only),
+// seat 0's view says who decides, and the board is the referee's picture.
+async function readTable() {
   const humans = humanSeats();
-  if (!humans.length) return null;
-  const p = state.pending;
-  return p && humans.includes(p.seat) ? p.seat : humans[0];
+  let seat = humans.length ? humans[0] : 0;
+  let view = await api("/v1/view", { state, seat });
+  const p = view.pending;
+  if (p && humans.includes(p.seat) && p.seat !== seat) {
+    seat = p.seat; // hot seat: the board turns to the human who decides
+    view = await api("/v1/view", { state, seat });
+  }
+  return {
+    game: view.game,
+    catalog: view.catalog.id,
+    colours: view.seats.map((s, i) => s.colour || COLOURS[i]),
+    viewer: humans.length ? seat : null,
+    pending: p ? { seat: p.seat } : null,
+    over: Boolean(view.game_over),
+    scores: view.scores,
+  };
+}
+
+// Everything the play tab keeps about the game in progress (tests look for secrets in it).
+function playMemory() {
+  return { state, table, options, chosen, selection, snapshots, decisionLog, setupUsed, seatKinds };
 }
 
 function renderSeatConfig() {
@@ -286,13 +349,13 @@ function renderSeatConfig() {
     const wrap = document.createElement("label");
     wrap.className = "seat-cfg";
     const b = document.createElement("b");
-    b.textContent = $("game").value === "architectura" ? `${COLOURS[i]} (seat ${i})` : `seat ${i}`;
+    b.textContent = $("game").value === "architectura" ? t("seat_colour", { colour: colourName(COLOURS[i]), seat: i }) : t("seat_n", { seat: i });
     const sel = document.createElement("select");
     sel.id = `seat-${i}`;
-    for (const [v, label] of BOTS) {
+    for (const v of BOTS) {
       const opt = document.createElement("option");
       opt.value = v;
-      opt.textContent = label;
+      opt.textContent = t(`bot_${v}`);
       sel.appendChild(opt);
     }
     sel.value = old[i] || (i === 0 ? "human" : "easy");
@@ -315,7 +378,18 @@ async function showBoard(target, body) {
   const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
   const node = document.importNode(doc.documentElement, true);
   ownIds(node, target.id);
+  focusableCards(node);
   target.replaceChildren(node);
+}
+
+// The play tab's board: the human seat's picture (the referee's with bots only), with
+// `preview` (an option) drawn as if taken (POST /v1/render's preview; nothing is applied).
+async function showPlayBoard(preview) {
+  const v = viewer();
+  const body = v === null ? { state } : { state, seat: v };
+  if (preview) body.preview = preview;
+  await showBoard($("board"), body);
+  $("board").dataset.preview = preview ? placementKey(preview) : "";
 }
 
 // Two pictures on one page must not share ids: a `url(#hatch)` would resolve to the first
@@ -357,7 +431,7 @@ function showScores(scores) {
   for (const s of scores.seats) {
     const tr = document.createElement("tr");
     const who = document.createElement("td");
-    who.textContent = `${seatName(s.seat)}${state.game_over && scores.winners.includes(s.seat) ? " ★" : ""}`;
+    who.textContent = `${seatName(s.seat)}${table.over && scores.winners.includes(s.seat) ? " ★" : ""}`;
     const pts = document.createElement("td");
     pts.className = "n";
     pts.textContent = s.total;
@@ -370,16 +444,14 @@ function showScores(scores) {
 function showOptions() {
   const box = $("options");
   box.textContent = "";
-  const p = state.pending;
-  const mine = !state.game_over && p && seatKinds[p.seat] === "human";
+  const p = table && table.pending;
+  const mine = Boolean(p) && !table.over && seatKinds[p.seat] === "human";
   $("board").classList.toggle("clickable", mine);
   for (const el of $("board").querySelectorAll("[data-hit]")) el.removeAttribute("data-hit");
   for (const el of $("board").querySelectorAll(".chosen")) el.classList.remove("chosen");
   if (!mine) { $("selection").textContent = ""; return; }
   const matching = candidates();
-  $("selection").textContent = selection.length
-    ? `${matching.length} option(s) use what you clicked; click more, or choose below.`
-    : "Click a card or a cell on the board, or choose below.";
+  $("selection").textContent = selection.length ? tn("selection_count", matching.length) : t("selection_hint");
   // light up what can be clicked next
   const hot = new Set();
   for (const o of matching) for (const k of optionKeys(o)) hot.add(k);
@@ -404,15 +476,56 @@ function showOptions() {
 function choose(o) {
   if (busy) return;
   if (chosen === o) { confirmChoice(); return; }
+  const wasPlacement = isPlacement(chosen);
   chosen = o;
   $("choice-text").textContent = optionText(o);
   $("choice").classList.remove("hidden");
+  $("turn").classList.toggle("hidden", !isPlacement(o) || turnsOf(o).length < 2);
   showOptions();
+  if (isPlacement(o) || wasPlacement) previewChoice();
 }
 
 function clearChoice() {
   chosen = null;
   $("choice").classList.add("hidden");
+}
+
+// ------------------------------------------------- Fora de Prumo: a space seen before laid
+// A lay into the building is drawn in place before it is confirmed (the render's preview:
+// nothing is applied, drawn or dealt), and Turn goes through the options that lay the same
+// card on the same cell in another rotation.
+function isPlacement(o) { return Boolean(o) && o.type === "lay" && o.x !== undefined; }
+
+function placementKey(o) { return isPlacement(o) ? `${o.card}@${o.x},${o.y},${o.r}` : ""; }
+
+function turnsOf(o) {
+  return options.filter((x) => isPlacement(x) && x.card === o.card && x.x === o.x && x.y === o.y && x.from === o.from)
+    .sort((a, b) => a.r - b.r);
+}
+
+let previews = 0; // the latest preview asked for wins
+async function previewChoice() {
+  const mine = ++previews;
+  const o = isPlacement(chosen) ? chosen : null;
+  try {
+    const keep = state;
+    await showPlayBoard(o);
+    if (mine !== previews || keep !== state) return;
+    showOptions();
+  } catch (e) { setStatus(e.message, "error"); }
+}
+
+function turnChoice() {
+  if (busy || !isPlacement(chosen)) return;
+  const turns = turnsOf(chosen);
+  choose(turns[(turns.indexOf(chosen) + 1) % turns.length]);
+}
+
+function cancelChoice() {
+  const wasPlacement = isPlacement(chosen);
+  clearChoice();
+  showOptions();
+  if (wasPlacement) previewChoice();
 }
 
 async function confirmChoice() {
@@ -445,8 +558,8 @@ function candidates() {
 }
 
 async function onBoardClick(ev) {
-  if (busy || !state || state.game_over) return;
-  const p = state.pending;
+  if (busy || !state || !table || table.over) return;
+  const p = table.pending;
   if (!p || seatKinds[p.seat] !== "human") return;
   const keys = clickKeys(ev.target);
   if (!keys.length) return;
@@ -458,7 +571,7 @@ async function onBoardClick(ev) {
     if (withPrev.length) { if (!best || withPrev.length < best.n) best = { sel: [...selection, k], n: withPrev.length }; }
     else if (alone.length && (!best || best.restart)) best = { sel: [k], n: alone.length, restart: true };
   }
-  if (!best) { $("selection").textContent = "No option uses what you clicked."; return; }
+  if (!best) { $("selection").textContent = t("selection_none"); return; }
   selection = best.sel;
   const matching = candidates();
   if (matching.length === 1) { choose(matching[0]); return; }
@@ -470,39 +583,41 @@ async function update(resolved, events) {
   if (typeof reviewOffer === "function") reviewOffer(state.game_over); // review.js (issue 20)
   selection = [];
   clearChoice();
+  table = await readTable();
+  await loadNames(table);
+  if (!$("play").classList.contains("hidden")) useGame(table); // not under the replay's sentences
   if (events && events.length) logEvents(events, true);
-  const v = viewer();
-  await showBoard($("board"), v === null ? { state } : { state, seat: v });
-  showScores(state.game_over ? state.scores : await api("/v1/score", { state }));
-  if (state.game_over) {
+  await showPlayBoard();
+  showScores(table.over ? table.scores : await api("/v1/score", { state }));
+  if (table.over) {
     options = [];
-    const w = state.scores.winners.map(seatName).join(", ");
-    setStatus(`Game over: ${w} win${state.scores.winners.length === 1 ? "s" : ""}.`, "ok");
+    const w = table.scores.winners;
+    setStatus(tn("status_over", w.length, { winners: w.map(seatName).join(", ") }), "ok");
     showOptions();
     phase("over");
     return;
   }
-  const p = state.pending;
+  const p = table.pending;
   if (seatKinds[p.seat] === "human") {
-    const legal = await api("/v1/legal-moves", { state });
+    const legal = await api("/v1/legal-moves", { state }); // the human's own options only
     options = legal.options;
-    setStatus(`${seatName(p.seat)}, your decision: ${p.prompt}`, "", p.clause);
+    setStatus(t("status_yours", { seat: seatName(p.seat), prompt: legal.pending.prompt }), "", legal.pending.clause);
     phase("human");
     showOptions();
   } else {
     options = [];
     showOptions();
-    setStatus(`${seatName(p.seat)} (${seatKinds[p.seat]}) is thinking`, "thinking");
+    setStatus(t("status_thinking", { seat: seatName(p.seat), bot: t(`bot_${seatKinds[p.seat]}`) }), "thinking");
     phase("bot");
     setTimeout(botMove, 50);
   }
 }
 
 async function resolve(decision) {
-  const humans = humanSeats();
   const body = { state, decisions: [decision] };
-  // a player at the table sees the events as their seat may (other hands' draws withheld)
-  if (humans.length === 1) body.events_for = humans[0];
+  // the table sees the events as the human seat shown may (other hands' draws withheld);
+  // only the state and the events of the answer are read (its `pending` may name a bot's hand)
+  if (viewer() !== null) body.events_for = viewer();
   const out = await api("/v1/resolve", body);
   decisionLog.push(decision);
   await update(out.state, out.events);
@@ -516,24 +631,23 @@ async function decide(option) {
 }
 
 function undoState() {
-  $("undo").disabled = busy || !snapshots.length || (state && !state.game_over && seatKinds[state.pending.seat] !== "human");
+  $("undo").disabled = busy || !snapshots.length || (table && !table.over && seatKinds[table.pending.seat] !== "human");
 }
 
 async function botMove() {
-  if (busy || !state || state.game_over) return;
-  const seat = state.pending.seat;
+  if (busy || !state || !table || table.over) return;
+  const seat = table.pending.seat;
   const kind = seatKinds[seat];
   if (kind === "human") return;
   busy = true;
   try {
-    // the bot is given its seat's view only, never the state
-    const view = await api("/v1/view", { state, seat });
-    const req = { view, seat, seed: decisionLog.length };
+    // the service searches on the bot seat's view; the page never sees that view (its hand)
+    const req = { state, seat, seed: decisionLog.length };
     if (kind === "greedy" || kind === "random") req.bot = kind; else req.level = kind;
     const out = await api("/v1/suggest", req);
     await resolve(out.decision);
   } catch (e) {
-    setStatus(`bot error: ${e.message}`, "error");
+    setStatus(t("bot_error", { error: e.message }), "error");
   } finally {
     busy = false;
     undoState();
@@ -555,7 +669,7 @@ async function start(ev) {
     setupUsed = setup;
     decisionLog = [];
     snapshots = [];
-    names = await loadNames(out.state);
+    table = null;
     $("events").textContent = "";
     busy = false;
     await update(out.state, []);
@@ -568,34 +682,37 @@ async function start(ev) {
 }
 
 // ------------------------------------------------------------------------- the replay
-let rp = null; // {start, decisions, states: [], events: [], valid}
+let rp = null; // {info: {game, catalog}, decisions, states: [], events: [], at}
 
 async function loadLog() {
   const verdict = $("replay-verdict");
   verdict.className = "muted";
   let log;
-  try { log = JSON.parse($("log").value); } catch (e) { verdict.textContent = `Not JSON: ${e.message}`; verdict.className = "error"; return; }
+  try { log = JSON.parse($("log").value); } catch (e) { verdict.textContent = t("log_not_json", { error: e.message }); verdict.className = "error"; return; }
   if (!log || !Array.isArray(log.decisions) || (!log.setup && !log.state)) {
-    verdict.textContent = "A log needs decisions and a setup or a state.";
+    verdict.textContent = t("log_incomplete");
     verdict.className = "error";
     return;
   }
   try {
     const start = log.setup ? (await api("/v1/games", log.setup)).state : log.state;
     const check = await api("/v1/replay", log.setup ? { setup: log.setup, decisions: log.decisions } : { state: log.state, decisions: log.decisions });
-    game = start.game || "architectura";
-    names = await loadNames(start);
+    // the game and catalog of the log's start, read from a view (the start may be encrypted)
+    const view = await api("/v1/view", { state: start, seat: 0 });
+    const info = { game: view.game, catalog: view.catalog.id };
+    await loadNames(info);
+    useGame(info);
     const usable = check.ok ? log.decisions.length : check.applied;
-    rp = { decisions: log.decisions.slice(0, usable), states: [start], events: [[]], at: 0 };
+    rp = { info, decisions: log.decisions.slice(0, usable), states: [start], events: [[]], at: 0 };
+    await replayGo(0); // the board first: the verdict says the log is loaded
     if (check.ok) {
-      verdict.textContent = `The log is legal: ${log.decisions.length} decisions.`;
+      verdict.textContent = tn("log_legal", log.decisions.length);
       verdict.className = "ok";
     } else {
       const err = check.error;
-      verdict.textContent = `Decision ${err.index} is illegal: ${err.code} [${err.clause || "-"}] ${err.detail}; the first ${check.applied} can be stepped through.`;
+      verdict.textContent = t("log_illegal", { index: err.index, code: err.code, clause: err.clause || "-", detail: err.detail, applied: check.applied });
       verdict.className = "error";
     }
-    await replayGo(0);
   } catch (e) {
     verdict.textContent = e.message;
     verdict.className = "error";
@@ -614,29 +731,64 @@ async function replayGo(k) {
   }
   rp.at = k;
   await showBoard($("replay-board"), { state: rp.states[k] });
-  $("rp-step").textContent = `decision ${k} of ${rp.decisions.length}`;
-  $("rp-decision").textContent = k ? optionText(rp.decisions[k - 1]) : "the start";
+  $("rp-step").textContent = t("rp_step", { k, n: rp.decisions.length });
+  $("rp-decision").textContent = k ? optionText(rp.decisions[k - 1]) : t("rp_start");
   const ol = $("rp-events");
   ol.textContent = "";
   for (const e of rp.events[k]) ol.appendChild(eventItem(e));
 }
 
 // --------------------------------------------------------------------------- wiring
-function useGameOf(doc) {
-  // option and event sentences name the cards of the game shown in the tab
-  if (!doc) return;
-  game = doc.game || "architectura";
-  names = catalogs[`${doc.game}/${doc.catalog.id}`] || {};
+// option and event sentences name the cards of the game shown in the tab; `info`: {game, catalog}
+function useGame(info) {
+  if (!info) return;
+  game = info.game || "architectura";
+  names = catalogs[`${info.game}/${info.catalog}/${lang}`] || {};
 }
 
 function showTab(name) {
-  if (name !== "rules") useGameOf(name === "play" ? state : rp && rp.states[0]);
-  for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.dataset.tab === name);
+  if (name !== "rules") useGame(name === "play" ? table : rp && rp.info);
+  for (const tab of document.querySelectorAll(".tab")) tab.classList.toggle("active", tab.dataset.tab === name);
   for (const pane of ["play", "replay", "rules"]) $(pane).classList.toggle("hidden", name !== pane);
   if (name === "rules") loadRules(game).catch((e) => { $("rules-text").textContent = e.message; });
 }
 
-document.addEventListener("DOMContentLoaded", () => {
+// ------------------------------------------------------------ a card's text, on tap too
+// The board's cards carry their text in an SVG <title> (a hover tooltip, which a touch
+// screen never shows): a tap, a click or Enter on a card shows it in the card panel.
+function showCardText(target) {
+  const el = target.closest && target.closest("[data-card]");
+  const title = el && el.querySelector(":scope > title");
+  if (!title || !title.textContent) return;
+  $("card-info-text").textContent = title.textContent;
+  $("card-info").classList.remove("hidden");
+}
+
+function focusableCards(svg) {
+  for (const el of svg.querySelectorAll("[data-card]")) if (el.querySelector(":scope > title")) el.setAttribute("tabindex", "0");
+}
+
+function cardKeys(ev) {
+  if (ev.key !== "Enter" && ev.key !== " ") return;
+  if (!ev.target.closest || !ev.target.closest("[data-card]")) return;
+  ev.preventDefault();
+  ev.target.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
+  try { TEXT = await (await fetch("/static/play-text.json")).json(); } catch (e) { TEXT = {}; }
+  lang = browserLanguage();
+  const picker = $("lang");
+  for (const [code, label] of Object.entries(LANGS)) {
+    const opt = document.createElement("option");
+    opt.value = code;
+    opt.textContent = label;
+    opt.lang = code;
+    picker.appendChild(opt);
+  }
+  picker.value = lang;
+  picker.addEventListener("change", () => setLanguage(picker.value));
+  applyText();
   $("seed").value = String(Math.floor(Math.random() * 1e6));
   const onGame = () => {
     $("variant-label").style.display = $("game").value === "architectura" ? "" : "none";
@@ -646,10 +798,16 @@ document.addEventListener("DOMContentLoaded", () => {
   $("seats").addEventListener("change", renderSeatConfig);
   $("setup").addEventListener("submit", start);
   $("board").addEventListener("click", onBoardClick);
+  for (const b of [$("board"), $("replay-board")]) {
+    b.addEventListener("click", (ev) => showCardText(ev.target));
+    b.addEventListener("keydown", cardKeys);
+  }
+  $("card-info-close").addEventListener("click", () => $("card-info").classList.add("hidden"));
   $("confirm").addEventListener("click", confirmChoice);
-  $("cancel").addEventListener("click", () => { clearChoice(); showOptions(); });
+  $("turn").addEventListener("click", turnChoice);
+  $("cancel").addEventListener("click", cancelChoice);
   $("undo").addEventListener("click", undo);
-  for (const t of document.querySelectorAll(".tab")) t.addEventListener("click", () => showTab(t.dataset.tab));
+  for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
   $("log-from-game").addEventListener("click", () => {
     if (!setupUsed) return;
     $("log").value = JSON.stringify({ setup: setupUsed, decisions: decisionLog });

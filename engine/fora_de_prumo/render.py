@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.fora_de_prumo.building import SLOT_SIDE, Placement, cells_of, measure
+from engine.fora_de_prumo.building import SLOT_SIDE, Building, Placement, cells_of, measure
 from engine.render import shared
 from engine.render.board import Board, seat_colour
 from engine.render.svg import circle, clip, el, line, rect, text, title
@@ -61,6 +61,8 @@ GRID_CELL = {
     "stroke_dasharray": "3 3",
     "class_": "grid-cell",
 }
+# the outline of a previewed space (not laid yet)
+PREVIEW = {"fill": "none", "stroke": "#d10068", "stroke_width": 3, "stroke_dasharray": "6 4"}
 WALL = "#35302a"
 # per direction N, E, S, W: the unit edge of a cell (dx0, dy0, dx1, dy1) and its inward normal
 EDGE = ((0, 0, 1, 0), (1, 0, 1, 1), (0, 1, 1, 1), (0, 0, 0, 1))
@@ -205,7 +207,15 @@ def _slot(board: Board, grid: _Grid, p: Placement, i: int, ch: str) -> list[str]
     return parts
 
 
-def _space(grid: _Grid, board: Board, p: Placement, slots: str, converted: bool, seat: int) -> str:
+def _space(
+    grid: _Grid,
+    board: Board,
+    p: Placement,
+    slots: str,
+    converted: bool,
+    seat: int,
+    preview: bool = False,
+) -> str:
     card = board.game.cat.cards[p.card]
     (ax, ay), (bx, by) = cells_of(p)
     x, y = grid.px((min(ax, bx), min(ay, by)))
@@ -239,8 +249,26 @@ def _space(grid: _Grid, board: Board, p: Placement, slots: str, converted: bool,
         lines.append(board.t("converted: every wall is a door, every suit (F-6.3)"))
     for i, ch in enumerate(slots):
         parts += _slot(board, grid, p, i, ch)
+    if preview:  # drawn as if laid, outlined: the page's choice before it is confirmed
+        parts.append(rect(x + 1, y + 1, w - 2, h - 2, rx=4, **PREVIEW))
+        lines.append(board.t("preview: not laid until the decision is confirmed"))
     tip = "\n".join(lines)
-    return el("g", title(tip), *parts, class_="space", data_card=p.card, data_seat=seat)
+    cls = "space preview" if preview else "space"
+    return el("g", title(tip), *parts, class_=cls, data_card=p.card, data_seat=seat)
+
+
+def _shown_building(board: Board, seat: int) -> tuple[Building, Placement | None]:
+    """`seat`'s building as drawn, and the space previewed in it: the pending decision's lay
+    into the building that the picture previews (app/render/http.py checked it is one of the
+    options), added to a copy (drawn and measured, never kept), or None."""
+    b = board.game.buildings[seat]
+    o = board.preview
+    if o is None or o.get("seat") != seat or o.get("type") != "lay" or o.get("x") is None:
+        return b, None
+    ahead = Placement(str(o["card"]), int(o["x"]), int(o["y"]), int(o["r"]))
+    b = b.copy()
+    b.add(ahead)
+    return b, ahead
 
 
 def _meeting(board: Board, mt: Any, mx: float, my: float) -> str | None:
@@ -323,7 +351,7 @@ def _building(board: Board, seat: int, ox: float, oy: float) -> tuple[list[str],
     """The building of `seat` at (ox, oy): (markup, width, height)."""
     g = board.game
     cat = g.cat
-    b = g.buildings[seat]
+    b, ahead = _shown_building(board, seat)
     work = g.works[seat]
     m = measure(b, work.has_ability(cat, "equipe_de_obras"), detail=True)
     cells = list(b.occ) or [(0, 0)]
@@ -340,7 +368,8 @@ def _building(board: Board, seat: int, ox: float, oy: float) -> tuple[list[str],
         if (x, y) not in b.occ
     ]
     for p in b.placements:
-        parts.append(_space(grid, board, p, b.slots[p.card], p.card in b.converted, seat))
+        converted = p.card in b.converted
+        parts.append(_space(grid, board, p, b.slots[p.card], converted, seat, p == ahead))
     parts += _markers(board, grid, b, m)
     # the origin, for reading the placements' coordinates (F-R10)
     px, py = grid.px((0, 0))
@@ -522,10 +551,9 @@ def _top(board: Board, width: float) -> tuple[list[str], float]:
 
 def render(board: Board) -> str:
     n = len(board.doc["seats"])
-    b = board.game.buildings
     widths = []
     for seat in range(n):
-        cells = list(b[seat].occ) or [(0, 0)]
+        cells = list(_shown_building(board, seat)[0].occ) or [(0, 0)]
         bw = (max(c[0] for c in cells) - min(c[0] for c in cells) + 3) * C
         widths.append(max(MIN_PANEL_W, bw + 40))
     per_row = 2 if n > 1 else 1

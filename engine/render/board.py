@@ -57,6 +57,8 @@ class Board:
     scores: dict[str, Any]  # the engine's standings now (final once the game is over)
     translate: Translator = english  # the answer's language (app/render/http.py passes it)
     composed: bool = False  # the state was composed from a position, not dealt (docs/trust.md)
+    # an option of the pending decision to draw as if taken (never applied), or None
+    preview: dict[str, Any] | None = None
 
     def heading(self, game_name: str) -> str:
         """The picture's first line: the game, whose view it is, and a composed position."""

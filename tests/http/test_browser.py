@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -294,3 +296,226 @@ def test_the_replay_board_draws_its_own_hatching_and_step_glyphs(server: str, pa
     for button in ("#rp-first", "#rp-prev", "#rp-next", "#rp-last"):
         box = page.locator(f"{button} svg").bounding_box()
         assert box is not None and box["width"] >= 12 and box["height"] >= 12, button
+
+
+# -- issue 18: the player's language, secrets, a card's text on tap, a space's preview ---------
+
+TEXT = json.loads((ROOT / "app" / "static" / "play-text.json").read_text(encoding="utf-8"))
+
+
+def english_patterns() -> list[re.Pattern[str]]:
+    """Each English text of the page's table as a pattern (its placeholders match anything),
+    but for those that would also match a Portuguese text of the table (`passes`)."""
+    portuguese = [entry["pt"] for entry in TEXT.values()]
+    out = []
+    for entry in TEXT.values():
+        parts = re.split(r"\{\w+\}", entry["en"])
+        pattern = r"\b" + ".+?".join(re.escape(p) for p in parts).strip() + r"(?!\w)"
+        compiled = re.compile(pattern)
+        if not any(compiled.search(pt) for pt in portuguese):
+            out.append(compiled)
+    return out
+
+
+def english_words(shown_names: set[str]) -> set[str]:
+    """The words (4 letters or more) of the table's English texts that no Portuguese text of
+    the table uses and no card name shown (the catalogs name Architectura's cards in English)."""
+    words = lambda s: set(re.findall(r"[A-Za-z]{4,}", re.sub(r"\{\w+\}", " ", s)))  # noqa: E731
+    portuguese = set().union(*(words(e["pt"]) for e in TEXT.values()))
+    names = set().union(*(words(n) for n in shown_names))
+    return set().union(*(words(e["en"]) for e in TEXT.values())) - portuguese - names
+
+
+def catalog_names(base: str, game: str) -> set[str]:
+    with urllib.request.urlopen(f"{base}/v1/catalogs/reference?game={game}") as r:
+        return {c["name"] for c in json.load(r)["catalog"]["cards"]}
+
+
+def page_texts(page: Page) -> list[str]:
+    """The page's own text, line by line: status, selection, options, events, scores, tabs,
+    headings, buttons and labels (hidden ones too), the seats' set-up."""
+    return list(
+        page.evaluate(
+            """() => Array.from(document.querySelectorAll(
+                 '#status, #selection, #options button, #events li, #scores td, .tab, h1, h2,'
+                 + ' button, label > span, #seat-config b, #seat-config option, #variant option,'
+                 + ' #board > p, #rules-text p, #choice-text'), (e) => e.textContent)
+               .concat([document.title])"""
+        )
+    )
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+def test_a_portuguese_browser_sees_no_english_of_the_page(
+    server: str, browser: Browser, game: str
+) -> None:
+    """With a pt-BR browser, every text of the page's own table is Portuguese: no line of the
+    page matches an English text of the table, and no English word of it is on the page; the
+    API is asked in Portuguese too (the prompt, the board); the picker switches to English."""
+    context = browser.new_context(locale="pt-BR", viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        start(page, server, game, "greedy", 4)
+        assert page.input_value("#lang") == "pt"
+        for _ in range(2):  # two decisions: my events and the bot's
+            before = step(page)
+            page.locator("#options button").first.click()
+            assert page.is_visible("#choice")
+            page.click("#confirm")
+            wait_turn(page, before)
+        lines = page_texts(page)
+        assert (
+            len(page.locator("#events li").all()) >= 2 and page.locator("#options button").count()
+        )
+        english = [
+            (p.pattern, line) for line in lines for p in english_patterns() if p.search(line)
+        ]
+        assert english == [], english
+        left = english_words(catalog_names(server, game))
+        assert left, "the table has English words to look for"
+        found = {w for line in lines for w in re.findall(r"[A-Za-z]{4,}", line)} & left
+        assert found == set(), found
+        assert "sua decisão" in page.inner_text("#status")
+        assert page.evaluate("document.documentElement.lang") == "pt"
+        assert page.get_attribute("#undo", "aria-label") is None  # its name is its text
+        # the picker: English at once, kept for the next visit
+        before = step(page)
+        page.select_option("#lang", "en")
+        page.wait_for_selector(
+            f'body:not([data-step="{before}"])[data-phase=human]', timeout=WAIT_MS
+        )
+        assert "your decision" in page.inner_text("#status")
+        assert page.inner_text("#undo") == "Undo"
+        page.reload()
+        page.wait_for_selector("body[data-phase=human]", timeout=WAIT_MS)
+        assert page.input_value("#lang") == "en" and page.inner_text("#tab-rules") == "Rules"
+    finally:
+        context.close()
+    assert errors == []
+
+
+@pytest.fixture(scope="module")
+def sealed_server() -> Iterator[str]:
+    env = {
+        "WEB_CONCURRENCY": "2",
+        "LOG_LEVEL": "WARNING",
+        "STATE_SECRET": "a-test-secret-of-at-least-32-characters!",
+        "STATE_ENCRYPT": "1",
+    }
+    with gunicorn(env=env) as base:
+        yield base
+
+
+def post(base: str, path: str, body: dict[str, object]) -> dict[str, object]:
+    req = urllib.request.Request(
+        base + path, json.dumps(body).encode(), {"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(req) as r:
+        return dict(json.load(r))
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+def test_the_page_keeps_no_hidden_card_of_an_encrypted_game(
+    sealed_server: str, page: Page, game: str
+) -> None:
+    """STATE_SECRET + STATE_ENCRYPT: the page holds the state sealed (game, sealed, seal) and
+    shows its seat's view only: none of the opponent's hidden hand cards is in what the play
+    tab keeps (playMemory) or in the page's DOM, and the page never asks for a position or a
+    record."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    start(page, sealed_server, game, "greedy", 6)
+    dealt = post(sealed_server, "/v1/view", {"state": page.evaluate("state"), "seat": 1})
+    for _ in range(3):
+        if page.get_attribute("body", "data-phase") == "over":
+            break
+        before = step(page)
+        page.locator("#options button").first.click()
+        page.click("#confirm")
+        wait_turn(page, before)
+    state = page.evaluate("state")
+    assert set(state) == {"game", "sealed", "seal"}
+    opponent = post(sealed_server, "/v1/view", {"state": state, "seat": 1})
+    # the cards dealt to the opponent and still in its hand: never shown to seat 0 (a card it
+    # bought from the market is in its hand too, but everyone saw it bought)
+    hand = set(opponent["seats"][1]["hand"]) & set(dealt["seats"][1]["hand"])  # type: ignore[index]
+    assert hand, "the opponent still holds cards it was dealt"
+    memory = str(page.evaluate("JSON.stringify(playMemory())"))
+    dom = page.content()
+    for card in hand:
+        assert card not in memory and card not in dom, card
+    mine = post(sealed_server, "/v1/view", {"state": state, "seat": 0})
+    assert any(c in dom for c in mine["seats"][0]["hand"])  # type: ignore[index]
+    assert not any(p in url for url in asked for p in ("/v1/position", "/v1/record"))
+
+
+def test_a_tap_on_a_card_shows_its_text(server: str, browser: Browser) -> None:
+    """A touch screen has no hover: a tap on a card of the board shows its <title> text in the
+    card panel (a region named by its heading), Close hides it; Enter on a card does too."""
+    context = browser.new_context(has_touch=True, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        start(page, server, "architectura", "easy", 5)
+        card = page.locator("#board .hand-card").first
+        expected = card.locator("title").first.text_content()
+        assert expected and not page.is_visible("#card-info")
+        card.tap()
+        page.wait_for_selector("#card-info:not(.hidden)")
+        assert page.inner_text("#card-info-text").strip() == expected.strip()
+        region = page.get_by_role("region", name=TEXT["card"]["en"])
+        assert region.is_visible()
+        page.tap("#card-info-close")
+        assert not page.is_visible("#card-info")
+        other = page.locator('#board [data-card][tabindex="0"]').last
+        other.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#card-info:not(.hidden)")
+        assert (
+            page.inner_text("#card-info-text").strip()
+            == (other.locator("title").first.text_content() or "").strip()
+        )
+    finally:
+        context.close()
+
+
+def test_a_space_is_previewed_and_turned_before_it_is_laid(server: str, page: Page) -> None:
+    """Fora de Prumo: a lay into the building is drawn in place before it is confirmed; Turn
+    goes to the next rotation on the same cell (another option, another picture); nothing is
+    committed (same state, same events) until Confirm."""
+    start(page, server, "fora-de-prumo", "greedy", 5)
+    market = attrs(page, "#board .market-card", "data-card")
+    space = next(c for c in market if c.startswith("SP"))
+    before = step(page)
+    page.click(f'#board .market-card[data-card="{space}"]')
+    page.click("#confirm")
+    wait_turn(page, before)
+    page.click(f'#board .hand-card[data-card="{space}"]')
+    page.click('#board .building[data-seat="0"] .grid-cell[data-cell="[0, 0]"]')
+    assert page.locator("#options button.match").count() == 4
+    held, logged, at = state_json(page), events(page), step(page)
+    page.locator("#options button.match").first.click()
+    page.wait_for_selector(f'#board[data-preview^="{space}@0,0,"]', timeout=WAIT_MS)
+    assert attrs(page, "#board .space.preview", "data-card") == [space]
+    first = page.get_attribute("#board", "data-preview")
+    text = page.inner_text("#choice-text")
+    picture = page.inner_html("#board")
+    assert page.is_visible("#turn")
+    page.click("#turn")
+    page.wait_for_selector(f'#board[data-preview^="{space}@0,0,"]:not([data-preview="{first}"])')
+    assert page.inner_text("#choice-text") != text
+    assert page.inner_text("#options button.picked") == page.inner_text("#choice-text")
+    assert attrs(page, "#board .space.preview", "data-card") == [space]
+    assert page.inner_html("#board") != picture
+    # nothing committed: the same state, events and step, still my decision
+    assert state_json(page) == held and events(page) == logged and step(page) == at
+    assert page.get_attribute("body", "data-phase") == "human"
+    turned = page.inner_text("#choice-text")
+    before = step(page)
+    page.click("#confirm")
+    wait_turn(page, before)
+    assert attrs(page, '#board .building[data-seat="0"] .space', "data-card") == [space]
+    assert page.locator("#board .preview").count() == 0
+    laid = [e for e in events(page) if e.startswith(f"seat 0 laid {space}")]
+    assert laid and turned.split(" at ")[1] in laid[0], (turned, laid)

@@ -216,6 +216,41 @@ def test_fora_de_prumo_view_hides_hands_and_clone_cards(client: Any) -> None:
     assert svg_of(client, {"view": view})[0] == svg_of(client, {"state": state, "seat": 2})[0]
 
 
+def test_a_space_laid_can_be_previewed_without_being_applied(client: Any) -> None:
+    """`preview`: one of the pending lay options drawn in the building (class `preview`),
+    each rotation drawn differently, the state unchanged and its other pictures the same; an
+    option that is not pending (or another seat's, in a view) is 422 invalid_preview."""
+    state = FDP.new_game({"game": "fora-de-prumo", "seats": 2, "seed": 5})
+    buy = next(o for o in state["pending"]["options"] if o["type"] == "buy")
+    state, _ = FDP.apply_all(state, [buy])
+    lays = [o for o in state["pending"]["options"] if o["type"] == "lay" and "x" in o]
+    assert len(lays) >= 4
+    before = copy.deepcopy(state)
+    plain, _ = svg_of(client, {"state": state, "seat": 0})
+    pictures = set()
+    for o in lays[:4]:  # one card at (0, 0), its four rotations (F-R10)
+        text, root = svg_of(client, {"state": state, "seat": 0, "preview": o})
+        shown = by_class(root, "preview")
+        assert [e.get("data-card") for e in shown] == [o["card"]]
+        assert "not laid until the decision is confirmed" in titles(root)
+        pictures.add(text)
+    assert len(pictures) == 4 and plain not in pictures
+    assert state == before and svg_of(client, {"state": state, "seat": 0})[0] == plain
+    # a site card's lay, or a pass, is drawn as the position stands
+    other = next(o for o in state["pending"]["options"] if o["type"] == "pass")
+    assert svg_of(client, {"state": state, "seat": 0, "preview": other})[0] == plain
+    view = client.post("/v1/view", json={"state": state, "seat": 1}).get_json()
+    for body in (
+        {"state": state, "seat": 0, "preview": {**lays[0], "r": 9}},
+        {"state": state, "seat": 0, "preview": {"seat": 0, "type": "skip"}},
+        {"view": view, "preview": lays[0]},  # seat 1 sees no option of seat 0
+    ):
+        r = client.post("/v1/render", json=body)
+        assert r.status_code == 422, body
+        assert r.get_json()["code"] == "invalid_preview"
+        assert r.get_json()["pointer"] == "/preview"
+
+
 # -- hostile text, errors, bounds -------------------------------------------------------------
 
 HOSTILE = '<script>alert("x")</script>&<b'
