@@ -14,8 +14,8 @@ POST /v1/review over the synchronous limit queues one job, `ai.jobs.run_review` 
    (an iteration budget, seeds from the task), so a task reviewed twice answers the same.
 
 So N workers review about N times faster (no worker sits waiting while there is a task
-left). A helper stops when the list is empty or when its parent ended (cancelled, failed): a
-cancelled review costs at most the decisions being searched at that moment. Everything lives
+left). A helper stops when the list is empty, or within CHECK_S of its parent ending
+(cancelled: RQ kills the parent's work horse; failed), its search cut where it is. Everything lives
 under `arch:review:<parent id>:` and expires with the job's time limit.
 """
 
@@ -37,6 +37,7 @@ from ai.review import Decision, assemble, review_all, review_task
 
 PREFIX = "arch:review:"
 WAIT_S = 0.1  # how often the parent looks for its helpers' results
+CHECK_S = 0.5  # how often a searching helper looks whether its parent still runs
 ENDED = {JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED}
 
 
@@ -92,11 +93,18 @@ def _work(
     return n
 
 
+class ParentEnded(Exception):
+    """The review a helper works for was cancelled or ended: its search stops here."""
+
+
 def help_review(parent: str) -> int:
-    """A helper job's whole work (`ai.jobs.run_review_part`): the number of tasks it reviewed."""
+    """A helper job's whole work (`ai.jobs.run_review_part`): the number of tasks it reviewed.
+    While it searches, it looks at its parent every CHECK_S (from the search's progress
+    calls) and stops at once when the parent has ended (a cancelled review)."""
     job = get_current_job()
     assert job is not None
     conn = job.connection
+    checked = [time.monotonic()]
 
     def parent_alive() -> bool:
         try:
@@ -105,9 +113,21 @@ def help_review(parent: str) -> int:
             return False
         return st not in ENDED
 
+    def watch(_iterations: int) -> None:
+        if time.monotonic() - checked[0] >= CHECK_S:
+            checked[0] = time.monotonic()
+            if not parent_alive():
+                raise ParentEnded(parent)
+
     if not conn.exists(_key(parent, "settings")):
         return 0
-    return _work(conn, parent, job.id, parent_alive)
+    token = PROGRESS.set(watch)
+    try:
+        return _work(conn, parent, job.id, parent_alive)
+    except ParentEnded:
+        return 0
+    finally:
+        PROGRESS.reset(token)
 
 
 def _publish(conn: redis.Redis, job: Job, request: dict[str, Any], ttl: int) -> None:

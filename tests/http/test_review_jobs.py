@@ -75,3 +75,31 @@ def test_a_large_review_is_a_job_and_without_workers_is_refused(
     body = check_response("POST", "/v1/review", r)
     assert r.status_code == 503 and body["code"] == "jobs_unavailable"
     assert r.headers["Retry-After"]
+
+
+def test_cancelling_a_review_stops_its_helpers(
+    make_app: Any, fresh_redis_server: RedisServer
+) -> None:
+    """Each decision searched for up to a minute: cancelled once both workers search, the
+    parent is stopped by RQ and its helper stops within a second or so, mid-search."""
+    client = make_app(REDIS_URL=fresh_redis_server.url, JOB_MAX_MS=60_000).test_client()
+    rec = a_game(client)
+    conn = redis.Redis.from_url(fresh_redis_server.url)
+    with local_workers(fresh_redis_server.url, 2, queues=["suggest"]):
+        r = client.post("/v1/review", json={**rec, "budget": {"iterations": 1_000_000}})
+        assert r.status_code == 202, r.get_json()
+        job_id = r.get_json()["id"]
+        claimed = f"{PREFIX}{job_id}:claimed"
+        deadline = time.monotonic() + WAIT_S
+        while conn.hlen(claimed) < 2:  # the parent and its helper each took a decision
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        helper = next(v.decode() for v in conn.hvals(claimed) if v.decode() != job_id)
+        doc = client.delete(f"/v1/jobs/{job_id}").get_json()
+        assert doc["status"] == "cancelled"
+        t0 = time.monotonic()
+        while conn.hget(f"rq:job:{helper}", "status") != b"finished":
+            assert time.monotonic() - t0 < 15, conn.hget(f"rq:job:{helper}", "status")
+            time.sleep(0.1)
+    assert conn.hlen(f"{PREFIX}{job_id}:done") == 0  # nothing finished: both were cut
+    conn.close()
