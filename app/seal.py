@@ -44,11 +44,11 @@ from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from flask import Flask, current_app
-from itsdangerous import Signer
+from itsdangerous import Signer, want_bytes
 
 from app import history
 from app.errors import ApiError
-from engine.canonical import dumps as canonical_dumps
+from engine.canonical import dumps_utf8
 from engine.messages import Msg, msg
 
 log = logging.getLogger("app.seal")
@@ -192,7 +192,23 @@ def _fernet_key(secret: str) -> bytes:
 
 def _payload(value: Any) -> bytes:
     # surrogatepass: a lone surrogate that reached us in a string is hashed, not a crash
-    return canonical_dumps(value).encode("utf-8", "surrogatepass")
+    return dumps_utf8(value, "surrogatepass")
+
+
+class _Signer(Signer):
+    """itsdangerous' Signer with each secret's derived key computed once, not per call (an
+    HMAC of the salt: the same key every time)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._keys: dict[bytes, bytes] = {}
+
+    def derive_key(self, secret_key: str | bytes | None = None) -> bytes:
+        raw = self.secret_keys[-1] if secret_key is None else want_bytes(secret_key)
+        key = self._keys.get(raw)
+        if key is None:
+            key = self._keys[raw] = super().derive_key(raw)
+        return key
 
 
 class Sealer:
@@ -208,7 +224,7 @@ class Sealer:
         play_composed: bool = False,
     ) -> None:
         keys = [*old_secrets, secret]  # itsdangerous signs with the last, verifies with any
-        self._signer = Signer(
+        self._signer = _Signer(
             keys, salt=SIGNER_SALT, key_derivation="hmac", digest_method=hashlib.sha256
         )
         # MultiFernet encrypts with the first key and decrypts with any
