@@ -4,15 +4,46 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from typing import Any
 
 import orjson
 
-# A number written with a fraction or an exponent (a float) where a value starts: orjson
-# writes some floats differently from the standard library (1e-05 as 0.00001). Also found
-# inside a string that happens to spell one: then the slow writer runs, with the same bytes.
-_FLOAT = re.compile(rb"(?:^|[:,\[])-?[0-9]+[.eE][-+0-9.eE]*(?:[,}\]]|$)")
+# Where a float may be written: a digit then a fraction or an exponent. orjson writes some
+# floats differently from the standard library (1e-05 as 0.00001); `_has_float` tells a
+# number of these from the same characters inside a string (a version "1.0", hex digits).
+_ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+_HINTS = (b"0.", b"0e", b"0E")
+_DIGITS = b"0123456789"
+_NUMBER = b"0123456789+-.eE"
+
+
+def _has_float(out: bytes) -> bool:
+    """Whether JSON text written by orjson holds a float: a number with a fraction or an
+    exponent where a value starts and ends. A string that spells one in a list (",1.5]") is
+    taken for one too: then the slow writer runs, with the same bytes."""
+    zeroed = out.translate(_ZERO_DIGITS)  # every digit a 0: the hints are found by `find`
+    for hint in _HINTS:
+        at = zeroed.find(hint)
+        while at >= 0:
+            if _number_at(out, at):
+                return True
+            at = zeroed.find(hint, at + 1)
+    return False
+
+
+def _number_at(out: bytes, at: int) -> bool:
+    """Whether the digit at `at` is part of a number token (not of a string)."""
+    i = at
+    while i > 0 and out[i - 1] in _DIGITS:
+        i -= 1
+    if i > 0 and out[i - 1] == 45:  # "-"
+        i -= 1
+    if i > 0 and out[i - 1] not in b":,[":
+        return False
+    j, end = at + 2, len(out)
+    while j < end and out[j] in _NUMBER:
+        j += 1
+    return j == end or out[j] in b",}]"
 
 
 def dumps(value: Any) -> str:
@@ -28,7 +59,7 @@ def dumps_utf8(value: Any, errors: str = "strict") -> bytes:
         out = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except TypeError:
         return dumps(value).encode("utf-8", errors)
-    if _FLOAT.search(out) is not None:
+    if _has_float(out):
         return dumps(value).encode("utf-8", errors)
     return out
 

@@ -13,6 +13,7 @@ import orjson
 import pytest
 from http_support import make_app, ok, post
 
+from app.errors import ApiError
 from app.seal import Sealer
 from engine.canonical import dumps, dumps_utf8
 from engine.games import GAMES, engine
@@ -148,3 +149,15 @@ def test_the_seal_payload_is_the_canonical_json(game: str) -> None:
 )
 def test_canonical_bytes_match_the_standard_library(value: Any) -> None:
     assert dumps_utf8(value, "surrogatepass") == dumps(value).encode("utf-8", "surrogatepass")
+
+
+def test_a_seal_over_floats_still_verifies_and_still_binds() -> None:
+    """The seal is checked on orjson's bytes first, then on the canonical JSON's: a document
+    whose two differ (a float orjson writes otherwise, 1e-05) verifies, and a change does not."""
+    sealer = Sealer(SECRET)
+    doc = sealer.seal({"game": "x", "v": [1e-05, 0.5, 2**70]})
+    assert orjson.dumps({"v": 1e-05}) != dumps({"v": 1e-05}).encode()
+    assert sealer.open(doc) == ({"game": "x", "v": [1e-05, 0.5, 2**70]}, None)
+    with pytest.raises(ApiError) as e:
+        sealer.open({**doc, "v": [1e-06, 0.5, 2**70]})
+    assert e.value.code == "state_tampered"
