@@ -147,10 +147,14 @@ class DecisionProtocol(Generic[G]):
             )
         return cat
 
-    def load(self, state: Any, catalog: Any = None, sealed: bool = False) -> G:
-        """Read and check a state (InvalidState lists every problem). `sealed`: its seal
-        proved the service wrote it, so its consistency was checked when it was written and
-        is not checked again (`read_sealed`); its shape, catalog and cards still are."""
+    def load(self, state: Any, catalog: Any = None) -> G:
+        """Read and check a state (InvalidState lists every problem)."""
+        return self.read(state, catalog, False)
+
+    def read(self, state: Any, catalog: Any, sealed: bool) -> G:
+        """`load`, or with `sealed` (its seal proved the service wrote it, so its consistency
+        was checked when it was written) read without those checks (`read_sealed`); its
+        shape, catalog and cards are read all the same."""
         cat = self.get_catalog(catalog) if catalog is not None else None
         if sealed and self.read_sealed is not None:
             return self.read_sealed(state, cat)
@@ -198,7 +202,7 @@ class DecisionProtocol(Generic[G]):
     ) -> tuple[JSON, list[JSON]]:
         """All or nothing: the first illegal decision raises with its index; the input state
         is never mutated. `sealed`: as for `load` (every decision is checked all the same)."""
-        g = self.load(state, catalog, sealed)
+        g = self.read(state, catalog, sealed)
         error = self.apply_logged(g, decisions)
         if error is not None:
             raise error
