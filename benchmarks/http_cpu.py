@@ -1,6 +1,6 @@
 """Server CPU per POST /v1/resolve, against a minimal Flask app, side by side (issue 10).
 
-    python -m benchmarks.http_cpu [--rounds 10] [--requests 1000] [--baseline REV]
+    python -m benchmarks.http_cpu [--rounds 10] [--requests 1000] [--baseline REV] [--sealed]
 
 Starts gunicorn servers with the repository's gunicorn.conf.py (same settings, same
 environment): the referee (`app:create_app()`) and `minimal_app()` below, a bare Flask app
@@ -9,7 +9,8 @@ REV`, also commit REV's referee (extracted with `git archive`, served from its o
 this environment's libraries). All get the same request: one legal decision on a mid-game
 4-seat state some 40 decisions in, as the service issues it (with its `history`;
 `--engine-state` sends the engine's state without one, as `benchmarks.http.mid_game_body`
-builds it), over one keep-alive connection, one request at a time. Each round sends
+builds it; `--sealed` serves every app under a `STATE_SECRET` and sends the state sealed, as
+that service issues it: docs/trust.md), over one keep-alive connection, one request at a time. Each round sends
 `--requests` requests to each server in turn (which one goes first turns round) and reads
 the server's worker processes' CPU time (utime + stime in /proc/<pid>/stat) before and
 after. Prints each round, then the median ratios with quartiles, min and max: referee ÷
@@ -25,6 +26,7 @@ import argparse
 import contextlib
 import http.client
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -86,23 +88,29 @@ def _memo(apply_all: Any) -> Any:
     see the previous request's additions: not a general-purpose memo."""
     last: list[Any] = [None, None]
 
-    def memo(state: Any, decisions: Any, catalog: Any = None) -> Any:
-        given = [state, decisions, catalog]
+    def memo(state: Any, decisions: Any, catalog: Any = None, sealed: bool = False) -> Any:
+        given = [state, decisions, catalog, sealed]
         if given != last[0]:
-            last[:] = [orjson.loads(orjson.dumps(given)), apply_all(state, decisions, catalog)]
+            last[:] = [
+                orjson.loads(orjson.dumps(given)),
+                apply_all(state, decisions, catalog, sealed),
+            ]
         return last[1]
 
     return memo
 
 
 @contextmanager
-def server(app: str, tree: Path | None = None) -> Iterator[tuple[str, int]]:
+def server(
+    app: str, tree: Path | None = None, extra: dict[str, str] | None = None
+) -> Iterator[tuple[str, int]]:
     """gunicorn serving `app` with gunicorn.conf.py on a free loopback port; yields the base
     URL and the master's pid once /healthz answers and every worker is up. `tree`: another
-    checkout to serve (its own gunicorn.conf.py and packages, this environment's libraries)."""
-    env = None
+    checkout to serve (its own gunicorn.conf.py and packages, this environment's libraries);
+    `extra`: environment variables added (STATE_SECRET)."""
+    env = dict(extra or {})
     if tree is not None:
-        env = {"PYTHONPATH": str(tree)}
+        env["PYTHONPATH"] = str(tree)
         found = subprocess.run(
             [sys.executable, "-c", "import app, engine; print(app.__file__, engine.__file__)"],
             cwd=tree,
@@ -185,14 +193,20 @@ def measure(client: Client, pids: list[int], n: int) -> float:
     return (cpu_seconds(pids) - before) / n
 
 
-def service_mid_game_body(seed: int = 4, decisions: int = 40) -> dict[str, Any]:
+def service_mid_game_body(
+    seed: int = 4, decisions: int = 40, secret: str | None = None
+) -> dict[str, Any]:
     """The state of `benchmarks.http.mid_game_body` as a client holds it: the same decisions
-    replayed by the service (in process) from the set-up, so that it carries its history."""
+    replayed by the service (in process) from the set-up, so that it carries its history
+    (and, with `secret`, its seal: the service run with that STATE_SECRET)."""
     from app import create_app
     from benchmarks.http import mid_game, resolve_body
 
     setup, played = mid_game(seed, decisions)
-    client = create_app({"TESTING": True}).test_client()
+    config: dict[str, Any] = {"TESTING": True}
+    if secret is not None:
+        config["STATE_SECRET"] = secret
+    client = create_app(config).test_client()
     replayed = orjson.loads(
         client.post("/v1/replay", json={"setup": setup, "decisions": played}).data
     )
@@ -221,10 +235,21 @@ def main() -> None:
         action="store_true",
         help="also serve the referee with the engine's work memoised (app_layer_only)",
     )
+    ap.add_argument(
+        "--sealed",
+        action="store_true",
+        help="serve under a STATE_SECRET and send the state sealed, as that service issues it",
+    )
     args = ap.parse_args()
+    if args.sealed and args.engine_state:
+        ap.error("--sealed sends the state as the service issues it: not with --engine-state")
     from benchmarks.http import mid_game_body  # after argparse: it imports the engine
 
-    body = orjson.dumps(mid_game_body() if args.engine_state else service_mid_game_body())
+    secret = secrets.token_urlsafe(32) if args.sealed else None
+    extra = {"STATE_SECRET": secret} if secret is not None else {}
+    body = orjson.dumps(
+        mid_game_body() if args.engine_state else service_mid_game_body(secret=secret)
+    )
     with contextlib.ExitStack() as stack:
         specs: list[tuple[str, str, Path | None]] = [
             ("referee", "app:create_app()", None),
@@ -238,13 +263,13 @@ def main() -> None:
             specs.append(("app-layer", APP_LAYER, None))
         servers: dict[str, tuple[Client, list[int]]] = {}
         for name, app, where in specs:
-            url, pid = stack.enter_context(server(app, where))
+            url, pid = stack.enter_context(server(app, where, extra))
             client = Client(url, body)
             stack.callback(client.close)
             client.send(50)  # warm-up: imports, first-request set-up, caches
             servers[name] = (client, workers_of(pid))
         print(
-            f"body {len(body)} bytes; {args.rounds} rounds of {args.requests} requests "
+            f"body {len(body)} bytes{' (sealed)' if secret else ''}; {args.rounds} rounds of {args.requests} requests "
             f"per server ({', '.join(servers)})"
         )
         cpu: dict[str, list[float]] = {name: [] for name in servers}

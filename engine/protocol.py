@@ -113,6 +113,9 @@ class DecisionProtocol(Generic[G]):
     diagnose: Callable[[G, Any, str], IllegalDecision]  # why an action is not an option
     step: Callable[[G, Any], None]  # apply a legal action in place
     final_scores: Callable[[G], JSON]
+    # a state whose seal proved the service wrote it, read without the consistency checks
+    # (docs/trust.md); None: such states are read as any other
+    read_sealed: Callable[[Any, Any], G] | None = None
 
     def apply_internal(self, g: G, d: Any, pointer: str = "") -> None:
         """One decision object, read and checked against the options (refused with the rule
@@ -146,7 +149,15 @@ class DecisionProtocol(Generic[G]):
 
     def load(self, state: Any, catalog: Any = None) -> G:
         """Read and check a state (InvalidState lists every problem)."""
+        return self.read(state, catalog, False)
+
+    def read(self, state: Any, catalog: Any, sealed: bool) -> G:
+        """`load`, or with `sealed` (its seal proved the service wrote it, so its consistency
+        was checked when it was written) read without those checks (`read_sealed`); its
+        shape, catalog and cards are read all the same."""
         cat = self.get_catalog(catalog) if catalog is not None else None
+        if sealed and self.read_sealed is not None:
+            return self.read_sealed(state, cat)
         return self.read_state(state, cat)
 
     def new_game(self, setup: JSON) -> JSON:
@@ -186,10 +197,12 @@ class DecisionProtocol(Generic[G]):
         g.log = None  # type: ignore[attr-defined]
         return events
 
-    def apply_all(self, state: Any, decisions: Any, catalog: Any = None) -> tuple[JSON, list[JSON]]:
+    def apply_all(
+        self, state: Any, decisions: Any, catalog: Any = None, sealed: bool = False
+    ) -> tuple[JSON, list[JSON]]:
         """All or nothing: the first illegal decision raises with its index; the input state
-        is never mutated."""
-        g = self.load(state, catalog)
+        is never mutated. `sealed`: as for `load` (every decision is checked all the same)."""
+        g = self.read(state, catalog, sealed)
         error = self.apply_logged(g, decisions)
         if error is not None:
             raise error

@@ -18,6 +18,7 @@ from engine.architectura.scoring import final_scores
 from engine.architectura.serialize import (
     DECISION_TYPES,
     game_from_json,
+    game_from_sealed,
     game_to_json,
     parse_cell,
     pending_json,
@@ -346,6 +347,7 @@ _PROTOCOL: DecisionProtocol[Game] = DecisionProtocol(
     diagnose=diagnose,
     step=step,
     final_scores=final_scores,
+    read_sealed=game_from_sealed,
 )
 # The shared decision protocol (engine/protocol.py) gives the rest of the JSON face.
 apply_internal = _PROTOCOL.apply_internal

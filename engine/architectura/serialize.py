@@ -233,9 +233,29 @@ def _where(at: Where) -> str:
 
 def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     """Read and check a state from outside; raise InvalidState listing every problem."""
+    r = Problems()
+    g, shown = _read(r, data, custom_catalog)
+    _check_flow(r, g, data, shown)
+    if r.problems:
+        raise InvalidState(r.problems)
+    return g
+
+
+def game_from_sealed(data: Any, custom_catalog: Catalog | None = None) -> Game:
+    """A state whose seal proved this service wrote it (docs/trust.md): read as
+    `game_from_json` reads it (its shape, catalog, rules version and cards), without the
+    consistency checks the service already made when it wrote it: the values shown, each
+    resolving step resumable, the pending decision and its options listed on a copy
+    (`_check_flow`). The options are listed when first asked for, on the game itself."""
+    g, _ = _read(Problems(), data, custom_catalog)
+    return g
+
+
+def _read(r: Problems, data: Any, custom_catalog: Catalog | None) -> tuple[Game, list[Shown]]:
+    """The game a state describes and the values its top cards show; InvalidState lists
+    every problem of its shape and cards."""
     if not isinstance(data, dict):
         raise InvalidState([Problem("wrong_type", msg("the state must be a JSON object"), "")])
-    r = Problems()
     doc = convert(data, StateDoc)
     if doc is None:  # not well formed: walked node by node to list every problem
         doc = node(r, data, StateDoc, "")
@@ -297,10 +317,7 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     g._opts = None
     if r.problems:
         raise InvalidState(r.problems)
-    _check_flow(r, g, data, shown)
-    if r.problems:
-        raise InvalidState(r.problems)
-    return g
+    return g, shown
 
 
 def _read_colours(r: Problems, g: Game, seats: list[SeatDoc]) -> None:

@@ -34,6 +34,7 @@ from engine.fora_de_prumo.serialize import (
     DECISION_FIELDS,
     SOURCES,
     game_from_json,
+    game_from_sealed,
     game_to_json,
     pending_json,
 )
@@ -482,6 +483,7 @@ _PROTOCOL: DecisionProtocol[Game] = DecisionProtocol(
     diagnose=diagnose,
     step=step,
     final_scores=final_scores,
+    read_sealed=game_from_sealed,
 )
 # The shared decision protocol (engine/protocol.py) gives the rest of the JSON face.
 apply_internal = _PROTOCOL.apply_internal

@@ -475,8 +475,9 @@ def _read_turn(r: Problems, cards: _Cards, doc: StateDoc, n: int) -> tuple[Any, 
     return seat, number, step, peeked, bought
 
 
-def _read(r: Problems, data: dict[str, Any], custom: Catalog | None) -> Game:
-    """The state as read (InvalidState at the first problem of shape or card)."""
+def _read(r: Problems, data: dict[str, Any], custom: Catalog | None, sealed: bool = False) -> Game:
+    """The state as read (InvalidState at the first problem of shape or card); each work's
+    building rebuilt placement by placement (`check_work`), or at once when `sealed`."""
     doc = convert(data, StateDoc)
     if doc is None:  # not well formed: walked node by node to list every problem
         doc = node(r, data, StateDoc, "")
@@ -500,7 +501,10 @@ def _read(r: Problems, data: dict[str, Any], custom: Catalog | None) -> Game:
     g = Game.__new__(Game)
     g.cat, g.n, g.market_size, g.first_seat = cat, n, k, first
     g.hands, g.works = hands, works
-    g.buildings = [check_work(r, cat, w, f"/seats/{i}/work") for i, w in enumerate(works)]
+    g.buildings = [
+        _sealed_building(cat, w) if sealed else check_work(r, cat, w, f"/seats/{i}/work")
+        for i, w in enumerate(works)
+    ]
     g.pcache = [{} for _ in range(n)]
     g.deck, g.market = deck, market
     g.seat, g.turn, g.step = seat, number, step
@@ -526,6 +530,23 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
     if r.problems:
         raise InvalidState(r.problems)
     return g
+
+
+def game_from_sealed(data: Any, custom_catalog: Catalog | None = None) -> Game:
+    """A state whose seal proved this service wrote it (docs/trust.md): read as
+    `game_from_json` reads it (its shape, catalog, rules version and cards), without the
+    consistency checks the service already made when it wrote it: each building rebuilt and
+    every placement checked (`check_work`), the turn's bookkeeping (`check_turn`), the pending
+    decision and the scores (`check_derived`)."""
+    if not isinstance(data, dict):
+        raise InvalidState([Problem("wrong_type", msg("the state must be a JSON object"), "")])
+    return _read(Problems(named=True), data, custom_catalog, sealed=True)
+
+
+def _sealed_building(cat: Catalog, w: Work) -> Building:
+    """The building of a work this service wrote: what `check_work` builds from a work whose
+    every placement is legal and every conversion targets one of its spaces."""
+    return Building(cat, w.building, set(w.converted))
 
 
 def turns_played(g: Game, seat: int) -> int:

@@ -49,7 +49,9 @@ def test_app_layer_only_answers_as_the_referee(body: bytes) -> None:
 def test_memo_computes_once_per_input() -> None:
     calls: list[Any] = []
 
-    def apply_all(state: Any, decisions: Any, catalog: Any = None) -> tuple[Any, Any]:
+    def apply_all(
+        state: Any, decisions: Any, catalog: Any = None, sealed: bool = False
+    ) -> tuple[Any, Any]:
         calls.append(decisions)
         return {"seen": state["n"]}, [{"event": d} for d in decisions]
 

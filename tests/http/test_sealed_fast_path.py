@@ -1,0 +1,163 @@
+"""The sealed fast path (issue 19 item 2, docs/trust.md "What a valid seal saves"): with
+STATE_SECRET, /v1/resolve reads a state whose seal verifies without its consistency checks
+(each game's `game_from_sealed`), and still checks every decision; any other state is read
+and checked in full. Answers are byte for byte those of the checked path."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import orjson
+import pytest
+from http_support import make_app, ok, post
+
+from app.errors import ApiError
+from app.seal import Sealer
+from engine.canonical import dumps, dumps_utf8
+from engine.games import GAMES, engine
+
+SECRET = "fast-path-secret-0123456789abcdefghijklmnopqrstuvwxyz"
+OTHER = "fast-path-other-secret-ZYXWVUTSRQPONMLKJIHGFEDCBA98765"
+BUILT_IN = ["architectura", "fora-de-prumo"]
+
+
+def positions(game: str, games: int, every: int) -> list[dict[str, Any]]:
+    """Running states of random games (seeded: 2 to 4 seats, random legal decisions), one
+    every `every` decisions, each as the engine writes it."""
+    eng = engine(game)
+    out = []
+    for seed in range(games):
+        rnd = random.Random(seed)
+        g = eng.new_game_internal(eng.tournament_setup(seed, 2 + seed % 3, None))
+        steps = 0
+        while not eng.is_terminal(g):
+            if steps % every == every - 1:
+                out.append(eng.game_to_json(g))
+            eng.apply_action(g, rnd.choice(eng.legal_actions(g)))
+            steps += 1
+    return out
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_the_sealed_read_answers_as_the_checked_read(game: str) -> None:
+    """Many random positions: every option applied by both reads gives the same bytes."""
+    eng = engine(game)
+    rnd = random.Random(1)
+    states = positions(game, 16, 4)
+    assert len(states) > 100
+    for state in states:
+        options = eng.legal_decisions(state)["options"]
+        for d in rnd.sample(options, min(3, len(options))):
+            want = orjson.dumps(eng.apply_all(state, [d]))
+            assert orjson.dumps(eng.apply_all(state, [d], None, True)) == want
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_the_sealed_read_still_checks_the_decision(game: str) -> None:
+    eng = engine(game)
+    state = positions(game, 1, 5)[0]
+    bad = {"type": "no-such-decision"}
+    with pytest.raises(Exception) as checked:
+        eng.apply_all(state, [bad])
+    with pytest.raises(type(checked.value)) as fast:
+        eng.apply_all(state, [bad], None, True)
+    assert fast.value.to_json() == checked.value.to_json()  # type: ignore[attr-defined]
+
+
+def _strip_seal(answer: bytes) -> bytes:
+    body = orjson.loads(answer)
+    del body["state"]["seal"]
+    return orjson.dumps(body)
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_sealed_resolve_answers_byte_for_byte_as_the_unsealed_service(game: str) -> None:
+    """Through HTTP, random positions of both games: the sealed service's answer is the
+    service without a secret's answer to the same state, with a seal added."""
+    sealed, plain = make_app(STATE_SECRET=SECRET).test_client(), make_app().test_client()
+    sealer = Sealer(SECRET)
+    rnd = random.Random(2)
+    for state in positions(game, 4, 9):
+        d = rnd.choice(engine(game).legal_decisions(state)["options"])
+        body = {"state": sealer.seal(state), "decisions": [d]}
+        fast = sealed.post("/v1/resolve", json=body)
+        assert fast.status_code == 200, fast.get_json()
+        slow = plain.post("/v1/resolve", json={"state": state, "decisions": [d]})
+        assert _strip_seal(fast.data) == slow.data
+
+
+def _inconsistent(state: dict[str, Any]) -> dict[str, Any]:
+    """The state with a pending decision it does not ask for: a consistency problem only
+    the checks find (the rest of the state reads as it is)."""
+    out = copy.deepcopy(state)
+    out["pending"] = {**out["pending"], "seat": (out["pending"]["seat"] + 1) % 2}
+    return out
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_only_a_verified_seal_skips_the_checks(game: str) -> None:
+    """What the seal vouches for is not checked again; any other state is checked in full:
+    unsealed (no secret), sealed with another secret, or with a broken seal."""
+    state = _inconsistent(positions(game, 1, 5)[0])
+    d = engine(game).legal_decisions(positions(game, 1, 5)[0])["options"][0]
+    sealed, plain = make_app(STATE_SECRET=SECRET).test_client(), make_app().test_client()
+
+    # a state sealed with the service's secret was written by the service: trusted
+    ok(post(sealed, "/v1/resolve", {"state": Sealer(SECRET).seal(state), "decisions": [d]}))
+    # without a secret: read and checked
+    refused = post(plain, "/v1/resolve", {"state": state, "decisions": [d]})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_state"
+    # with a secret: anything its seal does not prove is refused before it is read
+    for doc in (
+        state,
+        Sealer(OTHER).seal(state),
+        {**Sealer(SECRET).seal(state), "seal": Sealer(OTHER).seal(state)["seal"]},
+    ):
+        refused = post(sealed, "/v1/resolve", {"state": doc, "decisions": [d]})
+        assert refused.status_code == 422 and refused.get_json()["code"] == "state_tampered"
+
+
+def test_other_readers_still_check_a_sealed_state() -> None:
+    """Only /v1/resolve takes the fast path; /v1/validate reads every sealed state in full."""
+    state = _inconsistent(positions("architectura", 1, 5)[0])
+    sealed = make_app(STATE_SECRET=SECRET).test_client()
+    out = ok(post(sealed, "/v1/validate", {"state": Sealer(SECRET).seal(state)}))
+    assert not out["valid"]
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_seal_payload_is_the_canonical_json(game: str) -> None:
+    """The seal's payload (orjson, keys sorted) is the canonical JSON's bytes for every state
+    the engines write, so states sealed before it still verify."""
+    for state in positions(game, 3, 11):
+        assert dumps_utf8(state) == dumps(state).encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"b": 1, "a": [1.5, "x"]},
+        {"x": 1e-05, "y": 1e16},
+        [2**70, "é", "\u2028", "\x00\x1f\x7f"],
+        {"\U0001f600": 1, "\uffff": 2, "z": {"é": None, "e": True}},
+        ["\ud800"],
+        "a,1.5]",
+        0.5,
+    ],
+)
+def test_canonical_bytes_match_the_standard_library(value: Any) -> None:
+    assert dumps_utf8(value, "surrogatepass") == dumps(value).encode("utf-8", "surrogatepass")
+
+
+def test_a_seal_over_floats_still_verifies_and_still_binds() -> None:
+    """The seal is checked on orjson's bytes first, then on the canonical JSON's: a document
+    whose two differ (a float orjson writes otherwise, 1e-05) verifies, and a change does not."""
+    sealer = Sealer(SECRET)
+    doc = sealer.seal({"game": "x", "v": [1e-05, 0.5, 2**70]})
+    assert orjson.dumps({"v": 1e-05}) != dumps({"v": 1e-05}).encode()
+    assert sealer.open(doc) == ({"game": "x", "v": [1e-05, 0.5, 2**70]}, None)
+    with pytest.raises(ApiError) as e:
+        sealer.open({**doc, "v": [1e-06, 0.5, 2**70]})
+    assert e.value.code == "state_tampered"
