@@ -119,6 +119,12 @@ def events(c: Contract) -> dict[str, Schema]:
 _ORDER = ("type", "description", "required", "additionalProperties", "properties")
 
 
+def _renamed(pointer: str, names: dict[str, str]) -> str:
+    """A component's name in the contract, from msgspec's pointer to it."""
+    target = pointer.rsplit("/", 1)[1]
+    return names.get(target, target)
+
+
 def _tidy(schema: Any, names: dict[str, str]) -> Any:
     """msgspec's schema as the contract writes it: no titles, components by their names,
     the object's keywords first."""
@@ -126,12 +132,16 @@ def _tidy(schema: Any, names: dict[str, str]) -> Any:
         return [_tidy(s, names) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    if "$ref" in schema:
-        target = schema["$ref"].rsplit("/", 1)[1]
-        return ref(names.get(target, target))
+    if "$ref" in schema:  # with what a field declares beside it (its meaning, its default)
+        named = ref(_renamed(schema["$ref"], names))
+        beside = {k: schema[k] for k in ("description", "default") if k in schema}
+        return {"allOf": [named]} | beside if beside else named
     out = {k: _tidy(v, names) for k, v in schema.items() if k not in ("title", "properties")}
     if "properties" in schema:  # field names, not keywords
         out["properties"] = {k: _tidy(v, names) for k, v in schema["properties"].items()}
+    if "mapping" in schema.get("discriminator", {}):  # a tagged union's members, by name
+        mapping = schema["discriminator"]["mapping"].items()
+        out["discriminator"]["mapping"] = {t: ref(_renamed(r, names))["$ref"] for t, r in mapping}
     return {k: out[k] for k in _ORDER if k in out} | out
 
 
@@ -158,7 +168,17 @@ def structs(declared: Declared, answered: bool = False) -> dict[str, Schema]:
         required.sort(key=list(props).index)
         if "description" in schema:  # a docstring: its continuation lines not indented
             schema["description"] = inspect.cleandoc(schema["description"])
-        out[name] = _tidy(schema, names)
+        out[name] = _extended(_tidy(schema, names), getattr(struct, "contract_extra", {}))
+    return out
+
+
+def _extended(component: Schema, extra: Schema) -> Schema:
+    """A struct's component with what the struct declares for the contract alone
+    (`contract_extra`): its keys added or replaced, its `properties` field by field."""
+    fields = extra.get("properties", {})
+    out = component | {k: v for k, v in extra.items() if k != "properties"}
+    if fields:
+        out["properties"] = component["properties"] | fields
     return out
 
 

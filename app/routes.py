@@ -19,8 +19,16 @@ from app.i18n import answer_language, translate_prompt
 from app.jsonio import json_response
 from app.replay import run_replay
 from app.seal import issue_state, require_dealt
-from engine.errors import MAX_PROBLEMS, EngineError, InvalidState, problem_count
-from engine.games import DEFAULT_GAME, GAMES, GameModule, engine, engine_for, engine_for_state
+from engine.errors import MAX_PROBLEMS, EngineError, InvalidState, problem_count, short_repr
+from engine.games import (
+    DEFAULT_GAME,
+    GAMES,
+    GameModule,
+    engine,
+    engine_for,
+    engine_for_state,
+    unknown_game,
+)
 from engine.messages import msg
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
@@ -161,12 +169,7 @@ def _catalog_game() -> GameModule:
     """The game whose catalogs are asked for: `?game=` (Architectura by default)."""
     game_id = request.args.get("game", DEFAULT_GAME)
     if game_id not in GAMES:
-        raise ApiError(
-            404,
-            "unknown_game",
-            msg("Unknown game {game}; known: {known}.", game=repr(game_id), known=", ".join(GAMES)),
-            "",
-        )
+        raise ApiError(404, "unknown_game", unknown_game(game_id), "")
     return engine(game_id)
 
 
@@ -193,7 +196,7 @@ def catalog(catalog_id: str) -> Response:
             msg(
                 "No built-in {game} catalog {catalog_id}; known: {known}.",
                 game=eng.INFO.id,
-                catalog_id=repr(catalog_id),
+                catalog_id=short_repr(catalog_id),
                 known=", ".join(sorted(cats)),
             ),
             "",

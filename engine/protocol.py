@@ -18,8 +18,6 @@ from typing import Any, Generic, Protocol, TypeVar
 from engine.errors import EngineError, IllegalDecision, SetupError, short_repr
 from engine.messages import Msg, msg
 
-G = TypeVar("G")  # the game's in-memory state: has .over, .n and .log
-
 
 class _Identified(Protocol):
     @property
@@ -28,6 +26,18 @@ class _Identified(Protocol):
 
 C = TypeVar("C", bound=_Identified)  # a game's catalog
 JSON = dict[str, Any]
+
+
+class _Played(Protocol):
+    """What the shared protocol reads of a game's in-memory state."""
+
+    n: int  # seats
+    over: bool
+    log: list[JSON] | None  # the events of the decisions being applied, while they are
+
+
+G = TypeVar("G", bound=_Played)  # the game's in-memory state
+A = TypeVar("A")  # the game's action (an in-memory decision)
 
 
 def shipped_catalogs(
@@ -96,8 +106,17 @@ def finish_view(view: JSON, seat: int) -> JSON:
     return view
 
 
+def _listed(decisions: object) -> list[Any]:
+    """A request's decisions: an array (IllegalDecision `malformed_decision` otherwise)."""
+    if not isinstance(decisions, list):
+        raise IllegalDecision(
+            "malformed_decision", msg("decisions must be an array"), None, "/decisions"
+        )
+    return decisions
+
+
 @dataclass(frozen=True)
-class DecisionProtocol(Generic[G]):
+class DecisionProtocol(Generic[G, A]):
     """The shared JSON face of one game, from that game's pieces."""
 
     catalog_type: type
@@ -108,16 +127,16 @@ class DecisionProtocol(Generic[G]):
     write_state: Callable[[G], JSON]
     pending_json: Callable[[G], JSON | None]
     new_game_internal: Callable[[JSON], G]
-    parse_decision: Callable[[G, Any, str], Any]  # a decision object to the game's action
-    options: Callable[[G], list[Any]]  # the legal actions now
-    diagnose: Callable[[G, Any, str], IllegalDecision]  # why an action is not an option
-    step: Callable[[G, Any], None]  # apply a legal action in place
+    parse_decision: Callable[[G, Any, str], A]  # a decision object to the game's action
+    options: Callable[[G], list[A]]  # the legal actions now
+    diagnose: Callable[[G, A, str], IllegalDecision]  # why an action is not an option
+    step: Callable[[G, A], None]  # apply a legal action in place
     final_scores: Callable[[G], JSON]
     # a state whose seal proved the service wrote it, read without the consistency checks
     # (docs/trust.md); None: such states are read as any other
     read_sealed: Callable[[Any, Any], G] | None = None
 
-    def apply_internal(self, g: G, d: Any, pointer: str = "") -> None:
+    def apply_internal(self, g: G, d: object, pointer: str = "") -> None:
         """One decision object, read and checked against the options (refused with the rule
         it breaks, `diagnose`), applied in place."""
         a = self.parse_decision(g, d, pointer)
@@ -125,7 +144,7 @@ class DecisionProtocol(Generic[G]):
             raise self.diagnose(g, a, pointer)
         self.step(g, a)
 
-    def get_catalog(self, spec: Any) -> Any:
+    def get_catalog(self, spec: object) -> Any:
         """A catalog by id (a built-in one), given inline as a catalog document, or already
         loaded (a catalog object is returned unchanged)."""
         if isinstance(spec, self.catalog_type):
@@ -147,11 +166,11 @@ class DecisionProtocol(Generic[G]):
             )
         return cat
 
-    def load(self, state: Any, catalog: Any = None) -> G:
+    def load(self, state: object, catalog: object = None) -> G:
         """Read and check a state (InvalidState lists every problem)."""
         return self.read(state, catalog, False)
 
-    def read(self, state: Any, catalog: Any, sealed: bool) -> G:
+    def read(self, state: object, catalog: object, sealed: bool) -> G:
         """`load`, or with `sealed` (its seal proved the service wrote it, so its consistency
         was checked when it was written) read without those checks (`read_sealed`); its
         shape, catalog and cards are read all the same."""
@@ -163,25 +182,22 @@ class DecisionProtocol(Generic[G]):
     def new_game(self, setup: JSON) -> JSON:
         return self.write_state(self.new_game_internal(setup))
 
-    def legal_decisions(self, state: Any, catalog: Any = None) -> JSON:
+    def legal_decisions(self, state: object, catalog: object = None) -> JSON:
         """The pending decision and every option; each is accepted unchanged by `apply`."""
         g = self.load(state, catalog)
         pending = self.pending_json(g)
         return {
             "pending": pending,
             "options": pending["options"] if pending else [],
-            "game_over": g.over,  # type: ignore[attr-defined]
+            "game_over": g.over,
         }
 
-    def apply_logged(self, g: G, decisions: Any) -> IllegalDecision | None:
+    def apply_logged(self, g: G, decisions: object) -> IllegalDecision | None:
         """Apply decisions in order, tagging each event with its decision's index; stop at
         the first illegal one and return its error (with `index`), leaving `g` just before."""
-        if not isinstance(decisions, list):
-            raise IllegalDecision(
-                "malformed_decision", msg("decisions must be an array"), None, "/decisions"
-            )
+        decisions = _listed(decisions)
         log: list[JSON] = []
-        g.log = log  # type: ignore[attr-defined]
+        g.log = log
         for i, d in enumerate(decisions):
             before = len(log)
             try:
@@ -193,12 +209,12 @@ class DecisionProtocol(Generic[G]):
         return None
 
     def take_log(self, g: G) -> list[JSON]:
-        events: list[JSON] = g.log or []  # type: ignore[attr-defined]
-        g.log = None  # type: ignore[attr-defined]
+        events = g.log or []
+        g.log = None
         return events
 
     def apply_all(
-        self, state: Any, decisions: Any, catalog: Any = None, sealed: bool = False
+        self, state: object, decisions: object, catalog: object = None, sealed: bool = False
     ) -> tuple[JSON, list[JSON]]:
         """All or nothing: the first illegal decision raises with its index; the input state
         is never mutated. `sealed`: as for `load` (every decision is checked all the same)."""
@@ -209,18 +225,20 @@ class DecisionProtocol(Generic[G]):
         events = self.take_log(g)
         return self.write_state(g), events
 
-    def apply(self, state: Any, decision: Any, catalog: Any = None) -> tuple[JSON, list[JSON]]:
+    def apply(
+        self, state: object, decision: object, catalog: object = None
+    ) -> tuple[JSON, list[JSON]]:
         """One decision: (new state, events)."""
         return self.apply_all(state, [decision], catalog)
 
-    def score(self, state: Any, catalog: Any = None) -> JSON:
+    def score(self, state: object, catalog: object = None) -> JSON:
         """Standings now (the scoring applied to the position as it stands) or final."""
         g = self.load(state, catalog)
         out = self.final_scores(g)
-        out["final"] = g.over  # type: ignore[attr-defined]
+        out["final"] = g.over
         return out
 
-    def replay(self, start: Any, decisions: Any, catalog: Any = None) -> JSON:
+    def replay(self, start: object, decisions: object, catalog: object = None) -> JSON:
         """Settle a dispute: from a starting state (or `{"setup": ...}`) apply a decision
         log. Returns the final state and events, or the index of the first illegal decision
         and its error with the state reached just before it."""
@@ -228,9 +246,10 @@ class DecisionProtocol(Generic[G]):
             g = self.new_game_internal(start["setup"])
         else:
             g = self.load(start, catalog)
-        error = self.apply_logged(g, decisions)
+        listed = _listed(decisions)
+        error = self.apply_logged(g, listed)
         events = self.take_log(g)
-        out: JSON = {"ok": error is None, "applied": len(decisions)}
+        out: JSON = {"ok": error is None, "applied": len(listed)}
         if error is not None:
             out["applied"] = error.index
             out["error"] = error.to_json()
@@ -241,5 +260,4 @@ class DecisionProtocol(Generic[G]):
     def returns(self, g: G) -> list[float]:
         """Per seat: 1 for a sole winner, 1/k for k sharing the win, else 0."""
         winners = self.final_scores(g)["winners"]
-        n: int = g.n  # type: ignore[attr-defined]
-        return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(g.n)]

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import msgspec
+
 from engine.errors import CatalogError, Problem, SetupError, add_problems_of, missing
 from engine.messages import Msg, msg
 
@@ -15,6 +17,37 @@ C = TypeVar("C")
 
 SEATS = range(2, 5)  # both games are played by 2, 3 or 4 players
 SEED_LIMIT = 2**64
+
+
+def seats_field(clause: str) -> msgspec.Meta:
+    """A set-up's `seats` as its game declares it (schema.SetupDoc): its range and clause."""
+    return msgspec.Meta(
+        ge=SEATS.start, le=SEATS.stop - 1, extra={"clause": clause}, description=clause
+    )
+
+
+def seed_field(clause: str) -> msgspec.Meta:
+    """A set-up's `seed`: at least 0 (and, in the contract, below SEED_LIMIT: msgspec bounds an
+    integer within 64 bits)."""
+    return msgspec.Meta(
+        ge=0,
+        extra={"clause": clause},
+        description=f"Seed of every shuffle ({clause}).",
+        extra_json_schema={"maximum": SEED_LIMIT - 1},
+    )
+
+
+def first_seat_field(clause: str) -> msgspec.Meta:
+    """A set-up's `first_seat`: a seat of the most seats (below `seats` in the contract: see
+    below_seats)."""
+    return msgspec.Meta(
+        ge=0, le=SEATS.stop - 2, extra={"clause": clause}, description=f"{clause}; below seats."
+    )
+
+
+def by_seats(n: int, then: dict[str, Any]) -> dict[str, Any]:
+    """A set-up's contract constraint for `n` seats (JSON Schema if/then)."""
+    return {"if": {"required": ["seats"], "properties": {"seats": {"const": n}}}, "then": then}
 
 
 @dataclass(frozen=True)

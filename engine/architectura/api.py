@@ -333,7 +333,7 @@ def _why_not_eligible(g: Game, cell: int) -> Msg:
     )
 
 
-_PROTOCOL: DecisionProtocol[Game] = DecisionProtocol(
+_PROTOCOL: DecisionProtocol[Game, Action] = DecisionProtocol(
     catalog_type=Catalog,
     load_catalog=load_catalog,
     builtin_catalogs=builtin_catalogs,

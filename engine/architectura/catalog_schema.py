@@ -11,7 +11,7 @@ itself, in C.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
@@ -155,22 +155,58 @@ class Card(Strict, tag_field="kind", kw_only=True):
 
 
 class BasicCard(Card, tag="basic", kw_only=True):
+    """A basic card (A-1.3, A-10): its face is `values` and `basic`, or a `formula` (A-2.1)."""
+
     replaces: None = None
 
 
 class AdditionalCard(Card, tag="additional", kw_only=True):
-    replaces: str | None = None
-    """the basic card it replaces (A-1.5); without one, any of its basic value"""
+    """An additional card (A-1.5, A-10): its face is `values` and `basic`, or a `formula`
+    (A-2.1)."""
+
+    replaces: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="The basic card it replaces (A-1.5); without one, any of its basic value."
+        ),
+    ] = None
 
 
 class CatalogDoc(Strict, kw_only=True):
-    """An Architectura card catalog (A-10)."""
+    """An Architectura catalog document (A-10; docs/catalog.md); its cards are checked strictly by the engine (422 `invalid_catalog`)."""
+
+    # In the contract a card is any object, as the hand-written contract had it: its shape is
+    # ArchitecturaBasicCard / ArchitecturaAdditionalCard, but a request generated from it (the
+    # schemathesis run) costs several times as much, for every operation that takes a catalog.
+    contract_extra: ClassVar[dict[str, Any]] = {
+        "properties": {
+            "cards": {
+                "type": "array",
+                "description": "The cards (A-10), 12 of them basic; each an"
+                " ArchitecturaBasicCard or ArchitecturaAdditionalCard (`kind`).",
+                "minItems": 1,
+                "maxItems": 256,
+                "items": {"type": "object"},
+            }
+        }
+    }
 
     format: Literal["architectura-catalog/1"]
     id: Id
     name: Name
     provenance: LongText
-    colours: Annotated[list[Id], msgspec.Meta(min_length=4, max_length=4)] = msgspec.field(
-        default_factory=lambda: list(DEFAULT_COLOURS)
-    )
-    cards: Annotated[list[BasicCard | AdditionalCard], msgspec.Meta(min_length=1, max_length=256)]
+    colours: Annotated[
+        list[Id],
+        msgspec.Meta(
+            min_length=4,
+            max_length=4,
+            description="The four seat colours (A-1.1), blue, green, yellow and red by default.",
+            extra_json_schema={"uniqueItems": True},
+        ),
+    ] = msgspec.field(default_factory=lambda: list(DEFAULT_COLOURS))
+    cards: Annotated[
+        list[BasicCard | AdditionalCard],
+        msgspec.Meta(
+            min_length=1, max_length=256, description="The cards (A-10), 12 of them basic."
+        ),
+    ]

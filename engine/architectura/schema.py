@@ -15,13 +15,14 @@ openapi.yaml's ArchitecturaState, Seat and CityEntry are generated from these st
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
 from engine.architectura.catalog_schema import CatalogDoc
 from engine.architectura.model import BLOCKS, RULES_VERSION, TOKENS, VARIANTS
 from engine.declared import Doc
+from engine.setup_fields import by_seats, first_seat_field, seats_field, seed_field
 from engine.shapes import SEAT, Schema, const, integer, nullable, ref, shape, string
 
 GAME = "architectura"
@@ -121,27 +122,87 @@ class StateDoc(Doc):
 
 
 class SetupDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """An Architectura set-up (A-1). One that converts has no problem in its own fields
-    but perhaps `first_seat` (a seat of the game: A-1.4) and `seed` (below 2^64: msgspec
-    bounds integers within 64 bits); its colours and replacements are checked against its
-    catalog (setup.py). One that does not is read field by field."""
+    """An Architectura set-up (A-1), read by its engine: a field left out that is required
+    is 422 `missing_field` (A-1.1, A-1.6); a bad value 422 `invalid_seat_count` (A-1.1),
+    `invalid_seed` (A-1.6), `invalid_first_seat` (A-1.4), `invalid_variant` (A-1.5),
+    `invalid_colours` (A-1.1), `invalid_replacements` / `illegal_replacement` /
+    `replacements_in_basic_game` (A-1.5), `unknown_catalog` (A-10) or `invalid_catalog`;
+    an unknown field 422 `unknown_field` (A-1); more than 100 of them, 400
+    `invalid_request` (refused unread, as in every request)."""
 
-    game: Literal["architectura"] = "architectura"
-    seats: Annotated[int, msgspec.Meta(ge=2, le=4, extra={"clause": "A-1.1"})]
-    seed: Annotated[int, msgspec.Meta(ge=0, extra={"clause": "A-1.6"})]
-    """below 2^64 (msgspec bounds an integer within 64 bits)"""
-    variant: Literal["basic", "advanced"] = "basic"
-    first_seat: Annotated[int, msgspec.Meta(ge=0, le=3, extra={"clause": "A-1.4"})] = 0
+    # One that converts has no problem in its own fields but perhaps `first_seat` (a seat of
+    # the game: A-1.4) and `seed` (below 2^64: msgspec bounds integers within 64 bits); its
+    # colours and replacements are checked against its catalog (setup.py). One that does not
+    # is read field by field. In the contract: first_seat below seats (A-1.4), one colour
+    # and at most one replacement map per seat (A-1.1, A-1.5), and the basic game (the
+    # default) replaces nothing (A-1.5).
+    contract_extra: ClassVar[Schema] = {
+        "allOf": [
+            by_seats(
+                2,
+                {
+                    "properties": {
+                        "first_seat": {"maximum": 1},
+                        "colours": {"maxItems": 2},
+                        "replacements": {"maxItems": 2},
+                    }
+                },
+            ),
+            by_seats(
+                3,
+                {
+                    "properties": {
+                        "first_seat": {"maximum": 2},
+                        "colours": {"minItems": 3, "maxItems": 3},
+                        "replacements": {"maxItems": 3},
+                    }
+                },
+            ),
+            {
+                "if": {
+                    "not": {
+                        "required": ["variant"],
+                        "properties": {"variant": {"const": "advanced"}},
+                    }
+                },
+                "then": {"properties": {"replacements": {"items": {"maxProperties": 0}}}},
+            },
+            by_seats(4, {"properties": {"colours": {"minItems": 4}}}),
+        ]
+    }
+
+    game: Annotated[
+        Literal["architectura"],
+        msgspec.Meta(description="Optional; Architectura is the default game."),
+    ] = "architectura"
+    seats: Annotated[int, seats_field("A-1.1")]
+    seed: Annotated[int, seed_field("A-1.6")]
+    variant: Annotated[Literal["basic", "advanced"], msgspec.Meta(description="A-1.5")] = "basic"
+    first_seat: Annotated[int, first_seat_field("A-1.4")] = 0
     # bounded, so that a huge list costs no conversion: refused by setup.py unread
-    colours: Annotated[list[str], msgspec.Meta(max_length=4)] | msgspec.UnsetType = msgspec.UNSET
-    """the seats' colours, in seat order (A-1.1); the catalog's first ones by default"""
+    colours: (
+        Annotated[
+            list[str],
+            msgspec.Meta(
+                max_length=4,
+                description="The seats' colours, one per seat, distinct, in seat order (default"
+                " the catalog's first ones); each one of the catalog's four.",
+                extra_json_schema={"minItems": 2, "uniqueItems": True},
+            ),
+        ]
+        | msgspec.UnsetType
+    ) = msgspec.UNSET
+    # at most one replacement per basic card (a deck has 12, A-1.3)
     replacements: Annotated[
-        list[Annotated[dict[str, str], msgspec.Meta(max_length=12)]], msgspec.Meta(max_length=4)
+        list[Annotated[dict[str, str], msgspec.Meta(max_length=12)]],
+        msgspec.Meta(
+            max_length=4,
+            description="Advanced game only, one object per seat mapping an additional card to"
+            " the basic card it replaces (A-1.5).",
+        ),
     ] = []
-    """per seat, {additional card: basic card it replaces} (A-1.5): at most one per basic
-    card (a deck has 12, A-1.3)"""
-    catalog: str | dict[str, Any] = "reference"
-    """a built-in catalog's id, or a catalog document (A-10)"""
+    # a built-in catalog's id, or a catalog document (A-10)
+    catalog: Annotated[str | dict[str, Any], shape(ref("CatalogSpec"))] = "reference"
 
 
 # Every untrusted document of the game, declared: for the contract (msgspec.json.schema).

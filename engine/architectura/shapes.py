@@ -8,7 +8,10 @@ play random games checking every option and every event against them.
 
 from __future__ import annotations
 
-from engine.architectura.schema import EntryDoc, SeatDoc, StateDoc
+from typing import get_args
+
+from engine.architectura import catalog_schema as catalog
+from engine.architectura.schema import EntryDoc, SeatDoc, SetupDoc, StateDoc
 from engine.architectura.serialize import DECISION_TYPES, KIND
 from engine.shapes import (
     SEAT,
@@ -263,4 +266,20 @@ CONTRACT = Contract(
     pending=PENDING,
     state=[("ArchitecturaState", StateDoc), ("Seat", SeatDoc), ("CityEntry", EntryDoc)],
     view=VIEW,
+    documents={
+        "architectura set-up": [("Setup", SetupDoc)],
+        # the catalog and each struct it nests (a card kind, operation, modifier)
+        "architectura catalog": [("ArchitecturaCatalogDocument", catalog.CatalogDoc)]
+        + [
+            (f"Architectura{s.__name__}", s)
+            for s in (
+                catalog.BasicCard,
+                catalog.AdditionalCard,
+                catalog.Cost,
+                catalog.Selector,
+                *get_args(catalog.AnyOp),
+                *get_args(catalog.AnyScore),
+            )
+        ],
+    },
 )

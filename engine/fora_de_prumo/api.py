@@ -469,7 +469,7 @@ def diagnose(g: Game, a: Action, pointer: str) -> IllegalDecision:
     return refusal
 
 
-_PROTOCOL: DecisionProtocol[Game] = DecisionProtocol(
+_PROTOCOL: DecisionProtocol[Game, Action] = DecisionProtocol(
     catalog_type=Catalog,
     load_catalog=load_catalog,
     builtin_catalogs=builtin_catalogs,

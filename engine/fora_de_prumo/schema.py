@@ -16,7 +16,8 @@ from typing import Annotated, Any, ClassVar, Literal
 import msgspec
 
 from engine.declared import Doc
-from engine.shapes import SEAT, const, nullable, ref, shape, string
+from engine.setup_fields import by_seats, first_seat_field, seats_field, seed_field
+from engine.shapes import SEAT, Schema, const, nullable, ref, shape, string
 
 COORD_LIMIT = 10_000  # far beyond any building of 500 cards; keeps numbers printable
 
@@ -150,6 +151,9 @@ Ability = Literal[
     "arquiteta",
     "estagiario",
 ]
+# Their shapes in the contract: named components, written by hand (the scores name them too).
+SuitName = Annotated[Suit, shape(ref("ForaDePrumoSuit"))]
+AbilityName = Annotated[Ability, shape(ref("ForaDePrumoAbility"))]
 CARD_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 CATALOG_ID = r"^[a-z][a-z0-9_-]{0,63}$"
 Text = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
@@ -157,11 +161,11 @@ Number = Annotated[int, msgspec.Meta(ge=0, le=1000)]
 
 
 class Objective(msgspec.Struct, forbid_unknown_fields=True, tag_field="measure"):
-    """A concept's objective (F-7.4): what it counts, by its `measure`."""
+    """A concept card's objective (F-7), the measure it compares between works."""
 
 
 class SpacesObjective(Objective, tag="spaces"):
-    suit: Suit | msgspec.UnsetType = msgspec.UNSET
+    suit: SuitName | msgspec.UnsetType = msgspec.UNSET
 
 
 class SpaceSuitsObjective(Objective, tag="space_suits"):
@@ -177,7 +181,7 @@ class ConnectionsObjective(Objective, tag="connections"):
 
 
 class QualifiedObjective(Objective, tag="qualified"):
-    suit: Suit | msgspec.UnsetType = msgspec.UNSET
+    suit: SuitName | msgspec.UnsetType = msgspec.UNSET
 
 
 class QualifiedTypesObjective(Objective, tag="qualified_types"):
@@ -207,37 +211,56 @@ AnyObjective = (
 class CardDoc(msgspec.Struct, forbid_unknown_fields=True, tag_field="type", kw_only=True):
     """The fields of every card (F-2.1); its `type` says which others it has."""
 
-    id: Annotated[str, msgspec.Meta(pattern=CARD_ID)]
+    id: Annotated[str, msgspec.Meta(pattern=CARD_ID), shape(ref("ForaDePrumoCardId"))]
     name: Text
     gloss: Text
     phase: Annotated[int, msgspec.Meta(ge=1, le=3)]
     min_players: Annotated[int, msgspec.Meta(ge=1, le=4)]
-    printed: Annotated[list[str], msgspec.Meta(max_length=16)] = []
-    """the fields the published card prints (F-10)"""
+    printed: Annotated[
+        list[str],
+        msgspec.Meta(max_length=16, description="The fields the published card prints (F-10)."),
+    ] = []
 
 
 class SpaceCard(CardDoc, tag="space", kw_only=True):
-    """F-2.2/F-2.3: one suit, or all four (a joker); six slots, at least one door."""
+    """A space card (F-2.2, F-2.3): one suit, or all four (a joker); six slots, at least one
+    door."""
 
-    suits: Annotated[list[Suit], msgspec.Meta(min_length=1, max_length=4)]
-    slots: Annotated[str, msgspec.Meta(pattern=r"^[WDGPBY]{6}$")]
+    suits: Annotated[
+        list[SuitName], msgspec.Meta(min_length=1, max_length=4), shape({"uniqueItems": True})
+    ]
+    slots: Annotated[
+        str,
+        msgspec.Meta(
+            pattern=r"^[WDGPBY]{6}$",
+            description="F-2.5: the six slots (W wall, D door, G P B Y the suits' symbols).",
+        ),
+    ]
 
 
 class MaterialCard(CardDoc, tag="material", kw_only=True):
-    suit: Suit
+    """A material card (F-2.1): its suit and value."""
+
+    suit: SuitName
     value: Number
 
 
 class PersonCard(CardDoc, tag="person", kw_only=True):
-    ability: Ability
+    """A person card (F-2.1): its ability (F-6)."""
+
+    ability: AbilityName
 
 
 class ConceptCard(CardDoc, tag="concept", kw_only=True):
+    """A concept card (F-2.1): its objective (F-7) and points."""
+
     objective: AnyObjective
     points: Number
 
 
 class ProjectCard(CardDoc, tag="project", kw_only=True):
+    """A project card (F-2.1): its value."""
+
     value: Number
 
 
@@ -245,29 +268,54 @@ AnyCard = SpaceCard | MaterialCard | PersonCard | ConceptCard | ProjectCard
 
 
 class CatalogDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """A Fora de Prumo card catalog (F-2.1)."""
+    """A Fora de Prumo catalog document (F-2.1, F-2.8, F-10; docs/catalog.md), checked strictly by the engine."""
 
     format: Literal["fora-de-prumo-catalog/1"]
     id: Annotated[str, msgspec.Meta(pattern=CATALOG_ID)]
     name: Text
-    provenance: Annotated[str, msgspec.Meta(max_length=10_000)] = ""
+    provenance: Annotated[
+        str,
+        msgspec.Meta(
+            max_length=10_000,
+            description="What the published text prints and what is reconstructed (F-10).",
+        ),
+    ] = ""
     cards: Annotated[list[AnyCard], msgspec.Meta(min_length=1, max_length=500)]
 
 
 class SetupDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """A Fora de Prumo set-up (F-1). One that converts has no problem in its own fields but
-    perhaps `first_seat` (a seat of the game: F-R5) and `seed` (below 2^64: msgspec bounds
-    integers within 64 bits); its catalog is read by the caller. One that does not is read
-    field by field (setup.py)."""
+    """A Fora de Prumo set-up (F-1), read by its engine (`game` is required): a field left
+    out that is required is 422 `missing_field` (F-1.1, F-1.9); a bad value 422
+    `invalid_seat_count` (F-1.1), `invalid_seed` (F-1.9), `invalid_first_seat` (F-R5),
+    `invalid_market_size` (F-1.7), `unknown_catalog` (F-2.1) or `invalid_catalog`; an
+    unknown field 422 `unknown_field` (F-1); more than 100 of them, 400 `invalid_request`
+    (refused unread, as in every request)."""
+
+    # One that converts has no problem in its own fields but perhaps `first_seat` (a seat of
+    # the game: F-R5) and `seed` (below 2^64: msgspec bounds integers within 64 bits); its
+    # catalog is read by the caller. One that does not is read field by field (setup.py).
+    # In the contract `game` is required (it tells the games' set-ups apart: GameSetup), and
+    # first_seat is below seats (F-R5).
+    contract_extra: ClassVar[Schema] = {
+        "required": ["game", "seats", "seed"],
+        "allOf": [by_seats(n, {"properties": {"first_seat": {"maximum": n - 1}}}) for n in (2, 3)],
+    }
 
     game: Literal["fora-de-prumo"] = "fora-de-prumo"
-    seats: Annotated[int, msgspec.Meta(ge=2, le=4, extra={"clause": "F-1.1"})]
-    seed: Annotated[int, msgspec.Meta(ge=0, extra={"clause": "F-1.9"})]
-    """below 2^64 (msgspec bounds an integer within 64 bits)"""
-    first_seat: Annotated[int, msgspec.Meta(ge=0, le=3, extra={"clause": "F-R5"})] = 0
-    market_size: Annotated[int, msgspec.Meta(ge=4, le=6, extra={"clause": "F-1.7"})] = 5
-    catalog: str | dict[str, Any] = "reference"
-    """a built-in catalog's id, or a catalog document (F-2.1)"""
+    seats: Annotated[int, seats_field("F-1.1")]
+    seed: Annotated[int, seed_field("F-1.9")]
+    first_seat: Annotated[int, first_seat_field("F-R5")] = 0
+    market_size: Annotated[
+        int,
+        msgspec.Meta(
+            ge=4,
+            le=6,
+            extra={"clause": "F-1.7"},
+            description="F-1.7: the market variants (4 hard, 6 easy).",
+        ),
+    ] = 5
+    # a built-in catalog's id, or a catalog document (F-2.1)
+    catalog: Annotated[str | dict[str, Any], shape(ref("ForaDePrumoCatalogSpec"))] = "reference"
 
 
 # Every untrusted document of the game, declared: for the contract (msgspec.json.schema).

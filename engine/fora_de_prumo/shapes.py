@@ -8,6 +8,8 @@ games checking every option and every event against them.
 
 from __future__ import annotations
 
+from typing import get_args
+
 from engine.fora_de_prumo import schema
 from engine.fora_de_prumo.serialize import DECISION_FIELDS, STEP_INFO
 from engine.shapes import (
@@ -230,8 +232,8 @@ VIEW = View(
 )
 
 
-# Its state is generated from its declaration (schema.py), its view from that and VIEW; its
-# catalogs and set-ups are still written by hand in openapi.yaml (`documents={...}` here).
+# Its state, catalogs and set-ups are generated from their declarations (schema.py), its
+# view from the state's and VIEW.
 CONTRACT = Contract(
     prefix="ForaDePrumo",
     decision_union="ForaDePrumoDecision",
@@ -253,4 +255,13 @@ CONTRACT = Contract(
         ("ForaDePrumoTurn", schema.TurnDoc),
         ("ForaDePrumoFinalRound", schema.FinalRoundDoc),
     ],
+    documents={
+        "fora-de-prumo set-up": [("ForaDePrumoSetup", schema.SetupDoc)],
+        # the catalog and each struct it nests (a card type, an objective)
+        "fora-de-prumo catalog": [("ForaDePrumoCatalogDocument", schema.CatalogDoc)]
+        + [
+            (f"ForaDePrumo{s.__name__}", s)
+            for s in (*get_args(schema.AnyCard), *get_args(schema.AnyObjective))
+        ],
+    },
 )

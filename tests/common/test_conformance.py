@@ -1,6 +1,6 @@
 """One conformance suite over every registered game (issue 17, item 8; the idea of OpenSpiel's
 `random_sim_test`): whatever a game is, through the interface every game offers
-(engine.games.GameModule) and its registered facts (engine.registry.GameInfo) alone.
+(engine.games.GameDefinition) and its registered facts (engine.registry.GameInfo) alone.
 
 For each game: random complete games through the JSON face, where every option listed is
 accepted unchanged and a near miss (an option with one field changed to a value not offered)
@@ -39,7 +39,7 @@ from ai.bots import Bot, Budget, GreedyBot, IsmctsBot, RandomBot
 from ai.tournament import play_game, run_match
 from engine.canonical import dumps
 from engine.errors import EngineError, IllegalDecision, SetupError
-from engine.games import GAMES, GameModule, engine, info
+from engine.games import GAMES, GameDefinition, GameModule, engine, info
 from engine.registry import register_game, unregister_game
 
 register_game(toygame.INFO, toygame)  # again if another module imported it first: idempotent
@@ -158,12 +158,12 @@ def without_unseen(view: Any) -> Any:
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_the_package_offers_the_whole_game_interface(game: str) -> None:
     mod = engine(game)
-    names = set(GameModule.__annotations__) | {
-        n for n, v in vars(GameModule).items() if inspect.isfunction(v)
+    names = set(GameDefinition.__annotations__) | {
+        n for n, v in vars(GameDefinition).items() if inspect.isfunction(v)
     }
     for name in sorted(n for n in names if not n.startswith("_")):
         assert hasattr(mod, name), name
-        proto = getattr(GameModule, name, None)
+        proto = getattr(GameDefinition, name, None)
         if inspect.isfunction(proto):
             want = list(inspect.signature(proto).parameters)[1:]
             assert list(inspect.signature(getattr(mod, name)).parameters) == want, name

@@ -7,18 +7,24 @@ generated schemas is tests/http/test_schemas_per_type.py.)"""
 from __future__ import annotations
 
 import ast
+import copy
+import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
 import pytest
+from http_support import schema_errors
 
 from app import contract
 from engine.architectura import shapes as arch_shapes
 from engine.architectura.serialize import DECISION_TYPES
+from engine.errors import EngineError
 from engine.fora_de_prumo import shapes as fdp_shapes
 from engine.fora_de_prumo.serialize import DECISION_FIELDS
+from engine.games import engine, info
 from engine.shapes import Kind
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,11 +83,89 @@ def test_every_registered_game_with_declarations_has_its_regions() -> None:
         "architectura state",
         "architectura view",
         "architectura events",
+        "architectura set-up",
+        "architectura catalog",
         "fora-de-prumo decisions",
         "fora-de-prumo state",
         "fora-de-prumo view",
         "fora-de-prumo events",
+        "fora-de-prumo set-up",
+        "fora-de-prumo catalog",
     }
+
+
+# Each game's per-game schemas the paths name (issue 17, item 3): none written by hand.
+PER_GAME = [
+    "ArchitecturaState",
+    "ArchitecturaPlayerView",
+    "Decision",
+    "Event",
+    "Setup",
+    "ArchitecturaCatalogDocument",
+    "ForaDePrumoState",
+    "ForaDePrumoPlayerView",
+    "ForaDePrumoDecision",
+    "ForaDePrumoEvent",
+    "ForaDePrumoSetup",
+    "ForaDePrumoCatalogDocument",
+]
+
+
+def test_every_per_game_schema_and_what_it_names_is_generated() -> None:
+    """States, views, decisions, events, set-ups and catalogs: each component is built by a
+    region, and so is every per-game component it names, but the few named shapes the
+    declarations refer to (card ids and names, cells, suits, the catalog spec)."""
+    generated: dict[str, Any] = {}
+    for build in contract.regions().values():
+        generated |= build()
+    written = {"CardName", "Cell", "CatalogSpec", "ForaDePrumoCatalogSpec", "ForaDePrumoCardId"}
+    written |= {"ForaDePrumoCards", "ForaDePrumoSuit", "ForaDePrumoAbility", "ForaDePrumoSource"}
+    written |= {"Seal", "Lineage", "History", "Composed", "DecisionNotation", "Scores"}
+    written |= {"ForaDePrumoScores"}
+    todo, seen = list(PER_GAME), set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name in written:
+            continue
+        seen.add(name)
+        assert name in generated, name
+        todo += re.findall(r"#/components/schemas/(\w+)", json.dumps(generated[name]))
+    assert {"ForaDePrumoSpaceCard", "ForaDePrumoCardsObjective"} <= seen
+    # Architectura's cards are any objects in the contract (as the hand-written one had them:
+    # catalog_schema.CatalogDoc.contract_extra); their shapes are components all the same
+    assert {"ArchitecturaBasicCard", "ArchitecturaRotateOp"} <= set(generated)
+
+
+def test_the_built_in_catalogs_and_set_ups_are_valid_under_their_generated_schemas() -> None:
+    """What each engine ships and deals validates against the components generated from its
+    readers' declarations; what the reader refuses for its shape, the schema refuses too."""
+    for game, setup, document in [
+        ("architectura", "Setup", "ArchitecturaCatalogDocument"),
+        ("fora-de-prumo", "ForaDePrumoSetup", "ForaDePrumoCatalogDocument"),
+    ]:
+        eng = engine(game)
+        for cat in eng.builtin_catalogs().values():
+            doc = cat.to_json()
+            assert schema_errors(document, doc) == [], game
+            if game == "architectura":  # its cards' own components
+                for card in doc["cards"]:
+                    kind = f"Architectura{card['kind'].capitalize()}Card"
+                    assert schema_errors(kind, card) == [], card["id"]
+            broken = copy.deepcopy(doc)
+            broken["cards"][0]["colour"] = "mauve"  # no card of either game has one
+            assert schema_errors(document, broken) or game == "architectura"
+            with pytest.raises(EngineError):
+                eng.get_catalog(broken)
+            broken = copy.deepcopy(doc) | {"id": "Not an id"}
+            assert schema_errors(document, broken), game
+            with pytest.raises(EngineError):
+                eng.get_catalog(broken)
+        for n in info(game).seats:
+            assert schema_errors(setup, eng.tournament_setup(3, n, None) | {"game": game}) == []
+        bad = {"game": game, "seats": 2, "seed": 1, "first_seat": 2}  # a seat of no game of 2
+        assert schema_errors(setup, bad)
+        with pytest.raises(EngineError):
+            eng.new_game(bad)
 
 
 def test_the_decision_declarations_are_the_decision_type_tables() -> None:

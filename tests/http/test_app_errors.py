@@ -15,6 +15,8 @@ import pytest
 from http_support import POSTS, check_response, finished_game, mid_game
 
 import engine.architectura as arch
+from engine.errors import SHORT_REPR, short_repr
+from engine.games import GAMES
 
 
 @pytest.fixture(scope="module")
@@ -193,6 +195,27 @@ def test_unknown_catalog(client: Any) -> None:
     p = problem(r, "/v1/catalogs/{catalog_id}", 404, "unknown_catalog", "GET")
     assert p["clause"] == "A-10"
     assert "reference" in p["detail"]
+
+
+@pytest.mark.parametrize(
+    ("path", "template"),
+    [("/v1/catalogs", "/v1/catalogs"), ("/v1/catalogs/reference", "/v1/catalogs/{catalog_id}")],
+)
+def test_an_unknown_game_of_the_catalogs_is_quoted_bounded(
+    client: Any, path: str, template: str
+) -> None:
+    """A 10,000-character `?game=` is named in at most SHORT_REPR characters (the sentence of
+    engine.games.unknown_game, as for a set-up's or a state's game), the known games listed."""
+    r = client.get(path, query_string={"game": "x" * 10_000})
+    p = problem(r, template, 404, "unknown_game", "GET")
+    assert p["detail"] == f"Unknown game {short_repr('x' * 10_000)}; known: {', '.join(GAMES)}."
+    assert len(p["detail"]) < SHORT_REPR + 100
+
+
+def test_an_unknown_catalog_id_is_quoted_bounded(client: Any) -> None:
+    r = client.get("/v1/catalogs/" + "c" * 5_000)
+    p = problem(r, "/v1/catalogs/{catalog_id}", 404, "unknown_catalog", "GET")
+    assert short_repr("c" * 5_000) in p["detail"] and len(p["detail"]) < SHORT_REPR + 200
 
 
 @pytest.mark.parametrize(

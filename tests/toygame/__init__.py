@@ -464,7 +464,7 @@ def diagnose(g: Game, a: Action, pointer: str) -> IllegalDecision:
     return IllegalDecision("no_match", detail, "TM-3.1", pointer + "/card")
 
 
-_PROTOCOL: DecisionProtocol[Game] = DecisionProtocol(
+_PROTOCOL: DecisionProtocol[Game, Action] = DecisionProtocol(
     catalog_type=Catalog,
     load_catalog=load_catalog,
     builtin_catalogs=builtin_catalogs,
