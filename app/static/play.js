@@ -66,6 +66,7 @@ async function setLanguage(l) {
   // the play tab's board, prompt and options: asked again in this language (not while a bot
   // is thinking: its answer is shown in the new language anyway)
   if (state && !busy && ["human", "over"].includes(document.body.dataset.phase)) await update(state, []);
+  if (typeof reviewLanguage === "function") await reviewLanguage(); // review.js (issue 20)
 }
 
 // ---------------------------------------------------------------------------------- HTTP

@@ -1,7 +1,9 @@
 // The game review on /play (POST /v1/review, docs/review.md): a chart of each seat's win
 // chance over the game, a verdict per reviewed decision, mistakes marked in the event lists,
 // and a decision's best alternative on the board. Loaded after play.js, whose page-level
-// names it reads ($, api, showBoard, optionText, seatName, setupUsed, decisionLog, state, rp).
+// names it reads ($, api, t, tn, showBoard, optionText, seatName, setupUsed, decisionLog, state,
+// rp). Its words are play.js's table (app/static/play-text.json, keys rv_* and verdict_*), and
+// play.js calls reviewLanguage() when the language changes: the panel is written again.
 "use strict";
 
 const REVIEW_BUDGET = { iterations: 60 }; // per decision: a whole game within the synchronous limit
@@ -11,11 +13,21 @@ const SEAT_INK = ["#1f5fbf", "#2e8b3a", "#c9a100", "#c0392b"];
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 let reviewed = null; // {tab, log: {setup|state, decisions}, answer}
+let reviewStatus = null; // what the status line says: a function writing it in the page's language
+let altShown = null; // the decision whose best alternative is shown
+
+// The status line, from a function that writes it (called again in another language).
+function setReviewStatus(text) {
+  reviewStatus = text;
+  $("review-status").textContent = text();
+}
+
+function verdictName(verdict) { return t(`verdict_${verdict}`); }
 
 async function postReview(log) {
   const body = { ...log, budget: REVIEW_BUDGET, seed: 0 };
   const r = await fetch("/v1/review", {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { "content-type": "application/json", "accept-language": lang }, body: JSON.stringify(body),
   });
   const data = await r.json();
   if (r.status === 202) return pollJob(r.headers.get("Location"));
@@ -28,9 +40,13 @@ async function pollJob(location) {
     await new Promise((ok) => setTimeout(ok, 500));
     const doc = await api(location);
     const p = doc.progress.positions;
-    if (p) $("review-status").textContent = `Reviewing on the workers: ${p.done} of ${p.total} decisions…`;
+    if (p) setReviewStatus(() => t("rv_progress", { done: p.done, total: p.total }));
     if (doc.status === "finished") return doc.result;
-    if (doc.status === "failed" || doc.status === "cancelled") throw new Error(`review job ${doc.status}`);
+    if (doc.status === "failed" || doc.status === "cancelled") {
+      const e = new Error(`review job ${doc.status}`);
+      e.text = doc.status === "failed" ? () => t("rv_job_failed") : () => t("rv_job_cancelled");
+      throw e;
+    }
   }
 }
 
@@ -46,12 +62,12 @@ function chart(answer) {
   const n = Math.max(1, answer.decisions.length);
   const x = (i) => L + (i / n) * (W - L - R);
   const y = (p) => T + (1 - p / 100) * (H - T - B);
-  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, id: "review-chart", role: "img", "aria-label": "win chance of each seat over the game" });
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, id: "review-chart", role: "img", "aria-label": t("rv_chart_label") });
   for (const p of [0, 50, 100]) {
     svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: y(p), y2: y(p), stroke: "#d9cfbb" }));
-    const t = svgEl("text", { x: 4, y: y(p) + 4, "font-size": 10, fill: "#7a6f5c" });
-    t.textContent = `${p}%`;
-    svg.appendChild(t);
+    const tick = svgEl("text", { x: 4, y: y(p) + 4, "font-size": 10, fill: "#7a6f5c" });
+    tick.textContent = `${p}%`;
+    svg.appendChild(tick);
   }
   for (const s of answer.seats) {
     const rows = answer.decisions.filter((d) => d.seat === s.seat && d.verdict);
@@ -63,7 +79,7 @@ function chart(answer) {
       const bad = MARKED.includes(d.verdict);
       const dot = svgEl("circle", { cx: x(d.index), cy: y(d.win_after), r: bad ? 5 : 2.5, fill: bad ? "#b3261e" : ink, "data-index": d.index, class: `dot ${VERDICT_CLASS[d.verdict]}` });
       const title = svgEl("title", {});
-      title.textContent = `decision ${d.index}: ${d.notation || ""} · ${d.verdict} (win ${d.win_after}% of ${d.win_best}%)`;
+      title.textContent = t("rv_dot_title", { index: d.index, decision: optionText(d.decision), verdict: verdictName(d.verdict), win: d.win_after, best: d.win_best });
       dot.appendChild(title);
       dot.addEventListener("click", () => showAlternative(d));
       svg.appendChild(dot);
@@ -75,7 +91,8 @@ function chart(answer) {
 function badge(verdict) {
   const b = document.createElement("span");
   b.className = `verdict ${VERDICT_CLASS[verdict]}`;
-  b.textContent = verdict;
+  b.dataset.verdict = verdict;
+  b.textContent = verdictName(verdict);
   return b;
 }
 
@@ -84,7 +101,10 @@ function seatLine(answer) {
   p.id = "review-seats";
   p.textContent = answer.seats.filter((s) => s.reviewed).map((s) => {
     const c = s.counts;
-    return `${seatName(s.seat)}: accuracy ${s.accuracy} (${c.inaccuracy} inaccuracies, ${c.mistake} mistakes, ${c.blunder} blunders)`;
+    return t("rv_seat_line", {
+      seat: seatName(s.seat), accuracy: s.accuracy, inaccuracies: tn("rv_inaccuracies", c.inaccuracy),
+      mistakes: tn("rv_mistakes", c.mistake), blunders: tn("rv_blunders", c.blunder),
+    });
   }).join(" · ");
   return p;
 }
@@ -98,11 +118,12 @@ function decisionList(answer) {
     const li = document.createElement("li");
     li.value = d.index;
     li.dataset.index = d.index;
+    if (d.notation) li.dataset.notation = d.notation; // the engine's notation: ids, not words
     if (!d.verdict) {
       li.className = "muted";
-      li.textContent = `${d.seat === null ? "" : seatName(d.seat) + ": "}${d.skipped === "forced" ? "forced" : "not reviewed"}`;
+      li.textContent = `${d.seat === null ? "" : seatName(d.seat) + ": "}${d.skipped === "forced" ? t("rv_forced") : t("rv_not_reviewed")}`;
     } else {
-      li.textContent = `${seatName(d.seat)}: ${d.notation || optionText(d.decision)} · win ${d.win_after}% `;
+      li.textContent = t("rv_row", { seat: seatName(d.seat), decision: optionText(d.decision), win: d.win_after }) + " ";
       li.appendChild(badge(d.verdict));
       li.classList.add("reviewed");
       li.addEventListener("click", () => showAlternative(d));
@@ -116,11 +137,15 @@ function decisionList(answer) {
 async function showAlternative(d) {
   const box = $("review-alt");
   const log = reviewed.log;
+  altShown = d;
   const out = await api("/v1/replay", { ...(log.setup ? { setup: log.setup } : { state: log.state }), decisions: log.decisions.slice(0, d.index) });
   const after = await api("/v1/resolve", { state: out.state, decisions: [d.best.decision] });
   $("review-alt-text").textContent = d.verdict === "best"
-    ? `Decision ${d.index}: ${d.notation} was the best found (win ${d.win_after}%). The board after it:`
-    : `Decision ${d.index}: best was ${d.best.notation || optionText(d.best.decision)} (win ${d.win_best}%) instead of ${d.notation} (${d.win_after}%, ${d.verdict}). The board after the best:`;
+    ? t("rv_alt_best", { index: d.index, decision: optionText(d.decision), win: d.win_after })
+    : t("rv_alt_other", {
+      index: d.index, best: optionText(d.best.decision), win_best: d.win_best,
+      decision: optionText(d.decision), win: d.win_after, verdict: verdictName(d.verdict),
+    });
   box.classList.remove("hidden");
   await showBoard($("review-alt-board"), { state: after.state });
   for (const li of document.querySelectorAll("#review-decisions li")) li.classList.toggle("picked", Number(li.dataset.index) === d.index);
@@ -153,35 +178,57 @@ async function runReview(tab) {
     if (!setupUsed || !decisionLog.length) return;
     log = { setup: setupUsed, decisions: decisionLog.slice() };
   } else {
-    try { log = JSON.parse($("log").value); } catch (e) { $("review-status").textContent = `Not JSON: ${e.message}`; return; }
+    try { log = JSON.parse($("log").value); } catch (e) { setReviewStatus(() => t("log_not_json", { error: e.message })); return; }
     log = log.setup ? { setup: log.setup, decisions: log.decisions } : { state: log.state, decisions: log.decisions };
   }
   const panel = $("review");
   panel.classList.remove("hidden");
   $(tab === "play" ? "play" : "replay").appendChild(panel);
-  $("review-status").textContent = "Reviewing each decision from its seat's view…";
+  setReviewStatus(() => t("rv_running"));
   $("review-body").textContent = "";
   $("review-alt").classList.add("hidden");
+  altShown = null;
   document.body.dataset.review = "running";
   try {
     const answer = await postReview(log);
     reviewed = { tab, log, answer };
-    $("review-status").textContent = `Reviewed with ${answer.settings.iterations} iterations per decision.`;
-    $("review-body").append(chart(answer), seatLine(answer), decisionList(answer));
-    markEvents(answer);
+    showReview();
     document.body.dataset.review = "done";
   } catch (e) {
-    $("review-status").textContent = e.message;
+    setReviewStatus(e.text || (() => e.message)); // else the API's sentence, in the language asked
     document.body.dataset.review = "failed";
   }
+}
+
+// The reviewed game's status, chart, seats' accuracy, decisions and marks in the event lists.
+function showReview() {
+  const answer = reviewed.answer;
+  setReviewStatus(() => t("rv_done", { iterations: answer.settings.iterations }));
+  $("review-body").textContent = "";
+  $("review-body").append(chart(answer), seatLine(answer), decisionList(answer));
+  markEvents(answer);
+}
+
+// play.js calls this once the page is written in another language (its event items too).
+async function reviewLanguage() {
+  if (reviewStatus) setReviewStatus(reviewStatus);
+  if (!reviewed || document.body.dataset.review !== "done") return;
+  showReview();
+  if (altShown) await showAlternative(reviewed.answer.decisions.find((d) => d.index === altShown.index));
 }
 
 document.addEventListener("DOMContentLoaded", () => {
   $("review-game").addEventListener("click", () => runReview("play"));
   $("review-log").addEventListener("click", () => runReview("replay"));
-  // each event item of the play tab learns the decision that caused it (the log's last one)
+  // each event item of the play tab learns the decision that caused it (the log's last one);
+  // an item written again in another language (replaceWith) keeps the one it had
   new MutationObserver((changes) => {
-    for (const c of changes) for (const li of c.addedNodes) if (li.dataset) li.dataset.decision = String(decisionLog.length - 1);
+    for (const c of changes) {
+      c.addedNodes.forEach((li, i) => {
+        const before = c.removedNodes[i] && c.removedNodes[i].dataset && c.removedNodes[i].dataset.decision;
+        if (li.dataset) li.dataset.decision = before || String(decisionLog.length - 1);
+      });
+    }
   }).observe($("events"), { childList: true });
   new MutationObserver(markReplayStep).observe($("rp-step"), { childList: true, characterData: true, subtree: true });
 });
