@@ -309,13 +309,37 @@ function setStatus(text, cls, clause) {
 }
 
 async function showBoard(target, body) {
-  const svg = await api("/v1/render", body);
+  placeSvg(target, await api("/v1/render", body));
+}
+
+// The legend of the game in play (GET /v1/legend): its symbols drawn by the service as on the board.
+async function showLegend() {
+  placeSvg($("legend"), await api(`/v1/legend?game=${encodeURIComponent(game)}`));
+}
+
+function placeSvg(target, svg) {
   // the SVG is the service's own answer (every text escaped there); parse it as a document
   // rather than as HTML so that nothing in it is interpreted as markup of the page
   const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
   const node = document.importNode(doc.documentElement, true);
   ownIds(node, target.id);
   target.replaceChildren(node);
+}
+
+// The board marks what the last decisions changed (class last-move): /v1/render reads the
+// cards and cells named by the events /v1/resolve answered (at most 64), those of the seat's
+// decisions in a row (a turn of buy then lay), so a bot's whole turn is marked.
+let marked = { seat: null, events: [] };
+
+function markTurn(seat, events) {
+  const earlier = marked.seat === seat ? marked.events : [];
+  marked = { seat, events: earlier.concat(events).slice(-64) };
+  return marked.events;
+}
+
+function withMarks(body, events) {
+  if (events && events.length) body.last_events = events.slice(-64);
+  return body;
 }
 
 // Two pictures on one page must not share ids: a `url(#hatch)` would resolve to the first
@@ -430,6 +454,7 @@ async function undo() {
   busy = true;
   try {
     const back = snapshots.pop();
+    marked = { seat: null, events: [] };
     decisionLog.length = back.log;
     const ol = $("events");
     while (ol.children.length > back.events) ol.lastChild.remove();
@@ -465,13 +490,13 @@ async function onBoardClick(ev) {
   showOptions();
 }
 
-async function update(resolved, events) {
+async function update(resolved, events, marks = []) {
   state = resolved;
   selection = [];
   clearChoice();
   if (events && events.length) logEvents(events, true);
   const v = viewer();
-  await showBoard($("board"), v === null ? { state } : { state, seat: v });
+  await showBoard($("board"), withMarks(v === null ? { state } : { state, seat: v }, marks));
   showScores(state.game_over ? state.scores : await api("/v1/score", { state }));
   if (state.game_over) {
     options = [];
@@ -502,9 +527,10 @@ async function resolve(decision) {
   const body = { state, decisions: [decision] };
   // a player at the table sees the events as their seat may (other hands' draws withheld)
   if (humans.length === 1) body.events_for = humans[0];
+  const seat = state.pending.seat;
   const out = await api("/v1/resolve", body);
   decisionLog.push(decision);
-  await update(out.state, out.events);
+  await update(out.state, out.events, markTurn(seat, out.events));
 }
 
 async function decide(option) {
@@ -554,7 +580,9 @@ async function start(ev) {
     setupUsed = setup;
     decisionLog = [];
     snapshots = [];
+    marked = { seat: null, events: [] };
     names = await loadNames(out.state);
+    showLegend().catch((e) => { $("legend").textContent = e.message; });
     $("events").textContent = "";
     busy = false;
     await update(out.state, []);
@@ -612,7 +640,7 @@ async function replayGo(k) {
     rp.events.push(out.events);
   }
   rp.at = k;
-  await showBoard($("replay-board"), { state: rp.states[k] });
+  await showBoard($("replay-board"), withMarks({ state: rp.states[k] }, rp.events[k]));
   $("rp-step").textContent = `decision ${k} of ${rp.decisions.length}`;
   $("rp-decision").textContent = k ? optionText(rp.decisions[k - 1]) : "the start";
   const ol = $("rp-events");
