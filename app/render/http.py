@@ -13,16 +13,17 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, cast
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.endpoint import engine_errors, read_body
 from app.errors import ApiError, from_engine
 from app.i18n import gettext, negotiate
-from app.render import MAX_SVG_BYTES, RENDERERS
+from app.render import LEGENDS, MAX_SVG_BYTES, RENDERERS
+from app.render.marks import last_events_field, marks
 from app.schemas import Envelope, _strict_int
 from engine.errors import EngineError
-from engine.games import MAX_SEATS, GameModule, engine_for_state
+from engine.games import GAMES, MAX_SEATS, GameModule, engine_for_state, unknown_game
 from engine.messages import Msg, msg
 from engine.render.board import Board
 
@@ -41,6 +42,7 @@ class RenderSchema(Envelope):
     seat = _strict_int(validate=validate.Range(0, MAX_SEATS - 1))
     catalog = fields.Dict()
     preview = fields.Dict()  # one option of the pending decision, drawn as if taken
+    last_events = last_events_field()
 
     @validates_schema
     def _one_document(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -161,6 +163,7 @@ def render() -> Response:
             translate=partial(gettext, lang),
             composed=composed,
             preview=preview,
+            marks=marks(body.get("last_events")),
         )
     )
     data = svg.encode("utf-8")
@@ -175,8 +178,24 @@ def render() -> Response:
             ),
             "",
         )
+    return _svg(data, lang)
+
+
+def _svg(data: bytes, lang: str) -> Response:
+    """A picture's answer: sandboxed, in the language it was drawn in."""
     answer = Response(data, mimetype=SVG)
     answer.headers["Content-Security-Policy"] = SVG_CSP
     answer.headers["Content-Language"] = lang
     answer.vary.add("Accept-Language")
     return answer
+
+
+@bp.get("/legend")
+def legend() -> Response:
+    """What every symbol of a game's pictures means, drawn as they are (SVG)."""
+    game = request.args.get("game", "")
+    if game not in GAMES or game not in LEGENDS:
+        raise ApiError(404, "unknown_game", unknown_game(game), "/game")
+    lang = negotiate()
+    svg = LEGENDS[game](Board.for_legend(partial(gettext, lang)))
+    return _svg(svg.encode("utf-8"), lang)

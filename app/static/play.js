@@ -373,7 +373,15 @@ function setStatus(text, cls, clause) {
 }
 
 async function showBoard(target, body) {
-  const svg = await api("/v1/render", body);
+  placeSvg(target, await api("/v1/render", body));
+}
+
+// The legend of the game in play (GET /v1/legend): its symbols drawn by the service as on the board.
+async function showLegend() {
+  placeSvg($("legend"), await api(`/v1/legend?game=${encodeURIComponent(game)}`));
+}
+
+function placeSvg(target, svg) {
   // the SVG is the service's own answer (every text escaped there); parse it as a document
   // rather than as HTML so that nothing in it is interpreted as markup of the page
   const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
@@ -389,8 +397,24 @@ async function showPlayBoard(preview) {
   const v = viewer();
   const body = v === null ? { state } : { state, seat: v };
   if (preview) body.preview = preview;
-  await showBoard($("board"), body);
+  await showBoard($("board"), withMarks(body, marked.events));
   $("board").dataset.preview = preview ? placementKey(preview) : "";
+}
+
+// The board marks what the last decisions changed (class last-move): /v1/render reads the
+// cards and cells named by the events /v1/resolve answered (at most 64), those of the seat's
+// decisions in a row (a turn of buy then lay), so a bot's whole turn is marked.
+let marked = { seat: null, events: [] };
+
+function markTurn(seat, events) {
+  const earlier = marked.seat === seat ? marked.events : [];
+  marked = { seat, events: earlier.concat(events).slice(-64) };
+  return marked.events;
+}
+
+function withMarks(body, events) {
+  if (events && events.length) body.last_events = events.slice(-64);
+  return body;
 }
 
 // Two pictures on one page must not share ids: a `url(#hatch)` would resolve to the first
@@ -544,6 +568,7 @@ async function undo() {
   busy = true;
   try {
     const back = snapshots.pop();
+    marked = { seat: null, events: [] };
     decisionLog.length = back.log;
     const ol = $("events");
     while (ol.children.length > back.events) ol.lastChild.remove();
@@ -619,8 +644,10 @@ async function resolve(decision) {
   // the table sees the events as the human seat shown may (other hands' draws withheld);
   // only the state and the events of the answer are read (its `pending` may name a bot's hand)
   if (viewer() !== null) body.events_for = viewer();
+  const seat = table.pending.seat;
   const out = await api("/v1/resolve", body);
   decisionLog.push(decision);
+  markTurn(seat, out.events);
   await update(out.state, out.events);
 }
 
@@ -671,6 +698,8 @@ async function start(ev) {
     decisionLog = [];
     snapshots = [];
     table = null;
+    marked = { seat: null, events: [] };
+    showLegend().catch((e) => { $("legend").textContent = e.message; });
     $("events").textContent = "";
     busy = false;
     await update(out.state, []);
@@ -731,7 +760,7 @@ async function replayGo(k) {
     rp.events.push(out.events);
   }
   rp.at = k;
-  await showBoard($("replay-board"), { state: rp.states[k] });
+  await showBoard($("replay-board"), withMarks({ state: rp.states[k] }, rp.events[k]));
   $("rp-step").textContent = t("rp_step", { k, n: rp.decisions.length });
   $("rp-decision").textContent = k ? optionText(rp.decisions[k - 1]) : t("rp_start");
   const ol = $("rp-events");

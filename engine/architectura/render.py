@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from engine.render import shared
-from engine.render.board import Board, seat_colour
+from engine.render.board import LAST_MOVE, Board, seat_colour
 from engine.render.svg import circle, clip, el, rect, text, title
 
 CW, CH, GAP = 118, 132, 6  # cell size and gap
@@ -115,7 +115,14 @@ def _face_down(board: Board, name: str, x: float, y: float, colour: str) -> list
 
 def _values(board: Board, d: Any, k: int, x: float, y: float, colour: str) -> list[str]:
     """The card's side values, the one on top (orientation `k`) marked, and the arrow."""
-    values = list(d.values)
+    parts = _dial(list(d.values), k, x, y, colour)
+    if len(d.values) > 1:
+        parts.append(_orientation_arrow(board, x + 16, y + 40, int(k), len(d.values)))
+    return parts
+
+
+def _dial(values: list[int], k: int, x: float, y: float, colour: str) -> list[str]:
+    """The value dial: a card's side values in a row, the one on top (index `k`) marked."""
     step = min(24, (CW - 20) / max(len(values), 1))
     x0 = x + CW / 2 - step * (len(values) - 1) / 2
     parts: list[str] = []
@@ -127,9 +134,25 @@ def _values(board: Board, d: Any, k: int, x: float, y: float, colour: str) -> li
         parts.append(
             text(cx, y + 93, v, class_="c" + on, font_size=12, fill="#fff" if i == k else "#555")
         )
-    if len(values) > 1:
-        parts.append(_orientation_arrow(board, x + 16, y + 40, int(k), len(values)))
     return parts
+
+
+def _value(x: float, y: float, shown: object) -> str:
+    """A top card's value now (A-2.6), large in the middle of its cell at (x, y)."""
+    return text(x + CW / 2, y + 58, shown, class_="c b", font_size=34, fill="#222")
+
+
+def _formula_text(x: float, y: float, formula: str) -> str:
+    """The formula of a card valued by its cell (A-2.3 `X+2`, A-2.4 `No.`), under the value."""
+    return text(x + CW / 2, y + 92, formula, class_="c", font_size=13, fill="#555")
+
+
+def _beneath(bx: float, by: float, n: int) -> list[str]:
+    """The badge counting the cards beneath a top card (`+n`)."""
+    return [
+        circle(bx, by, 11, fill="#333"),
+        text(bx, by, f"+{n}", class_="c b", fill="#fff", font_size=11),
+    ]
 
 
 def _card_face(
@@ -145,10 +168,10 @@ def _card_face(
     parts.append(text(x + CW / 2, y + 15, clip(name, 15), class_="c b", fill="#fff", font_size=12))
     value = entry.get("value")
     shown = "-" if value is None else value
-    parts.append(text(x + CW / 2, y + 58, shown, class_="c b", font_size=34, fill="#222"))
+    parts.append(_value(x, y, shown))
     formula = _formula(d)
     if formula is not None:
-        parts.append(text(x + CW / 2, y + 92, formula, class_="c", font_size=13, fill="#555"))
+        parts.append(_formula_text(x, y, formula))
     elif d is not None and d.values:
         parts += _values(board, d, entry.get("orientation", 0), x, y, colour)
     if entry.get("token"):
@@ -175,9 +198,7 @@ def _stack(
             _describe(board, e, str(seats[_owner(seats, e["card"])].get("colour"))) for e in beneath
         )
         lines.append(board.t("beneath, bottom first: {cards}", cards=below))
-        bx, by = x + CW - 18, y + CH - 18
-        parts.append(circle(bx, by, 11, fill="#333"))
-        parts.append(text(bx, by, f"+{len(beneath)}", class_="c b", fill="#fff", font_size=11))
+        parts += _beneath(x + CW - 18, y + CH - 18, len(beneath))
     return parts, lines
 
 
@@ -226,7 +247,8 @@ def _cell(
         lines.append(line)
     top = stack[-1]["card"] if stack else None
     tip = title("\n".join([where, *lines]))
-    return el("g", tip, *parts, class_="cell", data_cell=cell, data_card=top)
+    cls = board.mark("cell", top, (street, block))
+    return el("g", tip, *parts, class_=cls, data_cell=cell, data_card=top)
 
 
 ZONES = ("outside", "graveyard", "removed")  # a seat's other piles, counted in its panel
@@ -300,7 +322,7 @@ def _hand_card(board: Board, i: int, inst: str, x: float, y: float, colour: str)
         ),
         text(x + HAND_W / 2, y + 10, clip(name, 15), class_="c b", fill="#fff", font_size=11),
         text(x + HAND_W / 2, y + 38, basic, class_="c b", font_size=20, fill="#222"),
-        class_="hand-card",
+        class_=board.mark("hand-card", inst),
         data_card=inst,
         data_seat=i,
     )
@@ -376,4 +398,66 @@ def render(board: Board) -> str:
             parts.append(_hand(board, i, LEFT, y))
             y += HAND_H + 10
     height = y + 6
-    return shared.picture(width, height, board.t("Architectura board"), *parts, defs=shared.HATCH)
+    label = board.t("Architectura board")
+    return shared.picture(width, height, label, *parts, defs=shared.HATCH, marked=bool(board.marks))
+
+
+def _legend_rows(board: Board) -> list[shared.LegendRow]:
+    """Every symbol of the board, drawn by the helpers above, and what it means."""
+    blue, at = seat_colour(0, "blue"), shared.at
+    card = shared.framed(6, 4, 72, 32, rx=6, band=12, colour=blue, fill="#fffdf7", stroke=2.5)
+    token, _ = _fountain(board, (0, "blue"), 0, 0)
+    return [
+        ("card", "".join(card), board.t("a card: its name on a band in its owner's colour")),
+        ("value", at(_value(0, 0, 7), (CW / 2, 58), 0.6), board.t("its value now (A-2.6)")),
+        (
+            "dial",
+            at("".join(_dial([5, 7, 8, 9], 1, 0, 0, blue)), (CW / 2, 93), 0.75),
+            board.t("its side values, the one on top marked (A-2.1)"),
+        ),
+        (
+            "arrow",
+            at(_orientation_arrow(board, 0, 0, 1, 4), (0, 0), 1.6),
+            board.t("its orientation: turned clockwise, a higher value (A-2.1)"),
+        ),
+        (
+            "formula-x",
+            at(_formula_text(0, 0, "X+2"), (CW / 2, 92), 1.3),
+            board.t("X+2: the value of the card to its left in the street, plus 2 (A-2.3)"),
+        ),
+        (
+            "formula-no",
+            at(_formula_text(0, 0, "No."), (CW / 2, 92), 1.3),
+            board.t("No.: the block number of its cell (A-2.4)"),
+        ),
+        (
+            "beneath",
+            at("".join(_beneath(0, 0, 1)), (0, 0), 1.3),
+            board.t("+1: cards beneath the top card (hover the cell to list them)"),
+        ),
+        (
+            "shield",
+            at(_shield(board, 0, 0, blue), (0, 0), 1.5),
+            board.t("protection token: rivals' effects cannot target the card (A-6)"),
+        ),
+        (
+            "fountain",
+            at(token, (18, CH - 18), 1.2),
+            board.t("Fountain token: its owner's rivals may not play on the cell (A-4.3)"),
+        ),
+        (
+            "face-down",
+            at("".join(_face_down(board, "", 0, 0, blue)), (CW / 2, CH / 2), 0.28),
+            board.t("face down (destroyed): no value (A-2.6)"),
+        ),
+        (
+            "last-move",
+            el("g", *card, class_=LAST_MOVE),
+            board.t("what the last decision changed"),
+        ),
+    ]
+
+
+def legend(board: Board) -> str:
+    """GET /v1/legend?game=architectura: every symbol of the board and what it means."""
+    return shared.legend(board, "Architectura", _legend_rows(board), defs=shared.HATCH)

@@ -14,16 +14,17 @@ so a page can offer the spaces that can be laid there; cards carry `data-card`.
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 from typing import Any
 
 from engine.fora_de_prumo.building import SLOT_SIDE, Building, Placement, cells_of, measure
 from engine.render import shared
-from engine.render.board import Board, seat_colour
+from engine.render.board import LAST_MOVE, Board, seat_colour
 from engine.render.svg import circle, clip, el, line, rect, text, title
 
 C = 58  # cell size
 PAD = 16
-CHIP_W, CHIP_H = 104, 44
+CHIP_W, CHIP_H = 104, 52  # a space chip is its two cells at CHIP_H each
 MIN_PANEL_W = 470
 
 SUIT_STYLE = {  # F-2.2: code, symbol, colour (strong, light)
@@ -117,10 +118,7 @@ def _chip(
 ) -> str:
     colour = TYPE_COLOUR.get(card.type, "#666")
     fill = "#fff"
-    if card.type == "space":
-        suits = sorted(card.suits)
-        fill = "url(#joker)" if card.is_joker else SUIT_STYLE[suits[0]][3] if suits else "#fff"
-    elif card.type == "material" and card.suit in SUIT_STYLE:
+    if card.type == "material" and card.suit in SUIT_STYLE:
         fill = SUIT_STYLE[card.suit][3]
     parts = shared.framed(x, y, CHIP_W, CHIP_H, rx=6, band=15, colour=colour, fill=fill, stroke=2)
     kind = board.word(card.type, "card type")
@@ -128,7 +126,7 @@ def _chip(
     parts += [
         text(x + 5, y + 8, card.id, class_="b", font_size=10, fill="#fff"),
         text(x + CHIP_W - 5, y + 8, kind, class_="r", font_size=9, fill="#fff"),
-        text(x + CHIP_W / 2, y + 26, name, class_="c", font_size=11, fill="#222"),
+        text(x + CHIP_W / 2, y + 29, name, class_="c", font_size=11, fill="#222"),
     ]
     sub = note
     if not sub and card.type in ("material", "project"):
@@ -137,16 +135,38 @@ def _chip(
         sub = board.t("{points}/conn.", points=card.points)
     if sub:
         parts.append(
-            text(x + CHIP_W / 2, y + 37, clip(sub, 20), class_="c", font_size=9, fill="#555")
+            text(x + CHIP_W / 2, y + 42, clip(sub, 20), class_="c", font_size=9, fill="#555")
         )
     if badge:
-        bw = max(30, 6 * len(badge))  # a translated badge ("spent") may be longer
-        parts.append(rect(x + CHIP_W - bw, y + CHIP_H - 13, bw, 13, rx=4, fill="#222"))
-        parts.append(
-            text(x + CHIP_W - bw / 2, y + CHIP_H - 6, badge, class_="c b", font_size=9, fill="#fff")
-        )
+        parts += _badge(x + CHIP_W, y + CHIP_H, badge)
     tip = _card_line(board, card) + (f"\n{note}" if note else "")
-    return el("g", title(tip), *parts, class_=cls, data_card=card.id, data_seat=seat)
+    return el(
+        "g", title(tip), *parts, class_=board.mark(cls, card.id), data_card=card.id, data_seat=seat
+    )
+
+
+def _badge(right: float, bottom: float, badge: str) -> list[str]:
+    """A chip's badge (`x2` a cloned card, `spent` a designer) in its bottom right corner."""
+    bw = max(30, 6 * len(badge))  # a translated badge ("spent") may be longer
+    return [
+        rect(right - bw, bottom - 13, bw, 13, rx=4, fill="#222"),
+        text(right - bw / 2, bottom - 6, badge, class_="c b", font_size=9, fill="#fff"),
+    ]
+
+
+def _space_chip(board: Board, card: Any, x: float, y: float, cls: str, seat: int | None) -> str:
+    """A space in a hand, the market or the deck: drawn as it is laid (F-2.5's reference
+    position, r = 0: slot 0 top left, clockwise), its two cells CHIP_H wide each."""
+    parts, lines = _space_parts(_Grid(0, 0, 0, 0), board, Placement(card.id, 0, 0, 0), card.slots)
+    scale = f"translate({x} {y}) scale({CHIP_H / C:.4f})"
+    return el(
+        "g",
+        title("\n".join(lines)),
+        el("g", *parts, transform=scale),
+        class_=board.mark(cls, card.id),
+        data_card=card.id,
+        data_seat=seat,
+    )
 
 
 def _hidden_chip(x: float, y: float, label: str) -> str:
@@ -207,15 +227,10 @@ def _slot(board: Board, grid: _Grid, p: Placement, i: int, ch: str) -> list[str]
     return parts
 
 
-def _space(
-    grid: _Grid,
-    board: Board,
-    p: Placement,
-    slots: str,
-    converted: bool,
-    seat: int,
-    preview: bool = False,
-) -> str:
+def _space_parts(
+    grid: _Grid, board: Board, p: Placement, slots: str, converted: bool = False
+) -> tuple[list[str], list[str]]:
+    """A space over its two cells on `grid`: (its drawing, its hover lines)."""
     card = board.game.cat.cards[p.card]
     (ax, ay), (bx, by) = cells_of(p)
     x, y = grid.px((min(ax, bx), min(ay, by)))
@@ -232,7 +247,7 @@ def _space(
         text(cx, cy - 7, card.id, class_="c b", font_size=12, fill="#222", transform=rot),
         text(cx, cy + 8, name, class_="c", font_size=10, fill="#333", transform=rot),
     ]
-    lines = [_card_line(board, card), board.t("laid {placement} (F-2.7)", placement=p.compact())]
+    lines = [_card_line(board, card)]
     if converted:
         parts.append(
             text(
@@ -249,11 +264,30 @@ def _space(
         lines.append(board.t("converted: every wall is a door, every suit (F-6.3)"))
     for i, ch in enumerate(slots):
         parts += _slot(board, grid, p, i, ch)
-    if preview:  # drawn as if laid, outlined: the page's choice before it is confirmed
+    return parts, lines
+
+
+def _space(
+    grid: _Grid,
+    board: Board,
+    p: Placement,
+    slots: str,
+    converted: bool,
+    seat: int,
+    preview: bool = False,
+) -> str:
+    """A space laid in a building, with where it was laid in its hover title; `preview`: the
+    page's choice drawn as if laid, outlined, before it is confirmed."""
+    parts, lines = _space_parts(grid, board, p, slots, converted)
+    lines.insert(1, board.t("laid {placement} (F-2.7)", placement=p.compact()))
+    if preview:
+        (ax, ay), (bx, by) = cells_of(p)
+        x, y = grid.px((min(ax, bx), min(ay, by)))
+        w, h = C * (abs(ax - bx) + 1), C * (abs(ay - by) + 1)
         parts.append(rect(x + 1, y + 1, w - 2, h - 2, rx=4, **PREVIEW))
         lines.append(board.t("preview: not laid until the decision is confirmed"))
     tip = "\n".join(lines)
-    cls = "space preview" if preview else "space"
+    cls = board.mark("space preview" if preview else "space", p.card)
     return el("g", title(tip), *parts, class_=cls, data_card=p.card, data_seat=seat)
 
 
@@ -330,7 +364,7 @@ def _markers(board: Board, grid: _Grid, b: Any, m: Any) -> list[str]:
     return out
 
 
-def _grid_cell(board: Board, grid: _Grid, x: int, y: int, patio: bool, seat: int) -> str:
+def _grid_cell(board: Board, grid: _Grid, x: int, y: int, patio: bool, seat: int | None) -> str:
     """An empty cell around a building (a patio cell, F-R16, drawn as such)."""
     px, py = grid.px((x, y))
     cell = json.dumps([x, y])
@@ -396,11 +430,12 @@ def _chips(
         cy = y + (k // per_row) * (CHIP_H + 6)
         badge, note = (notes or {}).get(cid, ("", ""))
         card = cat.cards.get(cid)
-        out.append(
-            _hidden_chip(cx, cy, cid)
-            if card is None
-            else _chip(board, card, cx, cy, cls, seat, badge, note)
-        )
+        if card is None:
+            out.append(_hidden_chip(cx, cy, cid))
+        elif card.type == "space":
+            out.append(_space_chip(board, card, cx, cy, cls, seat))
+        else:
+            out.append(_chip(board, card, cx, cy, cls, seat, badge, note))
     rows = (len(cards) + per_row - 1) // per_row
     return out, rows * (CHIP_H + 6)
 
@@ -572,4 +607,106 @@ def render(board: Board) -> str:
         y += max(heights) + 8
     height = y + 4
     label = board.t("Fora de Prumo board")
-    return shared.picture(width, height, label, *top, *panels, defs=DEFS)
+    return shared.picture(width, height, label, *top, *panels, defs=DEFS, marked=bool(board.marks))
+
+
+def _legend_slots(board: Board) -> list[shared.LegendRow]:
+    """Walls, doors and the four suits' symbols, each on the top edge of a cell."""
+    grid, p = _Grid(0, 0, 0, 0), Placement("A", 0, 0, 0)
+
+    def slot(ch: str) -> str:  # slot 0 of a space at r = 0: the top edge of its half A
+        return shared.at("".join(_slot(board, grid, p, 0, ch)), (C / 2, 8), 1.2)
+
+    rows = [
+        ("wall", slot("W"), board.t("wall (F-2.3)")),
+        ("door", slot("D"), board.t("door: an opening (F-2.3)")),
+    ]
+    for suit, (code, symbol, _, _) in SUIT_STYLE.items():
+        label = board.t(
+            "{code}: door with the {suit} symbol ({symbol}), a preferred connection (F-5.2)",
+            code=code,
+            suit=suit,
+            symbol=board.t(symbol),
+        )
+        rows.append((f"suit-{code}", slot(code), label))
+    return rows
+
+
+def _legend_meetings(board: Board) -> list[shared.LegendRow]:
+    """The markers of meetings (F-5), street doors and patio cells."""
+
+    def meeting(connection: bool, qualified: list[tuple[str, str]], b_slot: str) -> str:
+        mt = SimpleNamespace(
+            a="A#0", a_slot="D", b="B#4", b_slot=b_slot, connection=connection, qualified=qualified
+        )
+        return shared.at(_meeting(board, mt, 0, 0) or "", (0, 0), 1.6)
+
+    grid = _Grid(0, 0, 0, 0)
+    door = Placement("A", 0, 0, 0)
+    street = "".join(
+        [*_slot(board, grid, door, 0, "D"), _street_door(board, "A#0", grid, (0, 0), 0)]
+    )
+    two = [("A#0", "exteriores"), ("B#4", "exteriores")]
+    return [
+        ("connection", meeting(True, [], "D"), board.t("connection: two doors meet (F-5.1)")),
+        (
+            "qualified",
+            meeting(True, two, "D"),
+            board.t("qualified connection, with its number of qualifications (F-5.2)"),
+        ),
+        (
+            "obstructed",
+            meeting(False, [], "W"),
+            board.t("obstructed door: a door against a wall (F-4.4)"),
+        ),
+        (
+            "street-door",
+            shared.at(street, (C / 2, 0), 1.2),
+            board.t("street door: a door to the outside (F-R15)"),
+        ),
+        (
+            "patio",
+            shared.at(_grid_cell(board, grid, 0, 0, True, None), (C / 2, C / 2), 0.62),
+            board.t("patio cell (F-R16)"),
+        ),
+    ]
+
+
+def _legend_cards(board: Board) -> list[shared.LegendRow]:
+    """Joker spaces, badges, hidden cards and the last move's mark."""
+    box = (CHIP_W / 2, CHIP_H / 2)
+    joker = rect(0, 0, CHIP_W, CHIP_H, rx=3, fill="url(#joker)", stroke="#b9ad97")
+    frame = rect(0, 0, CHIP_W, CHIP_H, rx=6, fill="#fff", stroke="#7a6a52", stroke_width=2)
+    return [
+        (
+            "joker",
+            shared.at(joker, box, 0.7),
+            board.t("joker or converted space: all four suits (F-2.2, F-6.3)"),
+        ),
+        (
+            "x2",
+            shared.at(frame + "".join(_badge(CHIP_W, CHIP_H, "x2")), box, 0.7),
+            board.t("x2: a card cloned with a teórica (F-6.6)"),
+        ),
+        (
+            "spent",
+            shared.at(frame + "".join(_badge(CHIP_W, CHIP_H, board.t("spent"))), box, 0.7),
+            board.t("spent: a designer already used (F-R20)"),
+        ),
+        (
+            "hidden",
+            shared.at(_hidden_chip(0, 0, ""), box, 0.7),
+            board.t("a card you may not see (F-1.10)"),
+        ),
+        (
+            "last-move",
+            shared.at(el("g", frame, class_=LAST_MOVE), box, 0.7),
+            board.t("what the last decision changed"),
+        ),
+    ]
+
+
+def legend(board: Board) -> str:
+    """GET /v1/legend?game=fora-de-prumo: every symbol of the board and what it means."""
+    rows = _legend_slots(board) + _legend_meetings(board) + _legend_cards(board)
+    return shared.legend(board, "Fora de Prumo", rows, defs=DEFS)

@@ -50,6 +50,23 @@ def decided(board: Board) -> str:
 
 
 @dataclass(frozen=True)
+class Marks:
+    """What the last decision changed, to be marked (class `last-move`): the card ids and the
+    cells (Architectura's [street, block]) that its events name (app/render/http.py reads
+    them from the request's `last_events`)."""
+
+    cards: frozenset[str] = frozenset()
+    cells: frozenset[tuple[int, int]] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.cards or self.cells)
+
+
+NO_MARKS = Marks()
+LAST_MOVE = "last-move"
+
+
+@dataclass(frozen=True)
 class Board:
     doc: dict[str, Any]  # a state or a view (JSON the engine produced itself)
     game: Any  # the engine's in-memory game (`.cat`, `.n`, ...)
@@ -59,6 +76,19 @@ class Board:
     composed: bool = False  # the state was composed from a position, not dealt (docs/trust.md)
     # an option of the pending decision to draw as if taken (never applied), or None
     preview: dict[str, Any] | None = None
+    marks: Marks = NO_MARKS  # what the last decision changed (docs/render.md, last_events)
+
+    def mark(self, cls: str, card: object = None, cell: object = None) -> str:
+        """`cls`, with `last-move` added when the last decision changed `card` or `cell`."""
+        hit = (isinstance(card, str) and card in self.marks.cards) or (
+            isinstance(cell, tuple) and cell in self.marks.cells
+        )
+        return f"{cls} {LAST_MOVE}" if hit else cls
+
+    @classmethod
+    def for_legend(cls, translate: Translator = english) -> Board:
+        """A board without a game, for drawing a game's legend with its board's helpers."""
+        return cls(doc={}, game=None, viewer=None, scores={}, translate=translate)
 
     def heading(self, game_name: str) -> str:
         """The picture's first line: the game, whose view it is, and a composed position."""

@@ -3,11 +3,12 @@ winner, points), framed cards and panels, the hatch of hidden cards and the pict
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from engine.render.board import Board, decided
-from engine.render.svg import clip, document, rect, text
+from engine.render.board import LAST_MOVE, Board, decided
+from engine.render.svg import clip, document, el, rect, text
 
 # the hatch of a face-down or hidden card
 HATCH = (
@@ -16,6 +17,10 @@ HATCH = (
     '<line x1="0" y1="0" x2="0" y2="8" stroke="#77716a" stroke-width="4"/></pattern>'
 )
 STATUS_COLOUR = ("#1c7c32", "#b35c00")  # a winner, the seat to play
+# what the last decision changed (Board.marks): a magenta glow around the card or cell
+LAST_MOVE_STYLE = (
+    f"svg .{LAST_MOVE}{{filter:drop-shadow(0 0 2px #e6007e) drop-shadow(0 0 4px #e6007e)}}"
+)
 
 
 def count(doc: dict[str, Any], key: str) -> Any:
@@ -85,7 +90,44 @@ def panel_frame(x: float, y: float, w: float, h: float, rx: int, colour: str, bo
     return rect(x, y, w, h, rx=rx, fill="#fff", stroke=colour, stroke_width=4 if bold else 2)
 
 
-def picture(width: float, height: float, label: str, *parts: str, defs: str) -> str:
-    """The whole picture on its paper-coloured ground."""
+def picture(
+    width: float, height: float, label: str, *parts: str, defs: str, marked: bool = False
+) -> str:
+    """The whole picture on its paper-coloured ground (`marked`: with the style of the
+    last move's marks)."""
     ground = rect(0, 0, width, height, fill="#efe8d8")
-    return document(width, height, label, ground, *parts, defs=defs)
+    style = LAST_MOVE_STYLE if marked else ""
+    return document(width, height, label, ground, *parts, defs=defs, style=style)
+
+
+# A game's legend (GET /v1/legend): one row per symbol, drawn by the board's own helpers in a
+# LEGEND_SYMBOL x LEGEND_ROW box, its label beside it, wrapped.
+LEGEND_W, LEGEND_ROW, LEGEND_SYMBOL = 400, 40, 84
+LegendRow = tuple[str, str, str]  # (kind, the symbol's markup in its box, the label)
+
+
+def at(markup: str, point: tuple[float, float], scale: float = 1.0) -> str:
+    """`markup` moved and scaled so that its `point` lands in the middle of a legend box."""
+    px, py = point
+    dx, dy = LEGEND_SYMBOL / 2 - px * scale, LEGEND_ROW / 2 - py * scale
+    return el("g", markup, transform=f"translate({dx:.2f} {dy:.2f}) scale({scale})")
+
+
+def legend(board: Board, game_name: str, rows: list[LegendRow], defs: str) -> str:
+    """The legend of a game's pictures: each row a symbol (class `legend-item`, `data-symbol`
+    its kind) and what it means."""
+    heading = board.t("{game}: what the pictures show", game=game_name)
+    parts = [text(12, 18, heading, class_="b", font_size=16, fill="#3b2f1e")]
+    y = 34.0
+    for kind, symbol, label in rows:
+        lines = textwrap.wrap(label, 38) or [""]
+        h = max(LEGEND_ROW, 16 * len(lines) + 10)
+        middle = y + h / 2
+        words = [
+            text(LEGEND_SYMBOL + 18, middle + 16 * (i - (len(lines) - 1) / 2), part, font_size=13)
+            for i, part in enumerate(lines)
+        ]
+        box = el("g", symbol, transform=f"translate(10 {y + (h - LEGEND_ROW) / 2})")
+        parts.append(el("g", box, *words, class_="legend-item", data_symbol=kind))
+        y += h
+    return picture(LEGEND_W, y + 8, heading, *parts, defs=defs, marked=True)

@@ -69,7 +69,10 @@ def title(value: object) -> str:
     return f"<title>{esc(value)}</title>"
 
 
-def document(width: float, height: float, label: str, *children: str, defs: str = "") -> str:
+def document(
+    width: float, height: float, label: str, *children: str, defs: str = "", style: str = ""
+) -> str:
+    """The SVG document; `style`: more rules for its inline <style>."""
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(width)} {_num(height)}" '
         f'width="{_num(width)}" height="{_num(height)}" role="img" aria-label="{esc(label)}" '
@@ -77,7 +80,7 @@ def document(width: float, height: float, label: str, *children: str, defs: str 
     )
     style = (
         "<style>svg text{dominant-baseline:middle}svg .c{text-anchor:middle}"
-        "svg .r{text-anchor:end}svg .b{font-weight:bold}</style>"
+        "svg .r{text-anchor:end}svg .b{font-weight:bold}" + style + "</style>"
     )
     return (
         head
