@@ -128,8 +128,11 @@ class SetupDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
     game: Literal["architectura"] = "architectura"
     seats: Annotated[int, msgspec.Meta(ge=2, le=4, extra={"clause": "A-1.1"})]
-    seed: Annotated[int, msgspec.Meta(ge=0, extra={"clause": "A-1.6"})]
-    """below 2^64 (msgspec bounds an integer within 64 bits)"""
+    seed: Annotated[int, msgspec.Meta(ge=0, extra={"clause": "A-1.6"})] | msgspec.UnsetType = (
+        msgspec.UNSET
+    )
+    """below 2^64 (msgspec bounds an integer within 64 bits); when absent, one is chosen at
+    random and written in the set-up (engine.setup_fields.seeded)"""
     variant: Literal["basic", "advanced"] = "basic"
     first_seat: Annotated[int, msgspec.Meta(ge=0, le=3, extra={"clause": "A-1.4"})] = 0
     # bounded, so that a huge list costs no conversion: refused by setup.py unread

@@ -262,8 +262,11 @@ class SetupDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
     game: Literal["fora-de-prumo"] = "fora-de-prumo"
     seats: Annotated[int, msgspec.Meta(ge=2, le=4, extra={"clause": "F-1.1"})]
-    seed: Annotated[int, msgspec.Meta(ge=0, extra={"clause": "F-1.9"})]
-    """below 2^64 (msgspec bounds an integer within 64 bits)"""
+    seed: Annotated[int, msgspec.Meta(ge=0, extra={"clause": "F-1.9"})] | msgspec.UnsetType = (
+        msgspec.UNSET
+    )
+    """below 2^64 (msgspec bounds an integer within 64 bits); when absent, one is chosen at
+    random and written in the set-up (engine.setup_fields.seeded)"""
     first_seat: Annotated[int, msgspec.Meta(ge=0, le=3, extra={"clause": "F-R5"})] = 0
     market_size: Annotated[int, msgspec.Meta(ge=4, le=6, extra={"clause": "F-1.7"})] = 5
     catalog: str | dict[str, Any] = "reference"
