@@ -298,3 +298,18 @@ def test_unreadable_rule_pages_name_the_error_not_the_systems_sentence(
     finally:
         monkeypatch.undo()
         rules.clauses.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("setup", "said"),
+    [
+        ({"seats": 2, "sead": 1}, "unknown set-up field 'sead'; did you mean 'seed', 'seats'?"),
+        ({**FDP, "seats": 2, "market": 5}, "did you mean 'market_size'?"),
+        ({"seats": 2, "Variant": "basic"}, "did you mean 'variant'?"),
+    ],
+)
+def test_an_unknown_set_up_field_suggests_the_closest(setup: dict[str, Any], said: str) -> None:
+    en = _in_every_language("/v1/games", setup)
+    assert en["code"] == "unknown_field" and said in en["detail"]
+    far = _in_every_language("/v1/games", {"seats": 2, "zzz": 1})
+    assert far["detail"] == "unknown set-up field 'zzz'"
