@@ -21,6 +21,7 @@ from app.seal import Opened, open_state
 from engine.errors import EngineError, InvalidState
 from engine.games import GameModule, engine_for_state
 from engine.messages import msg
+from engine.protocol import misdirected
 
 JSON_TYPES = ("application/json",)
 
@@ -66,7 +67,13 @@ def read_body(schema: Schema) -> Received:
     if "state" not in data:
         return Received(data)
     sent = data["state"]
-    opened = open_state(sent)
+    try:
+        opened = open_state(sent)
+    except ApiError:  # no seal: a view or a whole answer is told as such (engine.protocol)
+        wrong = misdirected(sent)
+        if wrong is not None:
+            raise from_engine(wrong) from None
+        raise
     try:
         eng: GameModule | None = engine_for_state(opened.state)
     except InvalidState:  # an unknown game: the state's reader says so

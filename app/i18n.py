@@ -92,6 +92,14 @@ def translate_prompt(prompt: Any, lang: str) -> Any:
     return gettext(lang, prompt, "prompt") or prompt
 
 
+def said_in(response: Response, languages: str) -> Response:
+    """`response`, its Content-Language saying what its body is in whatever was asked: `en`
+    for an English body (a catalog), `fr, en` for one in both (the rules: titles translated,
+    texts English). The answer still varies with Accept-Language (Vary)."""
+    response.headers["Content-Language"] = languages
+    return response
+
+
 def answer_language() -> str:
     """The language of the answer being built: the request's, English outside one."""
     return negotiate() if has_request_context() else LANGUAGES[0]
@@ -137,10 +145,12 @@ def _best_language(header: str) -> str:
 def init_app(app: Flask) -> None:
     @app.after_request
     def content_language(response: Response) -> Response:
-        """Says which language a JSON answer is in (the body was built in it)."""
+        """Says which language a JSON answer is in (the body was built in it), unless its
+        route said so itself (a body in English whatever was asked: rules, catalogs)."""
         if response.mimetype in ("application/json", "application/problem+json"):
             headers = response.headers
-            headers["Content-Language"] = negotiate()
+            if "Content-Language" not in headers:  # else the route said (app/rules.py)
+                headers["Content-Language"] = negotiate()
             if "Vary" in headers:
                 response.vary.add("Accept-Language")
             else:  # the common case, without parsing a header set

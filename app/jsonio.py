@@ -25,6 +25,36 @@ PROBLEM_JSON = "application/problem+json"
 MAX_DEPTH = 254
 
 
+# What orjson says of a body it cannot read (the start of its English message), in our words,
+# so that the detail is translated whole; a message it may add later is quoted as it is.
+PARSER_SAYS: tuple[tuple[str, Msg], ...] = (
+    ("unexpected end of data", msg("the body ends before the JSON value does")),
+    ("unexpected character, expected a string key", msg("a key (a string) was expected")),
+    ("unexpected character, expected ':'", msg("a colon was expected after a key")),
+    ("unexpected character, expected a JSON value", msg("a JSON value was expected")),
+    ("unexpected character", msg("an unexpected character")),
+    ("unexpected content after document", msg("something follows the JSON value")),
+    ("invalid escaped sequence", msg("a string holds an invalid escape sequence")),
+    ("invalid literal", msg("an unknown word (only true, false and null are JSON words)")),
+    ("number with leading zero", msg("a number starts with a zero")),
+    ("number is infinity", msg("a number is too large")),
+    ("unexpected control character", msg("a string holds a control character")),
+    ("str is not valid UTF-8", msg("the body is not valid UTF-8")),
+    ("no low surrogate", msg("a string holds an unpaired surrogate")),
+    ("no high surrogate", msg("a string holds an unpaired surrogate")),
+    ("trailing comma", msg("a trailing comma")),
+)
+
+
+def parser_reason(e: orjson.JSONDecodeError) -> Msg:
+    """Why orjson refused a body, as a message of ours (PARSER_SAYS); a reason it does not
+    list, quoted in the parser's English and said to be the parser's."""
+    for start, said in PARSER_SAYS:
+        if e.msg.startswith(start):
+            return said
+    return msg("the JSON parser says {reason}", reason=short_repr(e.msg))
+
+
 class BadJSON(Exception):
     """The request body is not one acceptable JSON value."""
 
@@ -107,7 +137,16 @@ def loads(body: bytes) -> Any:
     try:
         value = orjson.loads(body)
     except orjson.JSONDecodeError as e:
-        raise BadJSON(msg("The request body is not valid JSON: {error}.", error=e)) from None
+        raise BadJSON(
+            msg(
+                "The request body is not valid JSON: at line {line}, column {column} (character "
+                "{position}), {why}.",
+                line=e.lineno,
+                column=e.colno,
+                position=e.pos,
+                why=parser_reason(e),
+            )
+        ) from None
     _check(body, value)
     return value
 

@@ -26,13 +26,14 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app import history, notation, schemas
 from app.endpoint import engine_errors, game_of, read_body
-from app.errors import ApiError
+from app.errors import ApiError, from_engine
 from app.jsonio import json_response
 from app.replay import record_header, run_replay
 from app.seal import issue_state, require_readable
 from engine.errors import short_repr
 from engine.games import GAMES, GameModule, engine
 from engine.messages import msg
+from engine.protocol import misdirected
 
 bp = Blueprint("record", __name__, url_prefix="/v1")
 
@@ -150,6 +151,9 @@ def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]
             ),
             "/state",
         )
+    wrong = misdirected(body["state"]) if hist is None else None
+    if wrong is not None:  # a view or a whole answer: said as such, as every endpoint does
+        raise from_engine(wrong)
     if hist is None:
         raise ApiError(
             422,

@@ -15,7 +15,7 @@ from marshmallow import Schema
 from app import history, notation, schemas
 from app.endpoint import engine_errors, game_of, read_body
 from app.errors import ApiError, bounded, prefixed
-from app.i18n import answer_language, translate_prompt
+from app.i18n import answer_language, said_in, translate_prompt
 from app.jsonio import json_response
 from app.replay import run_replay
 from app.seal import issue_state, require_dealt
@@ -178,9 +178,8 @@ def catalogs() -> Response:
     """The built-in catalogs of one game (`?game=`, Architectura by default)."""
     eng = _catalog_game()
     cats = eng.builtin_catalogs()
-    return json_response(
-        {"game": eng.INFO.id, "catalogs": [cats[k].summary() for k in sorted(cats)]}
-    )
+    summaries = [cats[k].summary() for k in sorted(cats)]
+    return said_in(json_response({"game": eng.INFO.id, "catalogs": summaries}), "en")
 
 
 @bp.get("/catalogs/<catalog_id>")
@@ -204,4 +203,4 @@ def catalog(catalog_id: str) -> Response:
         )
     out = cat.summary()
     out["catalog"] = cat.to_json()
-    return json_response(out)
+    return said_in(json_response(out), "en")  # its names and texts as the catalog has them

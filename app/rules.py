@@ -12,6 +12,7 @@ rulings tables (`| A-R3 | A-3.2 | text |`) or the normative `- F-R14 (F-5.2) tex
 
 from __future__ import annotations
 
+import errno
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -21,7 +22,7 @@ from typing import Any
 from flask import Blueprint, Response, request
 
 from app.errors import ApiError
-from app.i18n import gettext, negotiate
+from app.i18n import gettext, negotiate, said_in
 from app.jsonio import json_response
 from engine.games import GAMES, info, unknown_game
 from engine.messages import msg
@@ -184,11 +185,12 @@ def lookup(clause_id: str) -> dict[str, Any] | None:
 
 def _unavailable(e: OSError) -> ApiError:
     """An installation without docs/ (the Dockerfile copies the pages)."""
-    strerror = e.strerror
+    # the error's code (ENOENT), not the system's English sentence for it
+    code = errno.errorcode.get(e.errno or 0, type(e).__name__)
     return ApiError(
         503,
         "rules_unavailable",
-        msg("The rule pages cannot be read here ({error}).", error=strerror),
+        msg("The rule pages cannot be read here ({error}).", error=code),
         "",
     )
 
@@ -199,6 +201,13 @@ def _titled(entry: dict[str, Any], lang: str) -> dict[str, Any]:
     if "title" in entry:
         entry["title"] = gettext(lang, entry["title"], "clause") or entry["title"]
     return entry
+
+
+def in_languages(body: Any, lang: str, translated: bool) -> Response:
+    """A rules answer whose Content-Language says what its body is in: the rule texts are
+    English, the section titles in `lang` where `translated` (`fr, en`: titles in French,
+    texts in English), so `en` when nothing of it is in another language."""
+    return said_in(json_response(body), f"{lang}, en" if translated and lang != "en" else "en")
 
 
 def _entries(prefix: str, lang: str) -> list[dict[str, Any]]:
@@ -222,7 +231,7 @@ def rules_index() -> Response:
                 games.append({"game": g, "name": facts.name, "clauses": entries})
     except OSError as e:
         raise _unavailable(e) from None
-    return json_response({"games": games})
+    return in_languages({"games": games}, lang, True)  # every game's pages have titles
 
 
 @bp.get("/rules/<clause>")
@@ -242,4 +251,6 @@ def rule(clause: str) -> Response:
             ),
             "",
         )
-    return json_response(_titled(out, negotiate()))
+    lang, english = negotiate(), out.get("title")
+    titled = _titled(out, lang)
+    return in_languages(titled, lang, titled.get("title") != english)

@@ -30,6 +30,7 @@ from marshmallow import (
 from engine.errors import MAX_PROBLEMS
 from engine.games import DEFAULT_GAME, GAMES, MAX_SEATS, engine, info
 from engine.messages import Msg, msg, template
+from engine.setup_fields import seeded
 
 UNKNOWN_FIELD = msg("Unknown field.")  # marshmallow's, for fields left unread
 
@@ -194,7 +195,8 @@ class GameSetupSchema(Schema):
 
 def load_setup(value: Any) -> dict[str, Any]:
     """A set-up, as its game's engine is to read it (the default game when `game` is absent):
-    an object whose `game` names a game (400 otherwise), the defaults written out."""
+    an object whose `game` names a game (400 otherwise), the defaults written out (and a
+    seed chosen at random when it gives none)."""
     if not isinstance(value, dict):
         raise ValidationError(msg("A set-up must be an object."))
     game = value.get("game", DEFAULT_GAME)
@@ -207,6 +209,10 @@ def load_setup(value: Any) -> dict[str, Any]:
     # value as sent or its default, then the fields it does not have, for the engine to
     # refuse: what its schema's load gives, without copying a hostile set-up's many unknown
     # fields through marshmallow first.
+    # A set-up without a seed: one chosen at random, written in (so the state's history
+    # names it and the game replays; engine.setup_fields.seeded).
+    if "seed" in engine(game).SETUP_KEYS:
+        value = seeded(value)
     facts = info(game)
     out: dict[str, Any] = {}
     for name in facts.setup_order:

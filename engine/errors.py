@@ -140,11 +140,14 @@ def unknown_keys(
         room = max(problems.limit - len(problems), 0)
     # keys compared as text: JSON keys are strings, but a Python caller may mix types
     shown = sorted(extra, key=str) if len(extra) <= room else heapq.nsmallest(room, extra, key=str)
+    # a set-up's fields are few and typed by hand: its unknown ones suggest the closest
+    # (all of them: the service writes in a seed the set-up left out, 'sead' for one)
+    left = [a for a in allowed if isinstance(a, str)] if what == "set-up " else []
     for k in shown:
         problems.append(
             Problem(
                 code,
-                _unknown_field(what, short_repr(k)),
+                _unknown_field(what, k, left),
                 f"{path}/{pointer_token(k)}",
                 clause,
             )
@@ -153,8 +156,18 @@ def unknown_keys(
         problems.dropped += len(extra) - len(shown)
 
 
-def _unknown_field(what: str, field: str) -> Msg:
+def _unknown_field(what: str, key: Any, left: list[str]) -> Msg:
+    field = short_repr(key)
     if what == "set-up ":  # the catalog words a set-up's field its own way
+        from engine.guesses import closest, guesses  # it reads this module: imported here
+
+        found = closest(key, left)
+        if found:
+            return msg(
+                "unknown set-up field {field}; did you mean {guesses}?",
+                field=field,
+                guesses=guesses(found),
+            )
         return msg("unknown set-up field {field}", field=field)
     return msg("unknown {what}field {field}", what=what, field=field)
 

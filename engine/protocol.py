@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Generic, Protocol, TypeVar
 
-from engine.errors import EngineError, IllegalDecision, SetupError, short_repr
+from engine.declared import brief
+from engine.errors import (
+    EngineError,
+    IllegalDecision,
+    InvalidState,
+    Problem,
+    SetupError,
+    short_repr,
+)
 from engine.messages import Msg, msg
 
 
@@ -115,6 +123,31 @@ def _listed(decisions: object) -> list[Any]:
     return decisions
 
 
+def misdirected(document: Any) -> InvalidState | None:
+    """What a document sent as a state is instead, when it is one of the service's other
+    documents: a seat's view (it has `view_of`: what POST /v1/view answers) or a whole
+    answer that holds a state (`{"state": {...}, ...}`: what /v1/games, /v1/resolve or
+    /v1/replay answer). Each is one problem saying what to send, in place of the reader's
+    list of unknown and missing fields. Read only once a state failed to read (the answer's
+    code stays `invalid_state`)."""
+    if not isinstance(document, dict):
+        return None
+    if "view_of" in document:
+        detail = msg(
+            "This is seat {seat}'s view (what POST /v1/view answers), not a state: send the "
+            "game's state itself. POST /v1/suggest and POST /v1/render take a view, as `view`.",
+            seat=brief(document["view_of"]),
+        )
+        return InvalidState([Problem("view_not_state", detail, "/view_of")])
+    if isinstance(document.get("state"), dict) and "rules_version" not in document:
+        detail = msg(
+            "This is a whole answer of the service (as POST /v1/games or /v1/resolve give), "
+            "not a state: send its `state` field, the state it holds."
+        )
+        return InvalidState([Problem("answer_not_state", detail, "/state")])
+    return None
+
+
 @dataclass(frozen=True)
 class DecisionProtocol(Generic[G, A]):
     """The shared JSON face of one game, from that game's pieces."""
@@ -177,7 +210,10 @@ class DecisionProtocol(Generic[G, A]):
         cat = self.get_catalog(catalog) if catalog is not None else None
         if sealed and self.read_sealed is not None:
             return self.read_sealed(state, cat)
-        return self.read_state(state, cat)
+        try:
+            return self.read_state(state, cat)
+        except InvalidState as e:
+            raise misdirected(state) or e from None
 
     def new_game(self, setup: JSON) -> JSON:
         return self.write_state(self.new_game_internal(setup))

@@ -4,12 +4,14 @@ where an integer belongs all its field's problem, each naming the game's own cla
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import msgspec
 
+from engine.declared import brief
 from engine.errors import CatalogError, Problem, SetupError, add_problems_of, missing
 from engine.messages import Msg, msg
 
@@ -50,6 +52,22 @@ def by_seats(n: int, then: dict[str, Any]) -> dict[str, Any]:
     return {"if": {"required": ["seats"], "properties": {"seats": {"const": n}}}, "then": then}
 
 
+def random_seed() -> int:
+    """A seed chosen at random (the system's generator, `secrets`), 0 to 2^64-1: a set-up's
+    seed when it gives none (A-1.6, F-1.9)."""
+    return secrets.randbelow(SEED_LIMIT)
+
+
+def seeded(setup: Any) -> Any:
+    """A set-up with its seed: as sent, or, when it gives none, one chosen at random and
+    written in (a copy), so that the game it sets up can be replayed from it. The service
+    does it where it reads a set-up (app/schemas.py `load_setup`), so that the state's
+    history names the seed; the engines again, for a Python caller."""
+    if isinstance(setup, dict) and "seed" not in setup:
+        return {**setup, "seed": random_seed()}
+    return setup
+
+
 @dataclass(frozen=True)
 class SetupClauses:
     """Where one game's rules say what its shared set-up fields are."""
@@ -64,6 +82,18 @@ class SetupClauses:
 def is_int(v: Any) -> bool:
     """An integer in JSON's sense (a boolean is not one)."""
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def not_an_integer(field: str, lo: int, hi: int, value: Any) -> Msg:
+    """The sentence for a set-up field sent with a type other than an integer's (a string,
+    a fraction, null, a boolean...): the type wanted, its range, and what was sent."""
+    return msg(
+        "{field} must be an integer from {lo} to {hi}, not {value}",
+        field=field,
+        lo=lo,
+        hi=hi,
+        value=brief(value),
+    )
 
 
 def check_shared_fields(
@@ -83,30 +113,28 @@ def check_shared_fields(
     seats: Any = setup.get("seats")
     n = seats if is_int(seats) and seats in SEATS else None
     if not missing(problems, setup, "seats", clauses.seats) and n is None:
-        problems.append(Problem("invalid_seat_count", players, "/seats", clauses.seats))
+        # a wrong type says which type is wanted; a number out of range, the game's sentence
+        said = players if is_int(seats) else not_an_integer("seats", SEATS[0], SEATS[-1], seats)
+        problems.append(Problem("invalid_seat_count", said, "/seats", clauses.seats))
     seed: Any = setup.get("seed")
     if not missing(problems, setup, "seed", clauses.seed) and (
         not is_int(seed) or not 0 <= seed < SEED_LIMIT
     ):
-        problems.append(
-            Problem(
-                "invalid_seed",
-                msg("seed must be an integer from 0 to 2^64-1"),
-                "/seed",
-                clauses.seed,
-            )
+        said = (
+            msg("seed must be an integer from 0 to 2^64-1")
+            if is_int(seed)
+            else msg("seed must be an integer from 0 to 2^64-1, not {value}", value=brief(seed))
         )
+        problems.append(Problem("invalid_seed", said, "/seed", clauses.seed))
     first_seat = setup.get("first_seat", 0)
     most = (n or SEATS[-1]) - 1  # with a bad number of seats, any seat of the largest game
     if not is_int(first_seat) or not 0 <= first_seat <= most:
-        problems.append(
-            Problem(
-                "invalid_first_seat",
-                msg("first_seat must be 0..{last}", last=most),
-                "/first_seat",
-                clauses.first_seat,
-            )
+        said = (
+            msg("first_seat must be 0..{last}", last=most)
+            if is_int(first_seat)
+            else not_an_integer("first_seat", 0, most, first_seat)
         )
+        problems.append(Problem("invalid_first_seat", said, "/first_seat", clauses.first_seat))
     return n
 
 

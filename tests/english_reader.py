@@ -17,7 +17,7 @@ from app.i18n import NAMED, gettext, template
 # placeholders that hold a part of the sentence ("unknown {what}field", "cannot start: {why}")
 # or a message of its own ("{where}: {why}"): their values are translated as messages; a
 # part may be empty
-FRAGMENTS = ("what", "why", "where")
+FRAGMENTS = ("what", "why", "where", "problem")
 # messages inside messages read at most this deep ("a: b: c: …" is not read on without end)
 MAX_NESTING = 4
 # engine.errors.summary: a sentence and how many problems follow it; the sentence is translated

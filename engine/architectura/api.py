@@ -35,10 +35,11 @@ from engine.errors import (
     pointer_token,
     short_repr,
 )
+from engine.guesses import closest, did_you_mean, unknown_card
 from engine.messages import Msg, msg
 from engine.protocol import DecisionProtocol
 from engine.refusals import Row, first_refusal
-from engine.setup_fields import setup_catalog
+from engine.setup_fields import seeded, setup_catalog
 
 
 def new_game_internal(setup: dict[str, Any]) -> Game:
@@ -46,9 +47,11 @@ def new_game_internal(setup: dict[str, Any]) -> Game:
     (as Fora de Prumo refuses one, F-1) first, then the fields' (game, seats, seed,
     first_seat, variant, colours, replacements);
     a custom catalog that is the set-up's only problem is refused with its own error (as
-    beside a state), else its problems are listed under /catalog."""
+    beside a state), else its problems are listed under /catalog. Without a seed, one is
+    chosen at random (engine.setup_fields.seeded)."""
     if not isinstance(setup, dict):
         raise SetupError("invalid_setup", msg("the set-up must be an object"), "A-1", "")
+    setup = seeded(setup)
     problems = ProblemList()  # an object of 100,000 unknown fields costs a count
     n = check_fields(setup, problems)
     cat = setup_catalog(problems, setup, get_catalog)
@@ -93,7 +96,7 @@ def require_decider(g: Game, seat: int | None = None, pointer: str = "/seat") ->
 
 def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
     """A decision object to an engine action; malformed ones are refused with a reason."""
-    require_decider(g, None, pointer)
+    decider = require_decider(g, None, pointer)
     if not isinstance(d, dict):
         raise IllegalDecision(
             "malformed_decision", msg("A decision must be an object."), None, pointer
@@ -102,7 +105,10 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
     if not isinstance(kind, str) or kind not in DECISION_TYPES:
         raise IllegalDecision(
             "unknown_decision_type",
-            msg("Unknown decision type {type}.", type=short_repr(kind)),
+            did_you_mean(
+                msg("Unknown decision type {type}.", type=short_repr(kind)),
+                closest(kind, DECISION_TYPES),
+            ),
             None,
             pointer + "/type",
         )
@@ -110,15 +116,19 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
         require_decider(g, d["seat"], pointer + "/seat")
     extra = set(d) - {"type", "seat", *DECISION_TYPES[kind]}
     if extra:
+        first = min(extra, key=str)
         raise IllegalDecision(
             "malformed_decision",
-            msg(
-                "Unexpected field(s) {fields} for {kind}.",
-                fields=short_repr(sorted(extra)),
-                kind=kind,
+            did_you_mean(
+                msg(
+                    "Unexpected field(s) {fields} for {kind}.",
+                    fields=short_repr(sorted(extra)),
+                    kind=kind,
+                ),
+                closest(first, [f for f in DECISION_TYPES[kind] if f not in d]),
             ),
             None,
-            pointer + "/" + pointer_token(min(extra)),
+            pointer + "/" + pointer_token(first),
         )
     out: list[Any] = [kind]
     for field in DECISION_TYPES[kind]:
@@ -127,10 +137,7 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
         if field in ("card", "target"):
             if not isinstance(v, str) or v not in g.inst.index:
                 raise IllegalDecision(
-                    "unknown_card",
-                    msg("{card} is not a card of this game.", card=short_repr(v)),
-                    "A-1.3",
-                    fp,
+                    "unknown_card", _not_a_card(g, field, v, decider), "A-1.3", fp
                 )
             out.append(g.inst.index[v])
         elif field == "cell":
@@ -150,6 +157,15 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
                 )
             out.append(v)
     return tuple(out)
+
+
+def _not_a_card(g: Game, field: str, v: Any, decider: int) -> Msg:
+    """A-1.3: `v` names no card instance of the game; the closest instance ids suggested,
+    the deciding seat's own first ("palace": blue.palace when blue decides)."""
+    inst = g.inst
+    own = [name for name, seat in zip(inst.names, inst.owner, strict=True) if seat == decider]
+    found = closest(v, own) or closest(v, inst.names)
+    return unknown_card(field, v, short_repr(v), found)
 
 
 @dataclass(frozen=True)

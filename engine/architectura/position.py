@@ -251,7 +251,7 @@ def _read_city(text: str, n: int) -> tuple[list[list[list[dict[str, Any]]]], lis
         if len(row) != BLOCKS:
             raise _refuse(
                 msg(
-                    "Street {street} has {count} cells, not {blocks}.",
+                    "Street {street} must have {blocks} cells, not {count}.",
                     street=st + 1,
                     count=len(row),
                     blocks=BLOCKS,

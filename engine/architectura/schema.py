@@ -122,8 +122,9 @@ class StateDoc(Doc):
 
 
 class SetupDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """An Architectura set-up (A-1), read by its engine: a field left out that is required
-    is 422 `missing_field` (A-1.1, A-1.6); a bad value 422 `invalid_seat_count` (A-1.1),
+    """An Architectura set-up (A-1), read by its engine: `seats` left out is 422
+    `missing_field` (A-1.1); `seed` left out is chosen at random and written in the state's
+    history (A-1.6); a bad value 422 `invalid_seat_count` (A-1.1),
     `invalid_seed` (A-1.6), `invalid_first_seat` (A-1.4), `invalid_variant` (A-1.5),
     `invalid_colours` (A-1.1), `invalid_replacements` / `illegal_replacement` /
     `replacements_in_basic_game` (A-1.5), `unknown_catalog` (A-10) or `invalid_catalog`;
@@ -176,7 +177,8 @@ class SetupDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
         msgspec.Meta(description="Optional; Architectura is the default game."),
     ] = "architectura"
     seats: Annotated[int, seats_field("A-1.1")]
-    seed: Annotated[int, seed_field("A-1.6")]
+    # when absent, one is chosen at random and written in the set-up (engine.setup_fields.seeded)
+    seed: Annotated[int, seed_field("A-1.6")] | msgspec.UnsetType = msgspec.UNSET
     variant: Annotated[Literal["basic", "advanced"], msgspec.Meta(description="A-1.5")] = "basic"
     first_seat: Annotated[int, first_seat_field("A-1.4")] = 0
     # bounded, so that a huge list costs no conversion: refused by setup.py unread

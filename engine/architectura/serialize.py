@@ -28,7 +28,7 @@ from engine.architectura.model import (
 from engine.architectura.schema import GAME, EntryDoc, SeatDoc, StateDoc
 from engine.architectura.scoring import final_scores
 from engine.architectura.setup import build_instances, check_replacements, deck_cards
-from engine.declared import Problems, convert, node
+from engine.declared import Problems, brief, convert, node
 from engine.errors import InvalidState, Problem, short_repr
 from engine.messages import msg
 
@@ -601,7 +601,16 @@ def parse_cell(r: Problems, v: Any, p: str, n: int) -> int:
         or len(v) != 2
         or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)
     ):
-        r.bad("invalid_cell", msg("a cell is [street, block], both counted from 1"), p, "A-1.2")
+        r.bad(
+            "invalid_cell",
+            msg(
+                "a cell is an array [street, block] of two integers, both counted from 1, "
+                "not {value}",
+                value=brief(v),
+            ),
+            p,
+            "A-1.2",
+        )
         return -1
     st, b = int(v[0]), int(v[1])
     if not 1 <= st <= n or not 1 <= b <= BLOCKS:

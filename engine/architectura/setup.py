@@ -168,7 +168,12 @@ def check_fields(setup: dict[str, Any], problems: list[Problem]) -> int | None:
     number of seats, None when it is bad. A set-up that converts (schema.SetupDoc) with a
     first seat of the game has none."""
     doc = convert(setup, SetupDoc)
-    if doc is not None and doc.first_seat < doc.seats and doc.seed < SEED_LIMIT:
+    if (
+        doc is not None
+        and doc.first_seat < doc.seats
+        and isinstance(doc.seed, int)
+        and doc.seed < SEED_LIMIT
+    ):
         return doc.seats
     unknown_keys(problems, setup, SETUP_KEYS, "", "unknown_field", msg("set-up "), "A-1")
     n = check_shared_fields(

@@ -41,13 +41,17 @@ from engine.fora_de_prumo.serialize import (
 from engine.fora_de_prumo.setup import check_setup
 from engine.fora_de_prumo.setup import new_game as _new_game
 from engine.fora_de_prumo.work import Work
+from engine.guesses import closest, did_you_mean, unknown_card
 from engine.messages import msg
 from engine.protocol import DecisionProtocol
 from engine.refusals import Row, first_refusal
-from engine.setup_fields import setup_catalog
+from engine.setup_fields import seeded, setup_catalog
 
 
 def new_game_internal(setup: dict[str, Any]) -> Game:
+    """F-1: the game of a set-up, every problem of it listed (SetupError). Without a seed,
+    one is chosen at random (engine.setup_fields.seeded)."""
+    setup = seeded(setup)
     problems = check_setup(setup)
     cat = setup_catalog(problems, setup, get_catalog) if isinstance(setup, dict) else None
     if problems or cat is None:
@@ -97,9 +101,9 @@ def require_decider(g: Game, seat: int | None = None, pointer: str = "/seat") ->
 
 def _card(g: Game, v: Any, p: str) -> str:
     if not isinstance(v, str) or v not in g.cat.cards:
-        raise IllegalDecision(
-            "unknown_card", msg("{card} is not a card of this game.", card=brief(v)), "F-2.1", p
-        )
+        found = closest(v, [c for c, card in g.cat.cards.items() if card.min_players <= g.n])
+        detail = unknown_card(p.rsplit("/", 1)[-1], v, brief(v), found)
+        raise IllegalDecision("unknown_card", detail, "F-2.1", p)
     if g.cat.cards[v].min_players > g.n:
         raise IllegalDecision(
             "unknown_card", msg("{card} is not used with {n} players.", card=v, n=g.n), "F-1.3", p
@@ -134,7 +138,12 @@ def parse_decision(g: Game, d: Any, pointer: str = "") -> Action:
         first = min(extra)  # not sorted: a decision may hold 100,000 fields
         raise IllegalDecision(
             "malformed_decision",
-            msg("Unexpected field {field} for a {kind} decision.", field=brief(first), kind=kind),
+            did_you_mean(
+                msg(
+                    "Unexpected field {field} for a {kind} decision.", field=brief(first), kind=kind
+                ),
+                closest(first, [f for f in fields if f not in d]),
+            ),
             "F-2.7",
             f"{pointer}/{pointer_token(first)}",
         )

@@ -284,8 +284,9 @@ class CatalogDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class SetupDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """A Fora de Prumo set-up (F-1), read by its engine (`game` is required): a field left
-    out that is required is 422 `missing_field` (F-1.1, F-1.9); a bad value 422
+    """A Fora de Prumo set-up (F-1), read by its engine (`game` is required): `seats` left
+    out is 422 `missing_field` (F-1.1); `seed` left out is chosen at random and written in
+    the state's history (F-1.9); a bad value 422
     `invalid_seat_count` (F-1.1), `invalid_seed` (F-1.9), `invalid_first_seat` (F-R5),
     `invalid_market_size` (F-1.7), `unknown_catalog` (F-2.1) or `invalid_catalog`; an
     unknown field 422 `unknown_field` (F-1); more than 100 of them, 400 `invalid_request`
@@ -297,13 +298,14 @@ class SetupDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     # In the contract `game` is required (it tells the games' set-ups apart: GameSetup), and
     # first_seat is below seats (F-R5).
     contract_extra: ClassVar[Schema] = {
-        "required": ["game", "seats", "seed"],
+        "required": ["game", "seats"],
         "allOf": [by_seats(n, {"properties": {"first_seat": {"maximum": n - 1}}}) for n in (2, 3)],
     }
 
     game: Literal["fora-de-prumo"] = "fora-de-prumo"
     seats: Annotated[int, seats_field("F-1.1")]
-    seed: Annotated[int, seed_field("F-1.9")]
+    # when absent, one is chosen at random and written in the set-up (engine.setup_fields.seeded)
+    seed: Annotated[int, seed_field("F-1.9")] | msgspec.UnsetType = msgspec.UNSET
     first_seat: Annotated[int, first_seat_field("F-R5")] = 0
     market_size: Annotated[
         int,

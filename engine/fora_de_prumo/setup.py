@@ -14,7 +14,13 @@ from engine.fora_de_prumo.model import BUY, Game
 from engine.fora_de_prumo.schema import SetupDoc
 from engine.fora_de_prumo.work import Work
 from engine.messages import msg
-from engine.setup_fields import SEED_LIMIT, SetupClauses, check_shared_fields, is_int
+from engine.setup_fields import (
+    SEED_LIMIT,
+    SetupClauses,
+    check_shared_fields,
+    is_int,
+    not_an_integer,
+)
 
 GAME = "fora-de-prumo"
 SETUP_KEYS: tuple[str, ...] = SetupDoc.__struct_fields__
@@ -40,7 +46,12 @@ def piles(cat: Catalog, n: int) -> dict[int, list[str]]:
 def check_setup(setup: Any) -> list[Problem]:
     """Every problem of a set-up object's own fields (the catalog is read by the caller)."""
     doc = convert(setup, SetupDoc)
-    if doc is not None and doc.first_seat < doc.seats and doc.seed < SEED_LIMIT:
+    if (
+        doc is not None
+        and doc.first_seat < doc.seats
+        and isinstance(doc.seed, int)
+        and doc.seed < SEED_LIMIT
+    ):
         return ProblemList()  # well formed: no problem to look for
     if not isinstance(setup, dict):
         return [Problem("invalid_setup", msg("the set-up must be an object"), "", "F-1")]
@@ -51,11 +62,12 @@ def check_setup(setup: Any) -> list[Problem]:
     )
     k = setup.get("market_size", DEFAULT_MARKET)
     if not is_int(k) or k not in MARKET_SIZES:
-        problems.append(
-            Problem(
-                "invalid_market_size", msg("market_size must be 4, 5 or 6"), "/market_size", "F-1.7"
-            )
+        said = (
+            msg("market_size must be 4, 5 or 6")
+            if is_int(k)
+            else not_an_integer("market_size", MARKET_SIZES[0], MARKET_SIZES[-1], k)
         )
+        problems.append(Problem("invalid_market_size", said, "/market_size", "F-1.7"))
     return problems
 
 
@@ -75,7 +87,7 @@ def new_game(cat: Catalog, setup: dict[str, Any]) -> Game:
                 Problem(
                     "pile_too_short",
                     msg(
-                        "the phase {phase} pile has {count} cards in use; the deal needs {needed}",
+                        "cards in use in the phase {phase} pile: {count}; the deal needs {needed}",
                         phase=phase,
                         count=len(pile[phase]),
                         needed=each * n,
@@ -97,7 +109,7 @@ def new_game(cat: Catalog, setup: dict[str, Any]) -> Game:
             Problem(
                 "deck_too_short",
                 msg(
-                    "the deck has {count} cards after the deal; the market needs {needed}",
+                    "cards left in the deck after the deal: {count}; the market needs {needed}",
                     count=len(deck),
                     needed=k,
                 ),

@@ -392,13 +392,15 @@ def test_A_1_a_bad_value_of_any_kind_is_its_fields_problem(
     ]
 
 
-def test_A_1_seats_and_seed_must_be_given() -> None:
+def test_A_1_seats_must_be_given_and_a_missing_seed_is_chosen() -> None:
+    """Seats have no default (A-1.1); a set-up without a seed gets one at random (A-1.6)."""
     with pytest.raises(SetupError) as e:
         arch.new_game({})
     assert [(p.code, p.pointer, p.clause) for p in e.value.problems] == [
         ("missing_field", "/seats", "A-1.1"),
-        ("missing_field", "/seed", "A-1.6"),
     ]
+    decks = {str(arch.new_game({"seats": 2})["seats"][0]["deck"]) for _ in range(8)}
+    assert len(decks) > 1  # not one fixed seed
 
 
 def test_A_1_every_problem_of_a_set_up_is_listed_in_field_order() -> None:

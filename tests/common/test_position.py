@@ -76,7 +76,7 @@ def test_a_puzzle_names_only_the_cards_that_matter() -> None:
         ("architectura expert 0:1 8/8 - | -", "basic or advanced"),
         ("architectura basic x:1 8/8 - | -", "must be a number"),
         ("architectura basic 0:1 8 - | -", "one street per seat"),
-        ("architectura basic 0:1 7/8 - | -", "has 7 cells"),
+        ("architectura basic 0:1 7/8 - | -", "must have 8 cells, not 7"),
         ("architectura basic 0:1 blue.palace!,7/8 - | -", "not a city entry"),
         ("architectura basic 0:1 8/8 hand=palace flags=z | -", "flags are m and f"),
         ("architectura basic 0:1 8/8 colour=red | -", "Unknown seat key"),

@@ -178,11 +178,13 @@ def test_the_package_is_the_registered_fora_de_prumo() -> None:
     assert fdp.INFO.id == "fora-de-prumo" and fdp.RULES_VERSION == "fora-de-prumo-rules/1.0"
 
 
-def test_F_1_seats_and_seed_must_be_given() -> None:
-    """As Architectura's (A-1.1, A-1.6): no silent 2 seats and seed 0."""
+def test_F_1_seats_must_be_given_and_a_missing_seed_is_chosen() -> None:
+    """As Architectura's (A-1.1, A-1.6): no silent 2 seats; a seed at random, never seed 0."""
     with pytest.raises(SetupError) as e:
         fdp.new_game({"game": "fora-de-prumo"})
     assert [(p.code, p.pointer, p.clause) for p in e.value.problems] == [
         ("missing_field", "/seats", "F-1.1"),
-        ("missing_field", "/seed", "F-1.9"),
     ]
+    setup = {"game": "fora-de-prumo", "seats": 2}
+    decks = {str(fdp.new_game(setup)["deck"]) for _ in range(8)}
+    assert len(decks) > 1

@@ -513,10 +513,13 @@ def test_a_400_names_the_field_and_translates_marshmallow() -> None:
     )
     assert r.get_json()["detail"] == "/seat: Não é um número inteiro válido."
     # a set-up's values are its game's (422), translated as the engine's messages are
+    r = CLIENT.post("/v1/games", json={"seats": 5, "seed": 1}, headers={"Accept-Language": "pt"})
+    assert r.get_json()["detail"] == "Architectura é jogado por 2, 3 ou 4 jogadores."
+    # a wrong type says which type is wanted (issue 18)
     r = CLIENT.post(
         "/v1/games", json={"seats": "two", "seed": 1}, headers={"Accept-Language": "pt"}
     )
-    assert r.get_json()["detail"] == "Architectura é jogado por 2, 3 ou 4 jogadores."
+    assert r.get_json()["detail"] == "seats deve ser um número inteiro de 2 a 4, não 'two'"
     r = CLIENT.post("/v1/replay", json={"decisions": []}, headers={"Accept-Language": "fr"})
     assert r.get_json()["detail"] == (
         "le corps : Donnez exactement l'un de state (un état de départ) ou setup."
@@ -603,7 +606,7 @@ def test_every_section_title_of_the_rules_has_a_translation() -> None:
         missing = sorted(t for t in titles if catalog(lang).get(t, context="clause") is None)
         assert not missing, f"{lang}: section titles without a translation: {missing}"
     r = CLIENT.get("/v1/rules/A-4", headers={"Accept-Language": "fr"})
-    assert r.headers["Content-Language"] == "fr" and r.get_json()["title"] == "Cases éligibles"
+    assert r.headers["Content-Language"] == "fr, en" and r.get_json()["title"] == "Cases éligibles"
     assert CLIENT.get("/v1/rules/A-4").get_json()["title"] == "Eligible cells"
 
 

@@ -35,7 +35,6 @@ SHARED = [
     *[("seats", v, "invalid_seat_count") for v in ("3", 2.5, True, None, 1, 5, 20, -1, [2])],
     ("seats", MISSING, "missing_field"),
     *[("seed", v, "invalid_seed") for v in (-1, 2**64, "1", None, True, 1.5, {})],
-    ("seed", MISSING, "missing_field"),
     *[("first_seat", v, "invalid_first_seat") for v in (2, 9, -1, "0", None, True, 0.5)],
     *[("catalog", v, "unknown_catalog") for v in (5, "", None, [], "x" * 65, "nope", True)],
 ]
@@ -115,7 +114,6 @@ def test_a_bad_set_up_value_is_one_answer_in_every_game_and_every_path(
 def test_every_bad_set_up_value_is_listed_at_once(client: Any, game: str) -> None:
     """Not the first problem only: each field's, in field order, in one 422."""
     setup = {**GAMES[game]["setup"], "seats": 5, "seed": None, "first_seat": "0"}
-    del setup["seed"]
     clauses = GAMES[game]["clauses"]
     for path, body, at in [
         ("/v1/games", setup, ""),
@@ -124,7 +122,7 @@ def test_every_bad_set_up_value_is_listed_at_once(client: Any, game: str) -> Non
         p = problem(client.post(path, json=body), path)
         assert [(x["code"], x["clause"], x["pointer"]) for x in p["problems"]] == [
             ("invalid_seat_count", clauses["seats"], f"{at}/seats"),
-            ("missing_field", clauses["seed"], f"{at}/seed"),
+            ("invalid_seed", clauses["seed"], f"{at}/seed"),
             ("invalid_first_seat", clauses["first_seat"], f"{at}/first_seat"),
         ], path
         assert p["detail"].endswith("(and 2 more)")
@@ -179,3 +177,34 @@ def test_a_set_up_of_no_game_is_a_bad_request(client: Any, body: Any, pointer: s
     p = check_response("POST", "/v1/games", r)
     assert (p["code"], p["pointer"]) == ("invalid_request", pointer)
     assert [x["pointer"] for x in p["problems"]] == [pointer]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_set_up_without_a_seed_gets_one_that_its_state_names(client: Any, game: str) -> None:
+    """A-1.6, F-1.9: `seed` is optional; the service chooses one at random (0 to 2^64-1) and
+    writes it in the state's history, so /v1/record and /v1/replay reproduce the game."""
+    setup = {k: v for k, v in GAMES[game]["setup"].items() if k != "seed"}
+    seeds = set()
+    for _ in range(3):
+        r = client.post("/v1/games", json=setup)
+        state = check_response("POST", "/v1/games", r)["state"]
+        seed = state["history"]["setup"]["seed"]
+        assert isinstance(seed, int) and 0 <= seed < 2**64
+        seeds.add(seed)
+    assert len(seeds) == 3  # chosen at random, not a fixed default
+    # the named seed deals the same game as sending it did
+    again = client.post("/v1/games", json={**setup, "seed": seed}).get_json()["state"]
+    assert again == state
+    option = client.post("/v1/legal-moves", json={"state": state}).get_json()["options"][0]
+    played = client.post("/v1/resolve", json={"state": state, "decisions": [option]})
+    after = played.get_json()["state"]
+    assert after["history"]["setup"]["seed"] == seed
+    record = client.post("/v1/record", json={"state": after})
+    assert record.status_code == 200 and record.get_json()["setup"]["seed"] == seed
+    replay = client.post(
+        "/v1/replay", json={"setup": after["history"]["setup"], "decisions": [option]}
+    )
+    assert replay.get_json()["state"] == after
+    # a replay from a set-up without a seed names the one it chose too
+    replayed = client.post("/v1/replay", json={"setup": setup, "decisions": []}).get_json()
+    assert isinstance(replayed["state"]["history"]["setup"]["seed"], int)
