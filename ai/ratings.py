@@ -202,10 +202,12 @@ def games_of(played: Sequence[dict[str, Any]]) -> list[Game]:
 def choose_pairs(bots: Sequence[str], which: str) -> list[tuple[str, str]]:
     """`all`: every pair; `adjacent`: each bot and the next one in `bots`; `others`: every
     pair but those (`adjacent` then `others` with `--merge` is a round robin, the adjacent
-    pairs played first)."""
+    pairs played first); `none`: no game (a fit of the `--merge` files alone)."""
     adjacent = list(itertools.pairwise(bots))
     if which == "adjacent":
         return adjacent
+    if which == "none":
+        return []
     every = [(a, b) for i, a in enumerate(bots) for b in bots[i + 1 :]]
     return [p for p in every if which == "all" or p not in adjacent]
 
@@ -360,11 +362,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bots", default=",".join(BOTS), help="in expected order, weakest first")
     p.add_argument("--games", type=int, default=40, help="games per pair (even: seats swapped)")
     p.add_argument("--seed", type=int, default=1, help="first deal seed")
-    p.add_argument("--pairs", choices=["all", "adjacent", "others"], default="all")
+    p.add_argument("--pairs", choices=["all", "adjacent", "others", "none"], default="all")
     p.add_argument("--processes", type=int, default=2)
     p.add_argument("--queue", metavar="REDIS_URL", default=os.environ.get("REDIS_URL"))
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples")
-    p.add_argument("--merge", help="add the games of this earlier ladder file")
+    p.add_argument(
+        "--merge", action="append", default=[], help="add the games of this earlier ladder file"
+    )
     p.add_argument("--out", help="JSON file (default docs/measurements/ratings-<game>.json)")
     p.add_argument("--plot", help="also write a PNG of the ratings here")
     args = p.parse_args(argv)
@@ -386,10 +390,10 @@ def main(argv: list[str] | None = None) -> int:
     command = "python -m ai.ratings " + " ".join(argv if argv is not None else sys.argv[1:])
     run = {"command": command, "seed": args.seed, "games": args.games, "pairs": args.pairs}
     runs = [run]
-    if args.merge:
-        old = json.loads(Path(args.merge).read_text())
+    for earlier in args.merge:
+        old = json.loads(Path(earlier).read_text())
         played, think = merge(old, played, think)
-        runs = [*old.get("runs", []), run]
+        runs = [*old.get("runs", []), *runs]
     settings = {
         "command": command,
         "seed": args.seed,

@@ -98,3 +98,19 @@ def test_the_command_writes_a_valid_ladder_file(
             ("greedy", "easy"),
         ]
         assert isinstance(doc["ordered"], bool)
+
+
+def test_merged_ladders_add_their_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--pairs none --merge A --merge B` fits the games of both files, and keeps their runs."""
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    game = next(iter(GAMES))
+    first, both = tmp_path / "first.json", tmp_path / "both.json"
+    common = ["--game", game, "--bots", "random,greedy", "--processes", "1", "--bootstrap", "10"]
+    assert main([*common, "--games", "2", "--out", str(first)]) == 0
+    argv = [*common, "--pairs", "none", "--merge", str(first), "--merge", str(first)]
+    assert main([*argv, "--out", str(both)]) == 0
+    doc = json.loads(both.read_text())
+    assert doc["games_per_pair"] == {"random vs greedy": 4}
+    assert len(doc["runs"]) == 3 and doc["runs"][-1]["pairs"] == "none"
+    think = json.loads(first.read_text())["think"]["greedy"]
+    assert doc["think"]["greedy"][1] == 2 * think[1]
