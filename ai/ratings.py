@@ -15,8 +15,9 @@ pair one bot always wins still gives a finite rating. The fit is Hunter's MM alg
 
 Levels must be strictly ordered: for each two adjacent levels (and greedy / easy, random /
 greedy) the file records the rating difference with its bootstrap interval and their own
-match's win rate with its Wilson interval; `ordered` is true when every level's difference
-over the level below is positive with an interval above 0.
+match's win rate with its Wilson interval; `ordered` is true when every level is above the
+level below it significantly: the rating difference's interval above 0, or their own match's
+Wilson interval above one half.
 
 Results: a JSON file (`--out`, default docs/measurements/ratings-<game>.json) with the
 command, seeds, games per pair, the date, the engine build, the ratings, each bot's measured
@@ -307,7 +308,7 @@ def report(
             " within each pair)"
         ),
         "games_per_pair": per_pair,
-        "ordered": all(s["significant"] for s in levels),
+        "ordered": all(s["significant"] or s["significant_head_to_head"] for s in levels),
         "ms_per_decision": (
             "CPU time of one decision on one core, mean over fixed 2-seat positions of this"
             " game (ai.ratings.positions); ladder_wall_ms_per_decision: wall time per decision"
