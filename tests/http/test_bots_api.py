@@ -53,6 +53,23 @@ def test_every_game_lists_its_bots_and_levels_in_order() -> None:
             assert b["budget"] == (LEVELS[b["name"]].to_json() if level else None)
 
 
+def test_the_repository_ladders_are_served_and_ordered() -> None:
+    """The measured files of the repository: every bot of every game has its figures, and
+    each level rates above the one below it."""
+    _, body = get()
+    for g in body["games"]:
+        doc = json.loads((app.bots.ladder_path(g["game"])).read_text())
+        assert g["ladder"]["source"] == f"docs/measurements/ratings-{g['game']}.json"
+        assert g["ladder"]["ordered"] is doc["ordered"]
+        measured = {b["name"]: b for b in doc["bots"]}
+        for b in g["bots"]:
+            assert b["rating"] == measured[b["name"]]["rating"]
+            assert b["ci95"] == measured[b["name"]]["ci95"]
+            assert b["ms_per_decision"] is not None and b["ms_per_decision"] > 0
+        ratings = [b["rating"] for b in g["bots"] if b["level"]]
+        assert ratings == sorted(ratings)
+
+
 def test_figures_come_from_the_file_and_only_for_the_budget_it_measured(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
