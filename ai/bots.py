@@ -101,12 +101,14 @@ class Budget:
         return out
 
 
-# Named difficulty levels (docs/bots.md explains how they were chosen and measured).
+# Named difficulty levels: iteration budgets (deterministic), four times apart, so that each
+# level measurably beats the one below it in both games (the rating ladder, `python -m
+# ai.ratings`; docs/bots.md, "Rating ladder", has the ratings and the time per decision).
 LEVELS: dict[str, Budget] = {
-    "easy": Budget(iterations=30),
-    "medium": Budget(iterations=300),
-    "hard": Budget(iterations=2000),
-    "expert": Budget(time_ms=1000),
+    "easy": Budget(iterations=10),
+    "medium": Budget(iterations=40),
+    "hard": Budget(iterations=160),
+    "expert": Budget(iterations=640),
 }
 
 

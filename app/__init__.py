@@ -64,6 +64,7 @@ def openapi_text() -> str:
 
 def _register_blueprints(app: Flask) -> None:
     """Every endpoint's blueprint (imported here: they import this package's settings)."""
+    from app.bots import bp as bots_bp
     from app.docs import bp as docs_bp
     from app.jobs import bp as jobs_bp
     from app.play import bp as play_bp
@@ -83,6 +84,7 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(rules_bp)
     app.register_blueprint(record_bp)
     app.register_blueprint(review_bp)
+    app.register_blueprint(bots_bp)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
