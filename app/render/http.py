@@ -134,11 +134,8 @@ def _from_view(body: dict[str, Any]) -> tuple[GameModule, Any, dict[str, Any], i
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
         # the sampler reads the view's own fields (unseen, counts) before the strict reader
         raise _bad_view(
-            msg(
-                "The view is malformed ({error}: {reason}); send what POST /v1/view answers.",
-                error=type(e).__name__,
-                reason=e,
-            )
+            # the exception's own text is Python's English: only its kind is named
+            msg("This is not a view /v1/view answers ({error}).", error=type(e).__name__)
         ) from None
     return eng, g, doc, viewer
 

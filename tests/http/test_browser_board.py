@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import test_browser as tb
@@ -16,6 +17,7 @@ from test_browser import WAIT_MS, start, step, wait_turn
 pytestmark = tb.pytestmark
 server = tb.server  # the same fixtures: gunicorn, and Debian's chromium
 browser = tb.browser
+shots = tb.shots  # docs/ with UPDATE_SCREENSHOTS=1 (the README shows them)
 
 LEGEND_ROWS = {"architectura": 11, "fora-de-prumo": 16}
 
@@ -99,6 +101,7 @@ def test_at_390_px_the_board_is_readable_and_tappable(
     server: str,
     small: Page,
     game: str,
+    shots: Path,
 ) -> None:
     start(small, server, game, "greedy", 5)
     assert small.evaluate("window.innerWidth") == 390
@@ -112,3 +115,4 @@ def test_at_390_px_the_board_is_readable_and_tappable(
     assert small.evaluate("document.documentElement.scrollWidth") <= 390 + 1
     legend = text_heights(small, "#legend svg text")
     assert legend and statistics.median(legend) >= 9
+    small.screenshot(path=str(shots / f"play-{game}-390.png"))
