@@ -21,7 +21,6 @@ Writes a Markdown table (stdout, `--table FILE`), a PNG plot (`--plot`) and JSON
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
@@ -32,8 +31,16 @@ from tqdm import tqdm
 
 from ai.bots import parse_bot_spec
 from ai.taskqueue import QueueUnavailable, run_games
-from ai.tournament import WinRate, play_game, require_plotting, run_local, worker_bot
-from engine.games import DEFAULT_GAME, GAMES, engine, info
+from ai.tournament import (
+    WinRate,
+    command,
+    play_game,
+    require_plotting,
+    run_local,
+    save_plot,
+    worker_bot,
+)
+from engine.games import GAMES, engine, info
 
 # per game: the decision type that "plays" a card, and the card's name for the report
 PLAY_TYPE = {g: info(g).play_decision for g in GAMES}
@@ -187,14 +194,11 @@ def write_plot(path: str, report: Report) -> None:
         f"{report.game}: {report.bot} in all {report.seats} seats, {report.games} games",
         fontsize=9,
     )
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_plot(fig, path)
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m ai.balance", description=__doc__.split("\n")[0])
-    p.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
+    p = command("python -m ai.balance", __doc__)
     p.add_argument("--catalog", help="a catalog document (JSON file); the reference one if absent")
     p.add_argument("--bot", default="greedy", help="the bot in every seat (as ai.tournament)")
     p.add_argument("--seats", type=int, default=2)

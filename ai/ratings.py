@@ -27,7 +27,6 @@ e.g. more games for the adjacent pairs only with `--pairs adjacent`).
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import itertools
 import json
@@ -44,9 +43,9 @@ from typing import Any
 
 from ai.bots import LEVELS, parse_bot_spec
 from ai.taskqueue import QueueUnavailable
-from ai.tournament import run_match, wilson
+from ai.tournament import command, run_match, save_plot, wilson
 from engine.compiled import build_of
-from engine.games import DEFAULT_GAME, GAMES, engine
+from engine.games import engine
 
 ELO = 400 / math.log(10)  # Elo points per unit of the Bradley-Terry log-strength
 BOTS: tuple[str, ...] = ("random", "greedy", *LEVELS)
@@ -352,14 +351,11 @@ def write_plot(doc: dict[str, Any], path: str) -> None:
     ax.set_xlabel("rating (Elo scale, random = 0), 95% bootstrap interval")
     n = sum(doc["games_per_pair"].values())
     ax.set_title(f"{doc['game']}: 2 seats, round robin, {n} games")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_plot(fig, path)
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m ai.ratings", description=__doc__.split("\n")[0])
-    p.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
+    p = command("python -m ai.ratings", __doc__)
     p.add_argument("--bots", default=",".join(BOTS), help="in expected order, weakest first")
     p.add_argument("--games", type=int, default=40, help="games per pair (even: seats swapped)")
     p.add_argument("--seed", type=int, default=1, help="first deal seed")
@@ -388,15 +384,15 @@ def main(argv: list[str] | None = None) -> int:
         played, think = play_pairs(
             args.game, bots, pairs, args.games, args.seed, args.processes, None
         )
-    command = "python -m ai.ratings " + " ".join(argv if argv is not None else sys.argv[1:])
-    run = {"command": command, "seed": args.seed, "games": args.games, "pairs": args.pairs}
+    cmdline = "python -m ai.ratings " + " ".join(argv if argv is not None else sys.argv[1:])
+    run = {"command": cmdline, "seed": args.seed, "games": args.games, "pairs": args.pairs}
     runs = [run]
     for earlier in args.merge:
         old = json.loads(Path(earlier).read_text())
         played, think = merge(old, played, think)
         runs = [*old.get("runs", []), *runs]
     settings = {
-        "command": command,
+        "command": cmdline,
         "seed": args.seed,
         "runs": runs,
         "bootstrap": args.bootstrap,

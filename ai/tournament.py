@@ -285,6 +285,23 @@ def require_plotting(p: argparse.ArgumentParser) -> None:
         p.error(f"--plot needs matplotlib, which is not installed: .venv/bin/{PLOT_EXTRA}")
 
 
+def save_plot(fig: Any, path: str) -> None:
+    """A matplotlib figure written to `path` as PNG, then closed."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def command(prog: str, doc: str | None) -> argparse.ArgumentParser:
+    """A command's parser (its description the first line of its module's docstring), with
+    `--game` among the registered games."""
+    p = argparse.ArgumentParser(prog=prog, description=(doc or "").split("\n")[0])
+    p.add_argument("--game", choices=list(GAMES), default=DEFAULT_GAME)
+    return p
+
+
 def write_plot(path: str, points: list[tuple[int, MatchSummary]], opponent: str) -> None:
     import matplotlib
 
@@ -306,9 +323,7 @@ def write_plot(path: str, points: list[tuple[int, MatchSummary]], opponent: str)
     ax.set_ylabel(f"win rate vs {opponent} (95% CI)")
     n = points[0][1].games if points else 0
     ax.set_title(f"ISMCTS vs {opponent}, {n} games per point, seats swapped")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_plot(fig, path)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,14 +29,15 @@ from engine.games import GAMES, engine
 T975 = {5: 2.571, 9: 2.262, 19: 2.093, 29: 2.045, 39: 2.023}
 
 
-def one_game(game: str, seed: int, strong_it: int, review_it: int) -> dict[str, Any]:
-    """A strong-vs-random game and its review: both seats' accuracies."""
-    eng = engine(game)
+def strong_against_random(
+    eng: Any, seed: int, bot: IsmctsBot
+) -> tuple[dict[str, Any], list[dict[str, Any]], int, float]:
+    """A 2-seat game, `bot` on seat `seed % 2` and random options on the other: its set-up,
+    its decisions, the strong seat and what that seat won."""
     setup = eng.tournament_setup(seed, 2, None)
     g = eng.new_game_internal(setup)
     rnd = random.Random(seed)
     strong_seat = seed % 2
-    bot = IsmctsBot(Budget(iterations=strong_it))
     decisions = []
     while not g.over:
         seat = eng.current_player(g)
@@ -48,10 +49,24 @@ def one_game(game: str, seed: int, strong_it: int, review_it: int) -> dict[str, 
             a = opts[rnd.randrange(len(opts))]
         decisions.append(eng.action_to_json(g, seat, a))
         eng.apply_action(g, a)
-    won = eng.returns(g)[strong_seat]
+    return setup, decisions, strong_seat, eng.returns(g)[strong_seat]
+
+
+def reviewed_seats(
+    eng: Any, setup: dict[str, Any], decisions: list[dict[str, Any]], seed: int, budget: Budget
+) -> dict[str, Any]:
+    """The review of a game's decisions, every position searched with `budget`."""
     walked = plan(eng, eng.new_game_internal(setup), decisions, None, seed)
     tasks = [d.task for d in walked if d.task is not None]
-    seats = assemble(walked, [review_task(t, Budget(iterations=review_it)) for t in tasks], 2)
+    return assemble(walked, [review_task(t, budget) for t in tasks], 2)
+
+
+def one_game(game: str, seed: int, strong_it: int, review_it: int) -> dict[str, Any]:
+    """A strong-vs-random game and its review: both seats' accuracies."""
+    eng = engine(game)
+    bot = IsmctsBot(Budget(iterations=strong_it))
+    setup, decisions, strong_seat, won = strong_against_random(eng, seed, bot)
+    seats = reviewed_seats(eng, setup, decisions, seed, Budget(iterations=review_it))
     acc = [s["accuracy"] for s in seats["seats"]]
     return {
         "seed": seed,

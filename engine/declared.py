@@ -18,17 +18,19 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeGuard, TypeVar, cast
 
 import msgspec
 import msgspec.inspect as mi
 
-from engine.errors import Problem, ProblemList, short_repr, unknown_keys
+from engine.errors import InvalidState, Problem, ProblemList, short_repr, unknown_keys
 from engine.messages import Msg, msg
 
 T = TypeVar("T", bound="Doc")
 S = TypeVar("S", bound=msgspec.Struct)
+C = TypeVar("C")  # a game's catalog
 
 
 def is_int(v: Any) -> TypeGuard[int]:
@@ -94,6 +96,35 @@ class Problems:
             "no catalog {id} with hash {hash}; send the catalog with the state", id=cid, hash=chash
         )
         self.bad("unknown_catalog", detail, "/catalog", clause)
+
+    def header(
+        self,
+        doc: Any,
+        game: tuple[str, Msg],
+        rules_version: str,
+        catalog: Callable[[], C | None],
+        seats_clause: str,
+    ) -> tuple[C, list[Any]]:
+        """A state's game (its id and the sentence when it is another's), rules version,
+        catalog (read by `catalog`) and seats (2 to 4: A-1.1, F-1.1): without a catalog or a
+        seat count nothing else can be read (InvalidState at once, every problem so far)."""
+        if doc.game != game[0]:
+            self.bad("wrong_game", game[1], "/game")
+        if doc.rules_version != rules_version:
+            self.bad(
+                "unsupported_rules_version",
+                msg("rules_version must be {version}", version=repr(rules_version)),
+                "/rules_version",
+            )
+        cat = catalog()
+        seats = self.lst(doc.seats, "/seats")
+        if not 2 <= len(seats) <= 4:
+            self.bad(
+                "invalid_seat_count", msg("a game has 2, 3 or 4 seats"), "/seats", seats_clause
+            )
+        if cat is None or not 2 <= len(seats) <= 4:
+            raise InvalidState(self.problems)
+        return cat, seats
 
     def duplicate_card(self, card_id: str, index: int) -> None:
         """A catalog's card id that an earlier card has (A-10, F-2.8: ids are distinct)."""

@@ -52,6 +52,18 @@ def by_seats(n: int, then: dict[str, Any]) -> dict[str, Any]:
     return {"if": {"required": ["seats"], "properties": {"seats": {"const": n}}}, "then": then}
 
 
+def well_formed(doc: Any) -> bool:
+    """A set-up converted to its game's SetupDoc (or None) with no problem in its own fields:
+    its first seat one of the game's (A-1.4, F-R5) and its seed below 2^64 (a set-up without
+    one is read field by field)."""
+    return (
+        doc is not None
+        and doc.first_seat < doc.seats
+        and isinstance(doc.seed, int)
+        and doc.seed < SEED_LIMIT
+    )
+
+
 def random_seed() -> int:
     """A seed chosen at random (the system's generator, `secrets`), 0 to 2^64-1: a set-up's
     seed when it gives none (A-1.6, F-1.9)."""

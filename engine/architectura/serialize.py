@@ -259,21 +259,15 @@ def _read(r: Problems, data: Any, custom_catalog: Catalog | None) -> tuple[Game,
     doc = convert(data, StateDoc)
     if doc is None:  # not well formed: walked node by node to list every problem
         doc = node(r, data, StateDoc, "")
-    if doc.game != GAME:
-        r.bad("wrong_game", msg("this state is not an {game} state", game=GAME), "/game")
-    if doc.rules_version != RULES_VERSION:
-        r.bad(
-            "unsupported_rules_version",
-            msg("rules_version must be {version}", version=repr(RULES_VERSION)),
-            "/rules_version",
-        )
-    cat = resolve_catalog(r, doc.catalog, custom_catalog)
-    raw_seats = r.lst(doc.seats, "/seats")
+    wrong = msg("this state is not an {game} state", game=GAME)
+    cat, raw_seats = r.header(
+        doc,
+        (GAME, wrong),
+        RULES_VERSION,
+        lambda: resolve_catalog(r, doc.catalog, custom_catalog),
+        "A-1.1",
+    )
     n = len(raw_seats)
-    if not 2 <= n <= 4:
-        r.bad("invalid_seat_count", msg("a game has 2, 3 or 4 seats"), "/seats", "A-1.1")
-    if cat is None or not 2 <= n <= 4:
-        raise InvalidState(r.problems)
     g = Game.__new__(Game)
     variant = doc.variant
     if variant not in ("basic", "advanced"):

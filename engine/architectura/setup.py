@@ -13,7 +13,7 @@ from engine.architectura.schema import SetupDoc
 from engine.declared import convert
 from engine.errors import Problem, SetupError, pointer_token, short_repr, unknown_keys
 from engine.messages import msg
-from engine.setup_fields import SEED_LIMIT, SetupClauses, check_shared_fields
+from engine.setup_fields import SetupClauses, check_shared_fields, well_formed
 
 # A-1: the fields of a set-up (declared by schema.SetupDoc; their values are checked here,
 # each as sent: check_fields)
@@ -168,12 +168,7 @@ def check_fields(setup: dict[str, Any], problems: list[Problem]) -> int | None:
     number of seats, None when it is bad. A set-up that converts (schema.SetupDoc) with a
     first seat of the game has none."""
     doc = convert(setup, SetupDoc)
-    if (
-        doc is not None
-        and doc.first_seat < doc.seats
-        and isinstance(doc.seed, int)
-        and doc.seed < SEED_LIMIT
-    ):
+    if doc is not None and well_formed(doc):
         return doc.seats
     unknown_keys(problems, setup, SETUP_KEYS, "", "unknown_field", msg("set-up "), "A-1")
     n = check_shared_fields(

@@ -404,22 +404,14 @@ def read_final(r: Problems, v: Any, n: int) -> tuple[int, list[int]] | None:
 def _read_header(r: Problems, doc: StateDoc, custom: Catalog | None) -> tuple[Catalog, list[Any]]:
     """The state's game, rules version, catalog (F-2) and seats (F-1.1): without a catalog or
     a seat count nothing else can be read (InvalidState at once)."""
-    if doc.game != GAME_ID:
-        r.bad("wrong_game", msg("this is not a {game} state", game=GAME_ID), "/game")
-    if doc.rules_version != RULES_VERSION:
-        r.bad(
-            "unsupported_rules_version",
-            msg("rules_version must be {version}", version=repr(RULES_VERSION)),
-            "/rules_version",
-        )
-    cat = resolve_catalog(r, doc.catalog, custom)
-    seats_raw = r.lst(doc.seats, "/seats")
-    n = len(seats_raw)
-    if not 2 <= n <= 4:
-        r.bad("invalid_seat_count", msg("a game has 2, 3 or 4 seats"), "/seats", "F-1.1")
-    if cat is None or not 2 <= n <= 4:
-        raise InvalidState(r.problems)
-    return cat, seats_raw
+    wrong = msg("this is not a {game} state", game=GAME_ID)
+    return r.header(
+        doc,
+        (GAME_ID, wrong),
+        RULES_VERSION,
+        lambda: resolve_catalog(r, doc.catalog, custom),
+        "F-1.1",
+    )
 
 
 def _read_zones(

@@ -15,11 +15,11 @@ from engine.fora_de_prumo.schema import SetupDoc
 from engine.fora_de_prumo.work import Work
 from engine.messages import msg
 from engine.setup_fields import (
-    SEED_LIMIT,
     SetupClauses,
     check_shared_fields,
     is_int,
     not_an_integer,
+    well_formed,
 )
 
 GAME = "fora-de-prumo"
@@ -46,12 +46,7 @@ def piles(cat: Catalog, n: int) -> dict[int, list[str]]:
 def check_setup(setup: Any) -> list[Problem]:
     """Every problem of a set-up object's own fields (the catalog is read by the caller)."""
     doc = convert(setup, SetupDoc)
-    if (
-        doc is not None
-        and doc.first_seat < doc.seats
-        and isinstance(doc.seed, int)
-        and doc.seed < SEED_LIMIT
-    ):
+    if well_formed(doc):
         return ProblemList()  # well formed: no problem to look for
     if not isinstance(setup, dict):
         return [Problem("invalid_setup", msg("the set-up must be an object"), "", "F-1")]

@@ -23,9 +23,9 @@ from ai.review import (
     move_accuracy,
     plan,
     review_all,
-    review_task,
     verdict,
 )
+from benchmarks.review_accuracy import reviewed_seats, strong_against_random
 from engine.games import GAMES, engine
 from engine.registry import register_game, unregister_game
 
@@ -275,23 +275,8 @@ def test_accuracy_formulas() -> None:
 def _accuracy_gap(eng: Any, seed: int, strong: IsmctsBot, budget: Budget) -> float:
     """One game, the strong bot on seat `seed % 2`, random on the other: the strong seat's
     accuracy minus the random seat's (each reviewed from its own view)."""
-    setup = eng.tournament_setup(seed, 2, None)
-    g = eng.new_game_internal(setup)
-    rnd = random.Random(seed)
-    strong_seat = seed % 2
-    decisions = []
-    while not g.over:
-        seat = eng.current_player(g)
-        opts = eng.legal_actions(g)
-        if seat == strong_seat and len(opts) > 1:
-            a = strong.choose(eng.game_view(g, seat), rnd.randrange(2**31)).action
-        else:
-            a = opts[rnd.randrange(len(opts))]
-        decisions.append(eng.action_to_json(g, seat, a))
-        eng.apply_action(g, a)
-    walked = plan(eng, eng.new_game_internal(setup), decisions, None, seed)
-    tasks = [d.task for d in walked if d.task is not None]
-    seats = assemble(walked, [review_task(t, budget) for t in tasks], 2)["seats"]
+    setup, decisions, strong_seat, _ = strong_against_random(eng, seed, strong)
+    seats = reviewed_seats(eng, setup, decisions, seed, budget)["seats"]
     return float(seats[strong_seat]["accuracy"] - seats[1 - strong_seat]["accuracy"])
 
 

@@ -17,6 +17,7 @@ import re
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -61,7 +62,12 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+    yield from checked_page(browser, viewport={"width": 1400, "height": 1000})
+
+
+def checked_page(browser: Browser, **options: Any) -> Iterator[Page]:
+    """A new page (Playwright's `new_page` options) that must end with no console error."""
+    pg = browser.new_page(**options)
     errors: list[str] = []
     pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     pg.on("pageerror", lambda e: errors.append(str(e)))

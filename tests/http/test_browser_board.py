@@ -22,19 +22,9 @@ shots = tb.shots  # docs/ with UPDATE_SCREENSHOTS=1 (the README shows them)
 LEGEND_ROWS = {"architectura": 11, "fora-de-prumo": 16}
 
 
-def phone(browser: Browser) -> Iterator[Page]:
-    pg = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
-    errors: list[str] = []
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    pg.close()
-    assert errors == [], f"console errors: {errors}"
-
-
 @pytest.fixture
 def small(browser: Browser) -> Iterator[Page]:
-    yield from phone(browser)
+    yield from tb.checked_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True)
 
 
 @pytest.fixture
