@@ -25,6 +25,7 @@ from typing import Any, ClassVar, TypeGuard, TypeVar, cast
 import msgspec
 import msgspec.inspect as mi
 
+from engine.describe import brief as brief
 from engine.errors import InvalidState, Problem, ProblemList, short_repr, unknown_keys
 from engine.messages import Msg, msg
 
@@ -36,24 +37,6 @@ C = TypeVar("C")  # a game's catalog
 def is_int(v: Any) -> TypeGuard[int]:
     """An integer in JSON's sense (a boolean is not one)."""
     return isinstance(v, int) and not isinstance(v, bool)
-
-
-def brief(v: Any) -> str:
-    """A short, always printable description of any JSON value (never repr of deep or huge
-    values: deep nesting would recurse, huge integers refuse str())."""
-    if isinstance(v, bool) or v is None:
-        return {True: "true", False: "false", None: "null"}[v]
-    if isinstance(v, str):
-        return short_repr(v)
-    if isinstance(v, int):
-        return str(v) if -(10**15) < v < 10**15 else "a huge integer"
-    if isinstance(v, float):
-        return "a number with a fraction" if v == v else "NaN"
-    if isinstance(v, dict):
-        return "an object"
-    if isinstance(v, list):
-        return "an array"
-    return type(v).__name__
 
 
 def unknown_fields(

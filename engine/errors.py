@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import heapq
-import itertools
-import reprlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.describe import SHORT_REPR as SHORT_REPR
+from engine.describe import brief as brief
+from engine.describe import short_repr as short_repr
 from engine.messages import Msg, msg
 
 # Problems kept in one error: a hostile input can hold a problem per element, and listing a
@@ -16,38 +17,6 @@ from engine.messages import Msg, msg
 MAX_PROBLEMS = 100
 # a sentence and how many problems follow it (summary)
 MORE = msg("{problem} (and {more} more)")
-SHORT_REPR = 60  # most characters of an input value quoted in a message
-
-
-class _ShortRepr(reprlib.Repr):
-    """reprlib with dicts cut like lists (reprlib sorts every key first)."""
-
-    def repr_dict(self, x: dict[Any, Any], level: int) -> str:
-        if not x:
-            return "{}"
-        if level <= 0:
-            return "{...}"
-        items = [
-            f"{self.repr1(k, level - 1)}: {self.repr1(v, level - 1)}"
-            for k, v in itertools.islice(x.items(), self.maxdict)
-        ]
-        return "{" + ", ".join(items) + (", ..." if len(x) > self.maxdict else "") + "}"
-
-
-_REPR = _ShortRepr()
-_REPR.maxlevel = 2
-_REPR.maxdict = _REPR.maxlist = _REPR.maxtuple = _REPR.maxset = 4
-_REPR.maxstring = _REPR.maxlong = _REPR.maxother = 40
-
-
-def short_repr(value: Any) -> str:
-    """An input value quoted in an error message: at most SHORT_REPR characters whatever its
-    size or depth (plain repr recurses without bound and copies a 2 MB string whole)."""
-    try:
-        text = _REPR.repr(value)
-    except (ValueError, RecursionError):  # an integer beyond int_max_str_digits
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= SHORT_REPR else text[: SHORT_REPR - 3] + "..."
 
 
 def pointer_token(token: object) -> str:

@@ -16,8 +16,7 @@ import itertools
 from collections.abc import Iterable
 from typing import Any
 
-from engine.declared import brief
-from engine.errors import short_repr
+from engine.describe import brief, short_repr
 from engine.messages import Msg, msg
 
 MAX_NAME = 40  # the longest unknown name compared
