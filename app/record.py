@@ -221,10 +221,8 @@ class PositionSchema(schemas.Envelope):
 
     @validates_schema
     def _one(self, data: dict[str, Any], **kwargs: Any) -> None:
-        if ("position" in data) == ("state" in data):
-            raise ValidationError(
-                msg("Give exactly one of position (to build) or state (to write).")
-            )
+        sentence = msg("Give exactly one of position (to build) or state (to write).")
+        schemas.exactly_one(data, "position", "state", sentence)
 
 
 POSITION = PositionSchema()

@@ -67,8 +67,9 @@ class ReviewSchema(Envelope):
     def _shape(self, data: dict[str, Any], **kwargs: Any) -> None:
         if "level" in data and "budget" in data:
             raise ValidationError(msg("Give either a level or a budget, not both."), "budget")
-        if ("state" in data) == ("setup" in data):
-            raise ValidationError(msg("Give exactly one of state (a starting state) or setup."))
+        schemas.exactly_one(
+            data, "state", "setup", msg("Give exactly one of state (a starting state) or setup.")
+        )
         if "setup" in data and "decisions" not in data:
             raise ValidationError(msg("A set-up needs its decisions."), "decisions")
         if "record" in data and "decisions" not in data:

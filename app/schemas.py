@@ -263,8 +263,15 @@ class ReplaySchema(Envelope):
 
     @validates_schema
     def _one_start(self, data: dict[str, Any], **kwargs: Any) -> None:
-        if ("state" in data) == ("setup" in data):
-            raise ValidationError(msg("Give exactly one of state (a starting state) or setup."))
+        exactly_one(
+            data, "state", "setup", msg("Give exactly one of state (a starting state) or setup.")
+        )
+
+
+def exactly_one(data: dict[str, Any], a: str, b: str, sentence: Msg) -> None:
+    """A body's two alternatives: exactly one of fields `a` and `b` (else `sentence`)."""
+    if (a in data) == (b in data):
+        raise ValidationError(sentence)
 
 
 SETUP = SetupSchema()

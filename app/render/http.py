@@ -14,14 +14,14 @@ from functools import partial
 from typing import Any, cast
 
 from flask import Blueprint, Response, request
-from marshmallow import ValidationError, fields, validate, validates_schema
+from marshmallow import fields, validate, validates_schema
 
 from app.endpoint import engine_errors, read_body
 from app.errors import ApiError, from_engine
 from app.i18n import gettext, negotiate
 from app.render import LEGENDS, MAX_SVG_BYTES, RENDERERS
 from app.render.marks import last_events_field, marks
-from app.schemas import Envelope, _strict_int
+from app.schemas import Envelope, _strict_int, exactly_one
 from engine.errors import EngineError
 from engine.games import GAMES, MAX_SEATS, GameModule, engine_for_state, unknown_game
 from engine.messages import Msg, msg
@@ -46,10 +46,8 @@ class RenderSchema(Envelope):
 
     @validates_schema
     def _one_document(self, data: dict[str, Any], **kwargs: Any) -> None:
-        if ("state" in data) == ("view" in data):
-            raise ValidationError(
-                msg("Give exactly one of state (a game state) or view (a seat's view).")
-            )
+        sentence = msg("Give exactly one of state (a game state) or view (a seat's view).")
+        exactly_one(data, "state", "view", sentence)
 
 
 RENDER = RenderSchema()
