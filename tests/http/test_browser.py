@@ -243,11 +243,16 @@ def test_undo_takes_back_my_decision_and_the_bots_answer(server: str, page: Page
     assert page.is_disabled("#undo")
 
 
-def test_a_clause_badge_opens_the_rules_at_that_clause(server: str, page: Page) -> None:
-    start(page, server, "fora-de-prumo", "greedy", 3)
+@pytest.mark.parametrize(
+    ("game", "prefix", "ruling"), [("fora-de-prumo", "F-", "F-R14"), ("architectura", "A-", "A-R1")]
+)
+def test_a_clause_badge_opens_the_rules_at_that_clause(
+    server: str, page: Page, game: str, prefix: str, ruling: str
+) -> None:
+    start(page, server, game, "greedy", 3)
     badge = page.locator("#status a.clause")
     clause = badge.inner_text()
-    assert clause.startswith("F-")
+    assert clause.startswith(prefix)
     badge.click()
     page.wait_for_selector("#rules-text .target", timeout=WAIT_MS)
     assert page.is_visible("#rules") and not page.is_visible("#play")
@@ -255,8 +260,8 @@ def test_a_clause_badge_opens_the_rules_at_that_clause(server: str, page: Page) 
     assert target.count() == 1
     shown = target.get_attribute("id") or ""
     assert clause.startswith(shown.removeprefix("rule-")), (clause, shown)
-    assert page.locator("#rules-text section").count() >= 8  # the sections F-1 ... and rulings
-    assert page.locator("#rule-F-R14").inner_text().startswith("F-R14")
+    assert page.locator("#rules-text section").count() >= 8  # the sections and the rulings
+    assert page.locator(f"#rule-{ruling}").inner_text().startswith(ruling)
     # an event's badge too, back on the play tab, after a move
     page.click("#tab-play")
     before = step(page)
