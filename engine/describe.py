@@ -1,5 +1,5 @@
 """Input values described in a sentence, briefly and at a bounded cost whatever their size or
-depth: quoted (`short_repr`) or named by kind (`brief`). Imports nothing of the engine, so every
+depth: quoted (`short_repr`) or named by kind (`brief`). Imports only engine.messages, so every
 module that writes a message may use it (engine.errors, engine.declared, engine.guesses)."""
 
 from __future__ import annotations
@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 import reprlib
 from typing import Any
+
+from engine.messages import msg
 
 SHORT_REPR = 60  # most characters of an input value quoted in a message
 
@@ -44,17 +46,18 @@ def short_repr(value: Any) -> str:
 
 def brief(v: Any) -> str:
     """A short, always printable description of any JSON value (never repr of deep or huge
-    values: deep nesting would recurse, huge integers refuse str())."""
+    values: deep nesting would recurse, huge integers refuse str()). A kind of value is named
+    by a message, so that it is translated with the sentence it stands in."""
     if isinstance(v, bool) or v is None:
         return {True: "true", False: "false", None: "null"}[v]
     if isinstance(v, str):
         return short_repr(v)
     if isinstance(v, int):
-        return str(v) if -(10**15) < v < 10**15 else "a huge integer"
+        return str(v) if -(10**15) < v < 10**15 else msg("a huge integer")
     if isinstance(v, float):
-        return "a number with a fraction" if v == v else "NaN"
+        return msg("a number with a fraction") if v == v else "NaN"
     if isinstance(v, dict):
-        return "an object"
+        return msg("an object")
     if isinstance(v, list):
-        return "an array"
+        return msg("an array")
     return type(v).__name__

@@ -25,6 +25,8 @@ MAX_NESTING = 4
 MORE = "{problem} (and {more} more)"
 _MORE = re.compile(r"^(?P<problem>.+) \(and (?P<more>\d+) more\)$", re.S)
 _FIELD = re.compile(r"\{(\w+)\}")
+# the words engine.describe.brief names a kind of value with (translated as messages)
+KINDS = ("a huge integer", "a number with a fraction", "an object", "an array")
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,8 @@ def read_back(text: str, lang: str, depth: int = 0) -> str:
 def _value(placeholder: str, value: str, lang: str, depth: int) -> str:
     """A value read back from a message, in `lang`: a name the catalog knows, a part of the
     sentence (FRAGMENTS), or the value unchanged."""
+    if value in KINDS:
+        return gettext(lang, value) or value
     if placeholder in NAMED:
         return gettext(lang, value, NAMED[placeholder]) or value
     if placeholder in FRAGMENTS and value and depth < MAX_NESTING:

@@ -71,6 +71,26 @@ def test_a_set_up_field_of_the_wrong_type_says_the_type_wanted(
     assert said in en["detail"]
 
 
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ([2], {"pt": "uma lista", "fr": "un tableau", "de": "ein Array"}),
+        ({"n": 2}, {"pt": "um objeto", "fr": "un objet", "de": "ein Objekt"}),
+        (2.5, {"pt": "parte decimal", "fr": "à virgule", "de": "Nachkommastellen"}),
+    ],
+)
+def test_the_kind_of_a_value_sent_is_named_in_the_answers_language(
+    value: Any, words: dict[str, str]
+) -> None:
+    """No English inside a translated detail: `{"seats": [2]}` is "an array" in English only."""
+    for lang, word in words.items():
+        got = CLIENT.post(
+            "/v1/games", json={"seats": value}, headers={"Accept-Language": lang}
+        ).get_json()
+        assert word in got["detail"], (lang, got["detail"])
+        assert " an " not in got["detail"] and "fraction" not in got["detail"]
+
+
 def test_a_number_of_seats_out_of_range_keeps_the_games_sentence() -> None:
     en = _in_every_language("/v1/games", {"seats": 5, "seed": 1})
     assert en["detail"] == "Architectura is played by 2, 3 or 4 players."
