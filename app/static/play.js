@@ -409,7 +409,6 @@ let marked = { seat: null, events: [] };
 function markTurn(seat, events) {
   const earlier = marked.seat === seat ? marked.events : [];
   marked = { seat, events: earlier.concat(events).slice(-64) };
-  return marked.events;
 }
 
 function withMarks(body, events) {

@@ -227,15 +227,19 @@ def _slot(board: Board, grid: _Grid, p: Placement, i: int, ch: str) -> list[str]
     return parts
 
 
+def _box(grid: _Grid, p: Placement) -> tuple[float, float, int, int]:
+    """The box a space covers on `grid`: its two cells' top left corner, width and height."""
+    (ax, ay), (bx, by) = cells_of(p)
+    x, y = grid.px((min(ax, bx), min(ay, by)))
+    return x, y, C * (abs(ax - bx) + 1), C * (abs(ay - by) + 1)
+
+
 def _space_parts(
     grid: _Grid, board: Board, p: Placement, slots: str, converted: bool = False
 ) -> tuple[list[str], list[str]]:
     """A space over its two cells on `grid`: (its drawing, its hover lines)."""
     card = board.game.cat.cards[p.card]
-    (ax, ay), (bx, by) = cells_of(p)
-    x, y = grid.px((min(ax, bx), min(ay, by)))
-    w = C * (abs(ax - bx) + 1)
-    h = C * (abs(ay - by) + 1)
+    x, y, w, h = _box(grid, p)
     suits = sorted(card.suits)
     joker = converted or card.is_joker
     fill = "url(#joker)" if joker else SUIT_STYLE[suits[0]][3] if suits else "#fff"
@@ -281,9 +285,7 @@ def _space(
     parts, lines = _space_parts(grid, board, p, slots, converted)
     lines.insert(1, board.t("laid {placement} (F-2.7)", placement=p.compact()))
     if preview:
-        (ax, ay), (bx, by) = cells_of(p)
-        x, y = grid.px((min(ax, bx), min(ay, by)))
-        w, h = C * (abs(ax - bx) + 1), C * (abs(ay - by) + 1)
+        x, y, w, h = _box(grid, p)
         parts.append(rect(x + 1, y + 1, w - 2, h - 2, rx=4, **PREVIEW))
         lines.append(board.t("preview: not laid until the decision is confirmed"))
     tip = "\n".join(lines)
