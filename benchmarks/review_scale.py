@@ -4,7 +4,7 @@ Starts its own redis-server and workers (ai/queue.py `local_workers`), posts one
 complete game as a background job (POST /v1/review, `"async": true`) and waits for it; 1 and
 2 workers interleaved, `--rounds` times, each run with the 1-minute load average before it.
 
-    python -m benchmarks.review_scale --rounds 2 --iterations 300
+    python -m benchmarks.review_scale --rounds 6 --iterations 2000
 """
 
 from __future__ import annotations
