@@ -68,7 +68,8 @@ MAST_SPEC_EPS = 0.2  # the measured setting: `ismcts:...:mast` and rollout_rewar
 # the greedy bot's one-ply margin, expanded best first, and only the best
 # max(2, ceil(C * sqrt(iterations done + 1))) of them are searched (progressive widening).
 # 0: no prior (every option, expanded in random order). None, the default: the game's own
-# measured constant (`GameInfo.bot_prior_widening`; docs/bots.md, "Tried: a greedy prior").
+# measured setting (`GameInfo.bot_prior`: its constant, for iteration budgets up to its
+# largest; none for a time budget; docs/bots.md, "Tried: a greedy prior at the root").
 PRIOR_WIDENING: float | None = None
 
 
@@ -391,7 +392,10 @@ class IsmctsBot(Bot):
         ranked = None
         widening = self.prior_widening
         if widening is None:
-            widening = eng.INFO.bot_prior_widening
+            widening, most = eng.INFO.bot_prior
+            iterations = self.budget.iterations
+            if iterations is None or iterations > most:  # a time budget: iterations unknown
+                widening = 0.0
         if widening > 0:
             ranked = greedy_ranking(eng, sampler.sample(rnd), opts, seat, rnd)
         while done < limit and time.perf_counter() < end:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ai import review
+from ai import bots, review
 from ai.bots import LEVELS, Budget, IsmctsBot, SearchResult, margin
 from engine.games import GAMES, engine, info
 
@@ -84,18 +84,40 @@ def test_the_prior_is_deterministic_and_reads_only_the_view(game_id: str) -> Non
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
-def test_the_default_is_the_games_measured_prior(game_id: str) -> None:
-    """`IsmctsBot(budget)` (every level) searches with the game's own constant
-    (`GameInfo.bot_prior_widening`); where it is not 0 that is another search than none."""
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_the_default_is_the_games_measured_prior(game_id: str, level: str) -> None:
+    """`IsmctsBot(budget)` (every level) searches with the game's own setting
+    (`GameInfo.bot_prior`): its constant up to its largest iteration budget, else none; where
+    that is a prior, the search is another than without one."""
     view = seat_view(wide_position(game_id, least=12))
-    own = info(game_id).bot_prior_widening
-    default = IsmctsBot(LEVELS["medium"]).choose(view, 2)
-    assert stats(default) == stats(IsmctsBot(LEVELS["medium"], prior_widening=own).choose(view, 2))
+    widening, most = info(game_id).bot_prior
+    budget = LEVELS[level]
+    assert budget.iterations is not None
+    own = widening if budget.iterations <= most else 0.0
+    default = IsmctsBot(budget).choose(view, 2)
+    assert stats(default) == stats(IsmctsBot(budget, prior_widening=own).choose(view, 2))
     if own > 0:
-        plain = IsmctsBot(LEVELS["medium"], prior_widening=0.0).choose(view, 2)
+        plain = IsmctsBot(budget, prior_widening=0.0).choose(view, 2)
         assert stats(plain) != stats(default)
-        # 40 iterations over at most ceil(own * sqrt(40)) of the options
-        assert sum(1 for o in default.options if o.visits) <= math.ceil(own * math.sqrt(40))
+        bound = max(2, math.ceil(own * math.sqrt(budget.iterations)))
+        assert sum(1 for o in default.options if o.visits) <= bound
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_a_time_budget_searches_without_the_prior(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """How many iterations a time budget makes is not known beforehand: no prior."""
+
+    def ranking(*args: Any) -> Any:
+        raise AssertionError("ranked")
+
+    monkeypatch.setattr(bots, "greedy_ranking", ranking)
+    view = seat_view(wide_position(game_id, least=12))
+    assert IsmctsBot(Budget(time_ms=20)).choose(view, 1).iterations > 0
+    if info(game_id).bot_prior[0] > 0:  # control: the same game's easy level ranks
+        with pytest.raises(AssertionError, match="ranked"):
+            IsmctsBot(LEVELS["easy"]).choose(view, 1)
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
