@@ -64,6 +64,13 @@ DEADLINE_CHECK_STEPS = 8
 # (docs/bots.md, "Tried: MAST rollouts").
 MAST_EPS = 1.0
 MAST_SPEC_EPS = 0.2  # the measured setting: `ismcts:...:mast` and rollout_reward's default
+# A greedy prior at the root (`IsmctsBot(prior_widening=C)`): the root's options are ranked by
+# the greedy bot's one-ply margin, expanded best first, and only the best
+# max(2, ceil(C * sqrt(iterations done + 1))) of them are searched (progressive widening).
+# 0: no prior (every option, expanded in random order). None, the default: the game's own
+# measured setting (`GameInfo.bot_prior`: its constant, for iteration budgets up to its
+# largest; none for a time budget; docs/bots.md, "Tried: a greedy prior at the root").
+PRIOR_WIDENING: float | None = None
 
 
 @dataclass(frozen=True)
@@ -220,6 +227,21 @@ class GreedyBot(Bot):
         return SearchResult(choice, len(opts), start.ms(), stats)
 
 
+def greedy_ranking(
+    eng: GameModule, world: Game, opts: list[Action], seat: int, rnd: random.Random
+) -> list[Action]:
+    """The options best first by the greedy bot's one-ply margin on `world` (public: see
+    GreedyBot), ties in a seeded random order."""
+    shuffled = list(opts)
+    rnd.shuffle(shuffled)
+    values: dict[Action, int] = {}
+    for a in shuffled:
+        g = world.copy()
+        eng.apply_action(g, a)
+        values[a] = margin(eng, g, seat)
+    return sorted(shuffled, key=lambda a: -values[a])
+
+
 class Node:
     """A tree node: reached by `mover` choosing an action; `w` sums `mover`'s rewards."""
 
@@ -335,8 +357,10 @@ class IsmctsBot(Bot):
         margin_scale: float = 12.0,
         mast_eps: float = MAST_EPS,
         margin_weight: float = 0.1,
+        prior_widening: float | None = PRIOR_WIDENING,
     ) -> None:
         self.budget = budget
+        self.prior_widening = prior_widening  # 0: no greedy prior; None: the game's
         self.margin_weight = margin_weight  # rollout_reward's: 0 = rewards are win shares
         self.c = exploration
         self.rollout_depth = rollout_depth
@@ -365,8 +389,21 @@ class IsmctsBot(Bot):
         mast: list[dict[Action, list[float]]] | None = None
         if self.mast_eps < 1:
             mast = [{} for _ in range(sampler.base.n)]
+        ranked = None
+        widening = self.prior_widening
+        if widening is None:
+            widening, most = eng.INFO.bot_prior
+            iterations = self.budget.iterations
+            if iterations is None or iterations > most:  # a time budget: iterations unknown
+                widening = 0.0
+        if widening > 0:
+            ranked = greedy_ranking(eng, sampler.sample(rnd), opts, seat, rnd)
         while done < limit and time.perf_counter() < end:
-            if self._iterate(eng, root, sampler.sample(rnd), rnd, end, mast):
+            widened = None
+            if ranked is not None:
+                k = math.ceil(widening * math.sqrt(done + 1))
+                widened = ranked[: max(2, k)]
+            if self._iterate(eng, root, sampler.sample(rnd), rnd, end, mast, widened):
                 done += 1
                 if progress is not None and done % PROGRESS_EVERY == 0:
                     progress(done - reported)
@@ -398,8 +435,11 @@ class IsmctsBot(Bot):
         rnd: random.Random,
         end: float = math.inf,
         mast: list[dict[Action, list[float]]] | None = None,
+        widened: list[Action] | None = None,
     ) -> bool:
-        """One iteration; False (and the tree as it was) when `end` passes before it is done."""
+        """One iteration; False (and the tree as it was) when `end` passes before it is done.
+        `widened`: the root's options to search, best first (the greedy prior), else all of
+        them in random order."""
         played: list[tuple[int, Action]] = []
         legal, step, decider = eng.legal_actions, eng.apply_action, eng.current_player
         c = self.c
@@ -415,7 +455,7 @@ class IsmctsBot(Bot):
             if steps % DEADLINE_CHECK_STEPS == 0 and clock() >= end:
                 _undo(bumped, None)
                 return False
-            opts = legal(g)
+            opts = legal(g) if widened is None or node is not root else widened
             if len(opts) == 1:
                 step(g, opts[0])
                 continue
@@ -433,7 +473,8 @@ class IsmctsBot(Bot):
                     present.append(ch)
             bumped.append(present)
             if untried:
-                a = untried[rnd.randrange(len(untried))]
+                ordered = widened is not None and node is root
+                a = untried[0] if ordered else untried[rnd.randrange(len(untried))]
                 child = Node(mover)
                 children[(mover, a)] = child
                 expanded = (children, (mover, a))

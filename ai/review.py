@@ -182,7 +182,8 @@ def review_task(
     view = task["view"]
     eng = engine_for_state(view)
     cat = eng.get_catalog(catalog) if catalog is not None else None
-    bot = IsmctsBot(budget, margin_weight=0.0)
+    # no greedy prior: every option is searched, the one played included
+    bot = IsmctsBot(budget, margin_weight=0.0, prior_widening=0.0)
     result = bot.choose(view, int(task["seed"]), cat, deadline)
     base = eng.WorldSampler(view, cat).base
     seat = int(task["seat"])

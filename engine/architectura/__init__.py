@@ -143,6 +143,7 @@ INFO = GameInfo(
     card_name=card_kind,
     setup_order=SETUP_KEYS,
     setup_defaults={"variant": "basic", "first_seat": 0, "catalog": "reference"},
+    bot_prior=(1.0, 10),  # easy only: docs/bots.md, "Tried: a greedy prior at the root"
     renderer="engine.architectura.render",
     state_cards=state_cards,
 )

@@ -129,5 +129,6 @@ INFO = GameInfo(
     play_decision="lay",  # F-3.3
     renderer="engine.fora_de_prumo.render",
     state_cards=state_cards,
+    bot_prior=(2.0, 40),  # easy and medium: docs/bots.md, "Tried: a greedy prior at the root"
 )
 register_game(INFO, sys.modules[__name__])
