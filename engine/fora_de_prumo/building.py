@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from engine.fora_de_prumo.catalog import SUIT_OF_CODE, SUITS, Card, Catalog
 from engine.messages import Msg, msg
@@ -127,20 +127,25 @@ class CardInfo:
     """What the hot paths read of one card, derived once per catalog (`Geometry`): typed
     attributes of a compiled class instead of the catalog's `Card` (an interpreted class)."""
 
-    __slots__ = ("ability", "bits", "halves", "slots", "space", "tables")
+    __slots__ = ("ability", "bits", "half_a", "half_b", "slots", "space", "suits", "tables")
 
     space: bool
     slots: str  # F-2.5 order ("" unless a space)
+    suits: frozenset[str]
     ability: str | None
     # bits[r][i]: slot i's frontier bit, rotated by r (SLOT_BIT, << 4 for a door)
     bits: tuple[tuple[int, ...], ...]
-    halves: tuple[tuple[str, int], tuple[str, int]]  # the `cells` values of its two halves
+    # the `cells` values of its two halves, (id, 0) and (id, 1): typed Any, they are kept as
+    # the tuples themselves (compiled, a tuple[str, int] is unpacked, and boxed anew when read)
+    half_a: Any
+    half_b: Any
     # the candidate tables of `legal_codes`, without and with the equipe (built when needed)
     tables: list[tuple[tuple[int, ...], ...] | None]
 
     def __init__(self, card: Card) -> None:
         self.space = card.type == "space"
         self.slots = card.slots
+        self.suits = card.suits
         self.ability = card.ability
         self.bits = tuple(
             tuple(
@@ -149,7 +154,8 @@ class CardInfo:
             )
             for r in range(4)
         )
-        self.halves = ((card.id, 0), (card.id, 1))
+        self.half_a = (card.id, 0)
+        self.half_b = (card.id, 1)
         self.tables = [None, None]
 
 
@@ -258,12 +264,15 @@ class Building:
         a = cell_key(x, y)
         b = a + BK[r]
         keys, frontier = self.cells, self.frontier
-        keys[a], keys[b] = info.halves
-        frontier.pop(a, None)
-        frontier.pop(b, None)
+        keys[a] = info.half_a
+        keys[b] = info.half_b
+        if a in frontier:
+            del frontier[a]
+        if b in frontier:
+            del frontier[b]
         offsets = SLOT_KEY[r]
         for i in range(6):
-            f = a + offsets[i]
+            f: Any = a + offsets[i]  # (Any: compiled, the key is boxed once, not per use)
             if f not in keys:  # seen from f, the new space lies opposite the slot's side
                 frontier[f] = frontier.get(f, 0) | bits[i]
 
@@ -285,7 +294,7 @@ class Building:
 
     def suits_of(self, card_id: str) -> frozenset[str]:
         """F-5.2/F-R18: a converted space has every suit."""
-        return ALL_SUITS if card_id in self.converted else self.cat.cards[card_id].suits
+        return ALL_SUITS if card_id in self.converted else self.geo.cards[card_id].suits
 
     def slot_facing(self, cell: Cell, direction: int) -> tuple[str, int, str] | None:
         """The (card, slot index, slot char) on the side `direction` of an occupied cell."""
@@ -383,12 +392,10 @@ def legal_codes(b: Building, cid: str, equipe: bool) -> list[int]:
         for c in table[masks]:
             found.append(k4 + c)
     found.sort()
-    out: list[int] = []
-    for i, v in enumerate(found):
-        if i and v == found[i - 1]:
-            continue  # found from the cells of both its halves
-        out.append(v)
-    return out
+    for i in range(len(found) - 1, 0, -1):
+        if found[i] == found[i - 1]:
+            del found[i]  # found from the cells of both its halves
+    return found
 
 
 PlacementError = tuple[str, str, Msg]
@@ -498,9 +505,11 @@ class Meeting(NamedTuple):
     qualified: tuple[tuple[str, str], ...]  # (door slot reference, suit) per qualification
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class Measures:
-    """What F-5 reads on a building (equipe de obras in the work or not)."""
+    """What F-5 reads on a building (equipe de obras in the work or not); read, never
+    changed. (Its __init__ is written out: a dataclass's generated one, frozen's object
+    __setattr__ per field included, stays interpreted in the compiled build.)"""
 
     connections: int  # F-5.1, per unit edge (F-R13)
     qualifications: dict[str, int]  # suit -> qualifications of that type (F-5.2, F-R14)
@@ -516,9 +525,46 @@ class Measures:
     space_suits: int  # F-7.4
     patios: tuple[Cell, ...]
     # filled by measure(..., detail=True) only
-    meetings: tuple[Meeting, ...] = ()
-    street_door_slots: tuple[str, ...] = ()
-    obstructed_slots: tuple[str, ...] = ()
+    meetings: tuple[Meeting, ...]
+    street_door_slots: tuple[str, ...]
+    obstructed_slots: tuple[str, ...]
+
+    def __init__(
+        self,
+        *,
+        connections: int,
+        qualifications: dict[str, int],
+        qualified: int,
+        qualified_types: int,
+        street_doors: int,
+        obstructed_doors: int,
+        patio_cells: int,
+        rectangular: bool,
+        area: int,
+        spaces: int,
+        spaces_of_suit: dict[str, int],
+        space_suits: int,
+        patios: tuple[Cell, ...],
+        meetings: tuple[Meeting, ...] = (),
+        street_door_slots: tuple[str, ...] = (),
+        obstructed_slots: tuple[str, ...] = (),
+    ) -> None:
+        self.connections = connections
+        self.qualifications = qualifications
+        self.qualified = qualified
+        self.qualified_types = qualified_types
+        self.street_doors = street_doors
+        self.obstructed_doors = obstructed_doors
+        self.patio_cells = patio_cells
+        self.rectangular = rectangular
+        self.area = area
+        self.spaces = spaces
+        self.spaces_of_suit = spaces_of_suit
+        self.space_suits = space_suits
+        self.patios = patios
+        self.meetings = meetings
+        self.street_door_slots = street_door_slots
+        self.obstructed_slots = obstructed_slots
 
 
 def _patios(occ: list[Cell], x0: int, y0: int, x1: int, y1: int) -> list[Cell]:

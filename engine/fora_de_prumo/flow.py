@@ -354,7 +354,7 @@ def end_turn(g: Game, acted: bool) -> None:
 
 def step(g: Game, a: Action) -> None:
     """Apply an action known to be among `options(g)` (callers check; bots pass options)."""
-    kind = a[0]
+    kind: str = a[0]
     g._opts = None
     if kind == "buy":
         buy(g, a[1])
