@@ -567,25 +567,35 @@ class Measures:
         self.obstructed_slots = obstructed_slots
 
 
-def _patios(occ: list[Cell], x0: int, y0: int, x1: int, y1: int) -> list[Cell]:
+def _patios(keys: Iterable[int], x0: int, y0: int, x1: int, y1: int) -> list[Cell]:
     """F-R16: empty cells of the box from which no path of empty cells leaves the box.
 
-    Flood fill over the box padded with a ring of outside cells (column-major bytes); the
-    empty cells the flood never reaches are the patio cells."""
+    Flood fill over the box padded with a ring of outside cells (column-major); the empty
+    cells the flood never reaches are the patio cells. `keys`: the built cells' keys."""
     h = y1 - y0 + 3
     size = (x1 - x0 + 3) * h
-    grid = bytearray(size)
-    for x, y in occ:
-        grid[(x - x0 + 1) * h + (y - y0 + 1)] = 1
-    grid[0] = 1
+    grid = [False] * size  # (a list of bools: indexed natively when compiled)
+    for k in keys:
+        x, y = key_cell(k)
+        grid[(x - x0 + 1) * h + (y - y0 + 1)] = True
+    grid[0] = True
     stack = [0]
     while stack:
         i = stack.pop()
         # a step of +-1 off the top or bottom row lands in the padding ring: still outside
-        for n in (i - 1, i + 1, i - h, i + h):
-            if 0 <= n < size and not grid[n]:
-                grid[n] = 1
-                stack.append(n)
+        # (the four steps written out: compiled, a loop over a tuple of them boxes each)
+        if i >= 1 and not grid[i - 1]:
+            grid[i - 1] = True
+            stack.append(i - 1)
+        if i + 1 < size and not grid[i + 1]:
+            grid[i + 1] = True
+            stack.append(i + 1)
+        if i >= h and not grid[i - h]:
+            grid[i - h] = True
+            stack.append(i - h)
+        if i + h < size and not grid[i + h]:
+            grid[i + h] = True
+            stack.append(i + h)
     return [(i // h - 1 + x0, i % h - 1 + y0) for i in range(size) if not grid[i]]
 
 
@@ -642,14 +652,22 @@ def measure(b: Building, equipe: bool, detail: bool = False) -> Measures:
     patios: list[Cell] = []
     area = 0
     rectangular = False
-    occ = [key_cell(k) for k in b.cells]
-    if occ:
-        xs = [c[0] for c in occ]
-        ys = [c[1] for c in occ]
-        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    if b.cells:
+        x0 = y0 = LIMIT  # the bounding box (every built cell lies within LIMIT)
+        x1 = y1 = -LIMIT
+        for k in b.cells:
+            x, y = key_cell(k)
+            if x < x0:
+                x0 = x
+            if x > x1:
+                x1 = x
+            if y < y0:
+                y0 = y
+            if y > y1:
+                y1 = y
         area = (x1 - x0 + 1) * (y1 - y0 + 1)
-        patios = _patios(occ, x0, y0, x1, y1) if area > len(occ) else []
-        rectangular = len(occ) + len(patios) == area
+        patios = _patios(b.cells, x0, y0, x1, y1) if area > len(b.cells) else []
+        rectangular = len(b.cells) + len(patios) == area
     return Measures(
         connections=connections,
         qualifications=quals,
