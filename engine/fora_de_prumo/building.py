@@ -599,6 +599,26 @@ def _patios(keys: Iterable[int], x0: int, y0: int, x1: int, y1: int) -> list[Cel
     return [(i // h - 1 + x0, i % h - 1 + y0) for i in range(size) if not grid[i]]
 
 
+def _area_and_patios(cells: dict[int, tuple[str, int]]) -> tuple[int, list[Cell]]:
+    """The bounding box's area (0 without a cell) and the patio cells (F-5.4, F-R16)."""
+    if not cells:
+        return 0, []
+    x0 = y0 = LIMIT  # every built cell lies within LIMIT
+    x1 = y1 = -LIMIT
+    for k in cells:
+        x, y = key_cell(k)
+        if x < x0:
+            x0 = x
+        if x > x1:
+            x1 = x
+        if y < y0:
+            y0 = y
+        if y > y1:
+            y1 = y
+    area = (x1 - x0 + 1) * (y1 - y0 + 1)
+    return area, (_patios(cells, x0, y0, x1, y1) if area > len(cells) else [])
+
+
 def measure(b: Building, equipe: bool, detail: bool = False) -> Measures:
     """Every F-5 measure of the building as it stands. The slot-by-slot lists (`meetings`,
     `street_door_slots`, `obstructed_slots`) are filled only with `detail` (they cost)."""
@@ -649,25 +669,8 @@ def measure(b: Building, equipe: bool, detail: bool = False) -> Measures:
     for cid in b.where:
         for s in b.suits_of(cid):
             of_suit[s] += 1
-    patios: list[Cell] = []
-    area = 0
-    rectangular = False
-    if b.cells:
-        x0 = y0 = LIMIT  # the bounding box (every built cell lies within LIMIT)
-        x1 = y1 = -LIMIT
-        for k in b.cells:
-            x, y = key_cell(k)
-            if x < x0:
-                x0 = x
-            if x > x1:
-                x1 = x
-            if y < y0:
-                y0 = y
-            if y > y1:
-                y1 = y
-        area = (x1 - x0 + 1) * (y1 - y0 + 1)
-        patios = _patios(b.cells, x0, y0, x1, y1) if area > len(b.cells) else []
-        rectangular = len(b.cells) + len(patios) == area
+    area, patios = _area_and_patios(b.cells)
+    rectangular = bool(b.cells) and len(b.cells) + len(patios) == area
     return Measures(
         connections=connections,
         qualifications=quals,
