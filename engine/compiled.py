@@ -46,6 +46,7 @@ MODULES: tuple[str, ...] = (
     "engine/fora_de_prumo/flow.py",
     "engine/fora_de_prumo/model.py",
     "engine/fora_de_prumo/scoring.py",
+    "engine/fora_de_prumo/setup.py",
     "engine/fora_de_prumo/work.py",
 )
 

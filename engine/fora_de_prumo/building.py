@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, Final, NamedTuple
 
 from engine.fora_de_prumo.catalog import SUIT_OF_CODE, SUITS, Card, Catalog
 from engine.messages import Msg, msg
@@ -45,14 +45,35 @@ ALL_SUITS = frozenset(SUITS)
 
 # Hot paths use an int per cell, (x << 20) + y: one int add per step instead of a tuple. Cells
 # of a building stay within a few hundred of the origin (each space touches the building).
-_SHIFT = 20
-_LIMIT = 1 << (_SHIFT - 2)
-DK = tuple((DX[d] << _SHIFT) + DY[d] for d in range(4))
-BK = tuple((BX[r] << _SHIFT) + BY[r] for r in range(4))
+SHIFT: Final = 20
+LIMIT: Final = 1 << (SHIFT - 2)
+HALF: Final = 1 << (SHIFT - 1)
+DK = tuple((DX[d] << SHIFT) + DY[d] for d in range(4))
+BK = tuple((BX[r] << SHIFT) + BY[r] for r in range(4))
+# SLOT_KEY[r][i]: the key offset, from half A's cell, of the cell that slot i faces
+SLOT_KEY: tuple[tuple[int, ...], ...] = tuple(
+    tuple((BK[r] if h else 0) + DK[d] for h, d in SLOT_SIDE[r]) for r in range(4)
+)
+# SLOT_BIT[r][i]: the frontier bit of a wall in slot i, seen from the cell it faces (a door's
+# is this << 4); DOOR_BITS[r]: the six door bits (a converted space, F-6.3)
+SLOT_BIT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(1 << ((d + 2) & 3) for _, d in SLOT_SIDE[r]) for r in range(4)
+)
+DOOR_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(b << 4 for b in SLOT_BIT[r]) for r in range(4))
 
 
 def cell_key(x: int, y: int) -> int:
-    return (x << _SHIFT) + y
+    return (x << SHIFT) + y
+
+
+def key_cell(k: int) -> Cell:
+    x = (k + HALF) >> SHIFT
+    return x, k - (x << SHIFT)
+
+
+def _in_reach(x: int, y: int) -> bool:
+    """A cell whose key is its own: every built cell is one (`Building.add`)."""
+    return -LIMIT < x < LIMIT and -LIMIT < y < LIMIT
 
 
 class Placement(NamedTuple):
@@ -66,6 +87,12 @@ class Placement(NamedTuple):
     def compact(self) -> str:
         """F-2.7 compact notation, e.g. SP09@0,-1r0."""
         return f"{self.card}@{self.x},{self.y}r{self.r}"
+
+
+def placement(card: str, x: int, y: int, r: int) -> Placement:
+    """Placement(card, x, y, r), without the interpreted `__new__` of a named tuple (a
+    compiled caller would run it for every lay)."""
+    return tuple.__new__(Placement, (card, x, y, r))
 
 
 _COMPACT = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.-]{0,63})@(-?[0-9]{1,6}),(-?[0-9]{1,6})r([0-3])$")
@@ -96,11 +123,66 @@ def connects(a: str, b: str, equipe: bool) -> bool:
     return b != "W" or equipe
 
 
+class CardInfo:
+    """What the hot paths read of one card, derived once per catalog (`Geometry`): typed
+    attributes of a compiled class instead of the catalog's `Card` (an interpreted class)."""
+
+    __slots__ = ("ability", "bits", "half_a", "half_b", "slots", "space", "suits", "tables")
+
+    space: bool
+    slots: str  # F-2.5 order ("" unless a space)
+    suits: frozenset[str]
+    ability: str | None
+    # bits[r][i]: slot i's frontier bit, rotated by r (SLOT_BIT, << 4 for a door)
+    bits: tuple[tuple[int, ...], ...]
+    # the `cells` values of its two halves, (id, 0) and (id, 1): typed Any, they are kept as
+    # the tuples themselves (compiled, a tuple[str, int] is unpacked, and boxed anew when read)
+    half_a: Any
+    half_b: Any
+    # the candidate tables of `legal_codes`, without and with the equipe (built when needed)
+    tables: list[tuple[tuple[int, ...], ...] | None]
+
+    def __init__(self, card: Card) -> None:
+        self.space = card.type == "space"
+        self.slots = card.slots
+        self.suits = card.suits
+        self.ability = card.ability
+        self.bits = tuple(
+            tuple(
+                SLOT_BIT[r][i] if self.slots[i] == "W" else SLOT_BIT[r][i] << 4
+                for i in range(len(self.slots))
+            )
+            for r in range(4)
+        )
+        self.half_a = (card.id, 0)
+        self.half_b = (card.id, 1)
+        self.tables = [None, None]
+
+
+class Geometry:
+    """A catalog's `CardInfo` per card id, and the candidate tables per slot string (shared
+    by the cards printed alike); one per catalog (`geometry`)."""
+
+    __slots__ = ("cards", "tables")
+
+    def __init__(self, cat: Catalog) -> None:
+        self.cards: dict[str, CardInfo] = {cid: CardInfo(c) for cid, c in cat.cards.items()}
+        self.tables: dict[tuple[str, bool], tuple[tuple[int, ...], ...]] = {}
+
+
+def geometry(cat: Catalog) -> Geometry:
+    geo = cat.cache.get("fdp_geometry")
+    if geo is None:
+        geo = cat.cache["fdp_geometry"] = Geometry(cat)
+    return geo
+
+
 class Building:
     """A player's spaces (mutable; `copy()` is a few dict copies).
 
-    `occ` maps a cell to (card id, half); `where` a card id to its placement; `slots` a card id
-    to its slot string as it stands (converted spaces have no walls, F-6.3).
+    `cells` maps a cell key to (card id, half) (`occ`, keyed by cell); `where` a card id to
+    its placement; `slots` a card id to its slot string as it stands (converted spaces have no
+    walls, F-6.3).
     """
 
     __slots__ = (
@@ -108,65 +190,91 @@ class Building:
         "cells",
         "converted",
         "frontier",
-        "occ",
+        "geo",
         "placements",
         "slots",
         "where",
     )
 
+    cat: Catalog
+    geo: Geometry
+    placements: list[Placement]
+    # conversions only add doors, so applying them from the start is the same final building
+    converted: set[str]
+    where: dict[str, Placement]
+    slots: dict[str, str]
+    cells: dict[int, tuple[str, int]]
+    # empty cell key next to the building -> the directions of the doors facing it << 4 | the
+    # directions of the walls facing it (their union: the directions of its built neighbours)
+    frontier: dict[int, int]
+
     def __init__(
-        self, cat: Catalog, placements: Iterable[Placement] = (), converted: Iterable[str] = ()
+        self,
+        cat: Catalog,
+        placements: Iterable[Placement] = (),
+        converted: Iterable[str] = (),
+        copy_of: Building | None = None,
     ) -> None:
         self.cat = cat
-        self.placements: list[Placement] = []
-        # conversions only add doors, so applying them from the start is the same final building
-        self.converted: set[str] = set(converted)
-        self.occ: dict[Cell, tuple[str, int]] = {}
-        self.where: dict[str, Placement] = {}
-        self.slots: dict[str, str] = {}
-        self.cells: dict[int, tuple[str, int]] = {}  # `occ` keyed by cell_key
-        # empty cell key next to the building -> the directions of the doors facing it << 4
-        # | the directions of the walls facing it
-        self.frontier: dict[int, int] = {}
+        if copy_of is not None:  # `copy` (compiled, `Building.__new__` would run __init__)
+            self.geo = copy_of.geo
+            self.placements = copy_of.placements[:]
+            self.converted = set(copy_of.converted)
+            self.cells = copy_of.cells.copy()
+            self.where = copy_of.where.copy()
+            self.slots = copy_of.slots.copy()
+            self.frontier = copy_of.frontier.copy()
+            return
+        self.geo = geometry(cat)
+        self.placements = []
+        self.converted = set(converted)
+        self.where = {}
+        self.slots = {}
+        self.cells = {}
+        self.frontier = {}
         for p in placements:
             self.add(p)
 
     def copy(self) -> Building:
-        b = Building(self.cat)  # (compiled, `Building.__new__` would call __init__ anyway)
-        b.placements = self.placements[:]
-        b.converted = set(self.converted)
-        b.occ = self.occ.copy()
-        b.cells = self.cells.copy()
-        b.where = self.where.copy()
-        b.slots = self.slots.copy()
-        b.frontier = self.frontier.copy()
-        return b
+        return Building(self.cat, (), (), self)
 
     def __len__(self) -> int:
         return len(self.placements)
 
+    @property
+    def occ(self) -> dict[Cell, tuple[str, int]]:
+        """Cell -> (card id, half), in the order they were built (made on each read)."""
+        return {key_cell(k): v for k, v in self.cells.items()}
+
     def add(self, p: Placement) -> None:
         """Lay a space; legality is `placement_error`'s business (call it first)."""
-        if not (-_LIMIT < p.x < _LIMIT and -_LIMIT < p.y < _LIMIT):
+        cid, x, y, r = p
+        if not _in_reach(x, y):
             raise ValueError(f"{p.compact()} is too far from the origin for any legal building")
-        slots = self.cat.cards[p.card].slots
-        if p.card in self.converted:
-            slots = converted_slots(slots)
+        info = self.geo.cards[cid]
+        if cid in self.converted:
+            slots = converted_slots(info.slots)
+            bits = DOOR_BITS[r]
+        else:
+            slots = info.slots
+            bits = info.bits[r]
         self.placements.append(p)
-        self.where[p.card] = p
-        self.slots[p.card] = slots
-        a = cell_key(p.x, p.y)
-        ks = (a, a + BK[p.r])
+        self.where[cid] = p
+        self.slots[cid] = slots
+        a = cell_key(x, y)
+        b = a + BK[r]
         keys, frontier = self.cells, self.frontier
-        for h, c in enumerate(cells_of(p)):
-            self.occ[c] = keys[ks[h]] = (p.card, h)
-            frontier.pop(ks[h], None)
-        for i, (h, d) in enumerate(SLOT_SIDE[p.r]):
-            f = ks[h] + DK[d]
-            if f in keys:
-                continue
-            bit = 1 << ((d + 2) & 3)  # seen from f, the new space lies opposite d
-            frontier[f] = frontier.get(f, 0) | (bit if slots[i] == "W" else bit << 4)
+        keys[a] = info.half_a
+        keys[b] = info.half_b
+        if a in frontier:
+            del frontier[a]
+        if b in frontier:
+            del frontier[b]
+        offsets = SLOT_KEY[r]
+        for i in range(6):
+            f: Any = a + offsets[i]  # (Any: compiled, the key is boxed once, not per use)
+            if f not in keys:  # seen from f, the new space lies opposite the slot's side
+                frontier[f] = frontier.get(f, 0) | bits[i]
 
     def convert(self, card_id: str) -> None:
         """F-6.3: the space becomes a joker with six doors, in place."""
@@ -186,11 +294,12 @@ class Building:
 
     def suits_of(self, card_id: str) -> frozenset[str]:
         """F-5.2/F-R18: a converted space has every suit."""
-        return ALL_SUITS if card_id in self.converted else self.cat.cards[card_id].suits
+        return ALL_SUITS if card_id in self.converted else self.geo.cards[card_id].suits
 
     def slot_facing(self, cell: Cell, direction: int) -> tuple[str, int, str] | None:
         """The (card, slot index, slot char) on the side `direction` of an occupied cell."""
-        o = self.occ.get(cell)
+        x, y = cell
+        o = self.cells.get(cell_key(x, y)) if _in_reach(x, y) else None
         if o is None:
             return None
         cid, h = o
@@ -200,15 +309,19 @@ class Building:
 
 # ---- legal positions (F-4) -------------------------------------------------------------------
 
-# per (slot string, equipe): for each frontier mask pair, index doors << 4 | walls, the
-# candidates (r, anchor key offset, other half's key offset) relative to the frontier cell
-_Candidates = tuple[tuple[int, int, int], ...]
+# per (slot string, equipe): for each frontier mask pair, index doors << 4 | walls, the codes
+# (`legal_codes`) of the placements through that frontier cell, less the frontier cell's key * 4
 
 
-def _candidate_table(slots: str, equipe: bool) -> tuple[_Candidates, ...]:
-    table: list[_Candidates] = []
+def _candidate_table(slots: str, equipe: bool) -> tuple[tuple[int, ...], ...]:
+    """Half A or half B of the card on a frontier cell, in each rotation, where one of its
+    slots connects (F-4.3) and its other half's cell is empty: that cell is a neighbour of
+    the frontier cell, built on exactly when a side of the building faces the frontier cell
+    from there, so when its direction is in doors | walls."""
+    table: list[tuple[int, ...]] = []
     for index in range(256):
         doors, walls = index >> 4, index & 15
+        built = doors | walls
         out = []
         for r in range(4):
             for h in range(2):
@@ -223,20 +336,20 @@ def _candidate_table(slots: str, equipe: bool) -> tuple[_Candidates, ...]:
                         ok = equipe and slots[i] != "W"
                     if ok:
                         break
-                if ok:
-                    if h == 0:
-                        out.append((r, 0, BK[r]))
-                    else:
-                        out.append((r, -BK[r], -BK[r]))
+                other = BK[r] if h == 0 else -BK[r]  # the other half's cell, from this one
+                if ok and not built >> DK.index(other) & 1:
+                    out.append((0 if h == 0 else -BK[r]) * 4 + r)
         table.append(tuple(out))
     return tuple(table)
 
 
-def _table(cat: Catalog, slots: str, equipe: bool) -> tuple[_Candidates, ...]:
-    tables: dict[tuple[str, bool], tuple[_Candidates, ...]] = cat.cache.setdefault("fdp_cand", {})
-    t = tables.get((slots, equipe))
+def _table(geo: Geometry, info: CardInfo, equipe: bool) -> tuple[tuple[int, ...], ...]:
+    t = info.tables[equipe]
     if t is None:
-        t = tables[slots, equipe] = _candidate_table(slots, equipe)
+        t = geo.tables.get((info.slots, equipe))
+        if t is None:
+            t = geo.tables[info.slots, equipe] = _candidate_table(info.slots, equipe)
+        info.tables[equipe] = t
     return t
 
 
@@ -251,34 +364,38 @@ def legal_placements(b: Building, card: str | Card, equipe: bool) -> list[Placem
 
 
 def legal_positions(b: Building, cid: str, equipe: bool) -> list[tuple[int, int, int]]:
-    """Every legal (x, y, r) for the space card `cid` (F-4.2, F-4.3, F-R10), sorted.
+    """Every legal (x, y, r) for the space card `cid` (F-4.2, F-4.3, F-R10), sorted."""
+    out: list[tuple[int, int, int]] = []
+    for v in legal_codes(b, cid, equipe):
+        x, y = key_cell(v >> 2)
+        out.append((x, y, v & 3))
+    return out
+
+
+def legal_codes(b: Building, cid: str, equipe: bool) -> list[int]:
+    """Every legal placement of the space card `cid` (F-4.2, F-4.3, F-R10) as one int,
+    cell_key(x, y) * 4 + r, which sorts as (x, y, r): sorted, each once.
 
     Enumerated from the frontier: a new space connects through one of its halves lying on an
     empty cell next to the building, so each frontier cell is tried as half A and as half B
-    in the four rotations; the other half's cell must be empty too. An empty building offers
-    the four rotations at (0, 0). A card already in the building has no position (F-R9).
+    in the four rotations (`_candidate_table`). An empty building offers the four rotations
+    at (0, 0). A card already in the building has no position (F-R9).
     """
     if cid in b.where:
         return []
     if not b.placements:
-        return [(0, 0, r) for r in range(4)]
-    table = _table(b.cat, b.cat.cards[cid].slots, equipe)
-    keys = b.cells
+        return [0, 1, 2, 3]
+    table = _table(b.geo, b.geo.cards[cid], equipe)
     found: list[int] = []
     for k, masks in b.frontier.items():
-        for r, ak, ok in table[masks]:
-            if k + ok not in keys:
-                found.append((k + ak) * 4 + r)  # sorts as (x, y, r)
+        k4 = k * 4
+        for c in table[masks]:
+            found.append(k4 + c)
     found.sort()
-    half = 1 << (_SHIFT - 1)
-    out: list[tuple[int, int, int]] = []
-    for i, v in enumerate(found):
-        if i and v == found[i - 1]:
-            continue  # found from the cells of both its halves
-        k = v >> 2
-        x = (k + half) >> _SHIFT
-        out.append((x, k - (x << _SHIFT), v & 3))
-    return out
+    for i in range(len(found) - 1, 0, -1):
+        if found[i] == found[i - 1]:
+            del found[i]  # found from the cells of both its halves
+    return found
 
 
 PlacementError = tuple[str, str, Msg]
@@ -326,7 +443,7 @@ def placement_error(
         return None
     cells = cells_of(p)
     for c_ in cells:
-        if c_ in b.occ:
+        if _in_reach(c_[0], c_[1]) and cell_key(c_[0], c_[1]) in b.cells:
             return (
                 "cell_occupied",
                 "F-4.3",
@@ -388,9 +505,11 @@ class Meeting(NamedTuple):
     qualified: tuple[tuple[str, str], ...]  # (door slot reference, suit) per qualification
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class Measures:
-    """What F-5 reads on a building (equipe de obras in the work or not)."""
+    """What F-5 reads on a building (equipe de obras in the work or not); read, never
+    changed. (Its __init__ is written out: a dataclass's generated one, frozen's object
+    __setattr__ per field included, stays interpreted in the compiled build.)"""
 
     connections: int  # F-5.1, per unit edge (F-R13)
     qualifications: dict[str, int]  # suit -> qualifications of that type (F-5.2, F-R14)
@@ -406,31 +525,98 @@ class Measures:
     space_suits: int  # F-7.4
     patios: tuple[Cell, ...]
     # filled by measure(..., detail=True) only
-    meetings: tuple[Meeting, ...] = ()
-    street_door_slots: tuple[str, ...] = ()
-    obstructed_slots: tuple[str, ...] = ()
+    meetings: tuple[Meeting, ...]
+    street_door_slots: tuple[str, ...]
+    obstructed_slots: tuple[str, ...]
+
+    def __init__(
+        self,
+        *,
+        connections: int,
+        qualifications: dict[str, int],
+        qualified: int,
+        qualified_types: int,
+        street_doors: int,
+        obstructed_doors: int,
+        patio_cells: int,
+        rectangular: bool,
+        area: int,
+        spaces: int,
+        spaces_of_suit: dict[str, int],
+        space_suits: int,
+        patios: tuple[Cell, ...],
+        meetings: tuple[Meeting, ...] = (),
+        street_door_slots: tuple[str, ...] = (),
+        obstructed_slots: tuple[str, ...] = (),
+    ) -> None:
+        self.connections = connections
+        self.qualifications = qualifications
+        self.qualified = qualified
+        self.qualified_types = qualified_types
+        self.street_doors = street_doors
+        self.obstructed_doors = obstructed_doors
+        self.patio_cells = patio_cells
+        self.rectangular = rectangular
+        self.area = area
+        self.spaces = spaces
+        self.spaces_of_suit = spaces_of_suit
+        self.space_suits = space_suits
+        self.patios = patios
+        self.meetings = meetings
+        self.street_door_slots = street_door_slots
+        self.obstructed_slots = obstructed_slots
 
 
-def _patios(occ: dict[Cell, tuple[str, int]], x0: int, y0: int, x1: int, y1: int) -> list[Cell]:
+def _patios(keys: Iterable[int], x0: int, y0: int, x1: int, y1: int) -> list[Cell]:
     """F-R16: empty cells of the box from which no path of empty cells leaves the box.
 
-    Flood fill over the box padded with a ring of outside cells (column-major bytes); the
-    empty cells the flood never reaches are the patio cells."""
+    Flood fill over the box padded with a ring of outside cells (column-major); the empty
+    cells the flood never reaches are the patio cells. `keys`: the built cells' keys."""
     h = y1 - y0 + 3
     size = (x1 - x0 + 3) * h
-    grid = bytearray(size)
-    for x, y in occ:
-        grid[(x - x0 + 1) * h + (y - y0 + 1)] = 1
-    grid[0] = 1
+    grid = [False] * size  # (a list of bools: indexed natively when compiled)
+    for k in keys:
+        x, y = key_cell(k)
+        grid[(x - x0 + 1) * h + (y - y0 + 1)] = True
+    grid[0] = True
     stack = [0]
     while stack:
         i = stack.pop()
         # a step of +-1 off the top or bottom row lands in the padding ring: still outside
-        for n in (i - 1, i + 1, i - h, i + h):
-            if 0 <= n < size and not grid[n]:
-                grid[n] = 1
-                stack.append(n)
+        # (the four steps written out: compiled, a loop over a tuple of them boxes each)
+        if i >= 1 and not grid[i - 1]:
+            grid[i - 1] = True
+            stack.append(i - 1)
+        if i + 1 < size and not grid[i + 1]:
+            grid[i + 1] = True
+            stack.append(i + 1)
+        if i >= h and not grid[i - h]:
+            grid[i - h] = True
+            stack.append(i - h)
+        if i + h < size and not grid[i + h]:
+            grid[i + h] = True
+            stack.append(i + h)
     return [(i // h - 1 + x0, i % h - 1 + y0) for i in range(size) if not grid[i]]
+
+
+def _area_and_patios(cells: dict[int, tuple[str, int]]) -> tuple[int, list[Cell]]:
+    """The bounding box's area (0 without a cell) and the patio cells (F-5.4, F-R16)."""
+    if not cells:
+        return 0, []
+    x0 = y0 = LIMIT  # every built cell lies within LIMIT
+    x1 = y1 = -LIMIT
+    for k in cells:
+        x, y = key_cell(k)
+        if x < x0:
+            x0 = x
+        if x > x1:
+            x1 = x
+        if y < y0:
+            y0 = y
+        if y > y1:
+            y1 = y
+    area = (x1 - x0 + 1) * (y1 - y0 + 1)
+    return area, (_patios(cells, x0, y0, x1, y1) if area > len(cells) else [])
 
 
 def measure(b: Building, equipe: bool, detail: bool = False) -> Measures:
@@ -446,7 +632,7 @@ def measure(b: Building, equipe: bool, detail: bool = False) -> Measures:
     for k, p in enumerate(b.placements):
         cid = p.card
         slots = slots_of[cid]
-        a = (p.x << _SHIFT) + p.y
+        a = (p.x << SHIFT) + p.y
         ks = (a, a + BK[p.r])
         for i, (h, d) in enumerate(SLOT_SIDE[p.r]):
             mine = slots[i]
@@ -483,17 +669,8 @@ def measure(b: Building, equipe: bool, detail: bool = False) -> Measures:
     for cid in b.where:
         for s in b.suits_of(cid):
             of_suit[s] += 1
-    patios: list[Cell] = []
-    area = 0
-    rectangular = False
-    occ = b.occ
-    if occ:
-        xs = [c[0] for c in occ]
-        ys = [c[1] for c in occ]
-        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-        area = (x1 - x0 + 1) * (y1 - y0 + 1)
-        patios = _patios(occ, x0, y0, x1, y1) if area > len(occ) else []
-        rectangular = len(occ) + len(patios) == area
+    area, patios = _area_and_patios(b.cells)
+    rectangular = bool(b.cells) and len(b.cells) + len(patios) == area
     return Measures(
         connections=connections,
         qualifications=quals,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.fora_de_prumo.building import Placement, legal_positions
+from engine.fora_de_prumo.building import HALF, SHIFT, legal_codes, placement
 from engine.fora_de_prumo.model import BUY, FINAL, LAY, LOOK, PASS, SKIP, Action, Game
 from engine.fora_de_prumo.scoring import standings
 
@@ -35,6 +35,8 @@ CHANCE_EVENTS: frozenset[str] = frozenset(
 
 # -- queries -----------------------------------------------------------------------------
 
+EQUIPE = "\x00"  # before a card id, the key of its lays with the equipe in Game.pcache
+
 
 def has(g: Game, seat: int, ability: str) -> bool:
     """A person with this ability lies face up in the seat's site (see `abilities`)."""
@@ -45,11 +47,14 @@ def hand_lays(g: Game, seat: int, cid: str, equipe: bool) -> list[Action]:
     """F-4.2/F-4.3: the lays of a space from the hand, one per legal placement, cached until
     the building changes (the action tuples are shared: options lists are never mutated)."""
     cache = g.pcache[seat]
-    key = (cid, equipe)
+    key = cid if not equipe else EQUIPE + cid
     out = cache.get(key)
     if out is None:
-        positions = legal_positions(g.buildings[seat], cid, equipe)
-        out = [("lay", cid, x, y, r, "") for x, y, r in positions]
+        out = []
+        for v in legal_codes(g.buildings[seat], cid, equipe):
+            k = v >> 2  # (building.key_cell, inline)
+            x = (k + HALF) >> SHIFT
+            out.append(("lay", cid, x, k - (x << SHIFT), v & 3, ""))
         cache[key] = out
     return out
 
@@ -85,7 +90,7 @@ def add_card_lays(
     """F-3.3: one card laid (a site card, F-3.5; a space at each legal placement, F-4) or,
     with the teórica, laid as a clone card on each target (F-6.6, `targets` empty without),
     added to `out`."""
-    if g.cat.cards[cid].type != "space":
+    if not g.buildings[seat].geo.cards[cid].space:
         out.append(("lay", cid, None, None, None, src))
     elif src == "":
         out.extend(hand_lays(g, seat, cid, equipe))
@@ -101,7 +106,7 @@ def abilities(g: Game, seat: int) -> set[str | None]:
     """The abilities of the people in the seat's site (one pass for all the option tests).
     F-R8 needs no check of its own: nothing enters a work before the lay, and the lay ends
     the turn's actions, so every person in the site was there when the turn began."""
-    cards = g.cat.cards
+    cards = g.buildings[seat].geo.cards
     return {cards[c].ability for c in g.works[seat].site}
 
 
@@ -229,7 +234,7 @@ def lay(g: Game, a: Action) -> None:
     if x is None:
         w.site.append(cid)
     else:
-        p = Placement(cid, x, y, r)
+        p = placement(cid, x, y, r)
         w.building.append(p)
         b = g.buildings[seat].copy()
         b.add(p)
@@ -349,7 +354,7 @@ def end_turn(g: Game, acted: bool) -> None:
 
 def step(g: Game, a: Action) -> None:
     """Apply an action known to be among `options(g)` (callers check; bots pass options)."""
-    kind = a[0]
+    kind: str = a[0]
     g._opts = None
     if kind == "buy":
         buy(g, a[1])

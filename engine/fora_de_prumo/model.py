@@ -70,7 +70,7 @@ class Game:
     hands: list[list[str]]
     works: list[Work]
     buildings: list[Building]  # buildings[s] mirrors works[s].building (+ conversions)
-    pcache: list[dict[tuple[str, bool], list[Action]]]  # a space's lays per building (flow)
+    pcache: list[dict[str, list[Action]]]  # a space's lays per building (flow.hand_lays)
     deck: list[str]  # top first
     market: list[str]  # index 0 = first turned up (F-1.7, F-2.7)
     seat: int  # whose turn it is

@@ -390,7 +390,8 @@ def _building(board: Board, seat: int, ox: float, oy: float) -> tuple[list[str],
     b, ahead = _shown_building(board, seat)
     work = g.works[seat]
     m = measure(b, work.has_ability(cat, "equipe_de_obras"), detail=True)
-    cells = list(b.occ) or [(0, 0)]
+    occ = b.occ  # (a dict made from the building's cell keys: made once here)
+    cells = list(occ) or [(0, 0)]
     x0 = min(c[0] for c in cells) - 1
     x1 = max(c[0] for c in cells) + 1
     y0 = min(c[1] for c in cells) - 1
@@ -401,7 +402,7 @@ def _building(board: Board, seat: int, ox: float, oy: float) -> tuple[list[str],
         _grid_cell(board, grid, x, y, (x, y) in patios, seat)
         for x in range(x0, x1 + 1)
         for y in range(y0, y1 + 1)
-        if (x, y) not in b.occ
+        if (x, y) not in occ
     ]
     for p in b.placements:
         converted = p.card in b.converted

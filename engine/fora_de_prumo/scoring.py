@@ -7,7 +7,6 @@ plain JSON (lists, dicts, ints, bools) so it can sit in a game state and round-t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from engine.fora_de_prumo.building import Building, Measures, measure
@@ -103,19 +102,31 @@ def _measures_json(m: Measures) -> dict[str, Any]:
     }
 
 
-@dataclass(slots=True)
 class _Seat:
     """One seat's work as the F-8 clauses read it: its face-up site cards by type, the
     measures of every work (F-7.2 compares them) and the clone factor of each card (F-6.6)."""
 
-    cat: Catalog
-    works: list[Work]
-    ms: list[Measures]
-    seat: int
-    m: Measures
-    types: dict[str, list[Card]]  # the site's cards by type, in site order
-    cloned: set[str]
-    factor: dict[str, int]
+    __slots__ = ("cat", "cloned", "factor", "m", "ms", "seat", "types", "works")
+
+    def __init__(
+        self,
+        cat: Catalog,
+        works: list[Work],
+        ms: list[Measures],
+        seat: int,
+        m: Measures,
+        types: dict[str, list[Card]],  # the site's cards by type, in site order
+        cloned: set[str],
+        factor: dict[str, int],
+    ) -> None:
+        self.cat = cat
+        self.works = works
+        self.ms = ms
+        self.seat = seat
+        self.m = m
+        self.types = types
+        self.cloned = cloned
+        self.factor = factor
 
     def of_type(self, kind: str) -> list[Card]:
         return self.types.get(kind) or []

@@ -32,15 +32,30 @@ DEAL = ((3, 2), (2, 2), (1, 1))  # F-R3: (phase, cards per seat), in dealing ord
 
 def cards_in_use(cat: Catalog, n: int) -> list[str]:
     """F-1.3: the cards whose player minimum is at most n, in catalog order."""
-    return [cid for cid, c in cat.cards.items() if c.min_players <= n]
+    return list(_in_use(cat, n)[0])
 
 
 def piles(cat: Catalog, n: int) -> dict[int, list[str]]:
     """F-1.4: the cards in use sorted into three piles by phase (catalog order, unshuffled)."""
-    out: dict[int, list[str]] = {1: [], 2: [], 3: []}
-    for cid in cards_in_use(cat, n):
-        out[cat.cards[cid].phase].append(cid)
-    return out
+    return {phase: list(pile) for phase, pile in _in_use(cat, n)[1].items()}
+
+
+def _in_use(cat: Catalog, n: int) -> tuple[tuple[str, ...], dict[int, tuple[str, ...]]]:
+    """The cards in use and their piles, read from the catalog once per seat count (every
+    set-up and every state read asks)."""
+    cache: dict[int, tuple[tuple[str, ...], dict[int, tuple[str, ...]]]] | None = cat.cache.get(
+        "fdp_in_use"
+    )
+    if cache is None:
+        cache = cat.cache["fdp_in_use"] = {}
+    got = cache.get(n)
+    if got is None:
+        use = tuple(cid for cid, c in cat.cards.items() if c.min_players <= n)
+        out: dict[int, list[str]] = {1: [], 2: [], 3: []}
+        for cid in use:
+            out[cat.cards[cid].phase].append(cid)
+        got = cache[n] = (use, {phase: tuple(pile) for phase, pile in out.items()})
+    return got
 
 
 def check_setup(setup: Any) -> list[Problem]:

@@ -75,6 +75,23 @@ def test_F_1_9_same_seed_same_bytes_other_seed_other_deal() -> None:
     assert a["deck"] != c["deck"]
 
 
+def test_F_1_4_piles_are_the_callers_own_whatever_the_seat_counts_asked_before() -> None:
+    """The cards in use and the piles are read from the catalog once per seat count: the
+    lists handed out are new each time (the deal empties them), and per seat count."""
+    from engine.fora_de_prumo.setup import cards_in_use, piles
+
+    first = piles(CAT, 3)
+    first[1].clear()
+    cards_in_use(CAT, 3).clear()
+    assert piles(CAT, 2) != piles(CAT, 3)
+    again = piles(CAT, 3)
+    assert again[1] and again == {
+        phase: [c for c in cards_in_use(CAT, 3) if CAT.cards[c].phase == phase]
+        for phase in (1, 2, 3)
+    }
+    assert cards_in_use(CAT, 3) == [c for c, card in CAT.cards.items() if card.min_players <= 3]
+
+
 def test_F_1_7_default_market_is_five() -> None:
     s = fdp.new_game({"seats": 2, "seed": 1})
     assert s["market_size"] == 5 and len(s["market"]) == 5
