@@ -28,11 +28,13 @@ def install_body_timeout(app: Flask) -> None:
         "BODY_READ_TIMEOUT_S", env_int("BODY_READ_TIMEOUT_S", DEFAULT_BODY_READ_TIMEOUT_S)
     )
 
+    config = app.config  # this app's own (read per request: it may change), not the proxy
+
     @app.before_request
     def _limit_body_reads() -> None:
         sock = request.environ.get("gunicorn.socket")
         if sock is not None:  # served by gunicorn (not the test client)
-            sock.settimeout(float(current_app.config["BODY_READ_TIMEOUT_S"]))
+            sock.settimeout(float(config["BODY_READ_TIMEOUT_S"]))
 
     @app.errorhandler(ClientDisconnected)
     def _timed_out(e: ClientDisconnected) -> Response:

@@ -149,9 +149,12 @@ def init_app(app: Flask) -> None:
         route said so itself (a body in English whatever was asked: rules, catalogs)."""
         if response.mimetype in ("application/json", "application/problem+json"):
             headers = response.headers
-            if "Content-Language" not in headers:  # else the route said (app/rules.py)
+            # which of the two headers the answer has, in one pass (werkzeug's `in` raises
+            # and catches a KeyError for each header absent: the common case)
+            named = {k.lower() for k, _ in headers}
+            if "content-language" not in named:  # else the route said (app/rules.py)
                 headers["Content-Language"] = negotiate()
-            if "Vary" in headers:
+            if "vary" in named:
                 response.vary.add("Accept-Language")
             else:  # the common case, without parsing a header set
                 headers["Vary"] = "Accept-Language"

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
 import logging
 import secrets
@@ -47,6 +48,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from flask import Flask, current_app
 from itsdangerous import Signer, want_bytes
+from itsdangerous.signer import HMACAlgorithm
 
 from app import history
 from app.errors import ApiError
@@ -198,6 +200,17 @@ def _payload(value: Any) -> bytes:
     return dumps_utf8(value, "surrogatepass")
 
 
+class _HmacSha256(HMACAlgorithm):
+    """itsdangerous' HMAC-SHA256, the same bytes computed in one C call (`hmac.digest`)
+    rather than through an `hmac.HMAC` object."""
+
+    def __init__(self) -> None:
+        super().__init__(hashlib.sha256)
+
+    def get_signature(self, key: bytes, value: bytes) -> bytes:
+        return hmac.digest(key, value, "sha256")
+
+
 class _Signer(Signer):
     """itsdangerous' Signer with each secret's derived key computed once, not per call (an
     HMAC of the salt: the same key every time)."""
@@ -228,7 +241,11 @@ class Sealer:
     ) -> None:
         keys = [*old_secrets, secret]  # itsdangerous signs with the last, verifies with any
         self._signer = _Signer(
-            keys, salt=SIGNER_SALT, key_derivation="hmac", digest_method=hashlib.sha256
+            keys,
+            salt=SIGNER_SALT,
+            key_derivation="hmac",
+            digest_method=hashlib.sha256,
+            algorithm=_HmacSha256(),
         )
         # MultiFernet encrypts with the first key and decrypts with any
         self._fernet = MultiFernet([Fernet(_fernet_key(k)) for k in reversed(keys)])
