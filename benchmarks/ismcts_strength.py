@@ -43,7 +43,7 @@ from typing import Any
 
 from ai.bots import Budget, GreedyBot, IsmctsBot
 from ai.tournament import play_game, wilson
-from benchmarks.local import extract
+from benchmarks.local import extract, publish
 
 _IMPORTS = re.compile(r"\b(from|import) (engine|ai)\b")
 _RESOURCE = re.compile(r"(['\"])engine\.")
@@ -232,11 +232,7 @@ def main() -> None:
         summary = seats_match(
             args.seats, args.time_ms, args.games, args.seed, args.variant, args.options
         )
-    summary["command"] = "python -m benchmarks.ismcts_strength " + " ".join(sys.argv[1:])
-    text = json.dumps(summary, indent=2)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
+    publish(summary, "benchmarks.ismcts_strength", args.out)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ Nothing here talks to anything but 127.0.0.1.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -14,7 +15,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from ai.redis_server import free_port, stop
 
@@ -76,3 +77,13 @@ def gunicorn(
     """The referee under gunicorn (see `gunicorn_server`); yields the base URL."""
     with gunicorn_server(env=env, log=log, timeout_s=timeout_s) as (base, _):
         yield base
+
+
+def publish(summary: dict[str, Any], module: str, out: str | None) -> None:
+    """Print a benchmark's summary as JSON, with the command that made it, and write it to
+    `out` when given."""
+    summary["command"] = f"python -m {module} " + " ".join(sys.argv[1:])
+    text = json.dumps(summary, indent=2)
+    print(text)
+    if out:
+        Path(out).write_text(text + "\n")

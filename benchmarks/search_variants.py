@@ -20,11 +20,11 @@ import os
 import statistics
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from ai.bots import Bot, Budget, Catalog, IsmctsBot, SearchResult
 from ai.tournament import play_game, wilson
+from benchmarks.local import publish
 from engine.games import GAMES
 
 
@@ -112,11 +112,7 @@ def main() -> None:
     p.add_argument("--out", help="write the summary to this JSON file")
     args = p.parse_args()
     summary = match(args.game, args.a, args.b, args.games, args.seed)
-    summary["command"] = "python -m benchmarks.search_variants " + " ".join(sys.argv[1:])
-    text = json.dumps(summary, indent=2)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
+    publish(summary, "benchmarks.search_variants", args.out)
 
 
 if __name__ == "__main__":
