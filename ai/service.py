@@ -48,7 +48,9 @@ from engine.messages import msg
 log = logging.getLogger("ai.service")
 
 KEY_VERSION = "v1"
-DEFAULT_LEVEL = "medium"  # neither a level nor a budget
+# neither a level nor a budget: `hard`, the cheapest level clearly above greedy in both games
+# (docs/bots.md, "Rating ladder"); a review's default is its own (app/review.py)
+DEFAULT_LEVEL = "hard"
 MAX_SEED = 2**63 - 1
 # plan="turn": the worlds, sampled from the seat's view with the seeds 0..7, that must agree
 # on the seat's next view for the plan to go on (a step that reveals a card the view does not

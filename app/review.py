@@ -23,7 +23,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from ai.bots import LEVELS, MAX_ITERATIONS, MAX_TIME_MS, Budget
 from ai.review import Decision, assemble, plan, review_all, review_seed
-from ai.service import DEFAULT_LEVEL, MAX_SEED
+from ai.service import MAX_SEED
 from app import schemas
 from app.endpoint import engine_errors, read_body
 from app.errors import ApiError
@@ -39,6 +39,10 @@ from engine.games import MAX_SEATS, GameModule
 from engine.messages import msg
 
 bp = Blueprint("review", __name__, url_prefix="/v1")
+
+# a review searches every reviewed decision: its default is cheaper than a suggestion's
+# (docs/review.md: ask for more where a game needs it)
+REVIEW_LEVEL = "medium"
 
 
 class ReviewSchema(Envelope):
@@ -117,7 +121,7 @@ def _budget(body: dict[str, Any]) -> tuple[Budget, dict[str, Any]]:
         b = body["budget"]
         budget = Budget(iterations=b.get("iterations"), time_ms=b.get("time_ms"))
         return budget, {"level": None, **budget.to_json()}
-    level = body.get("level", DEFAULT_LEVEL)
+    level = body.get("level", REVIEW_LEVEL)
     return LEVELS[level], {"level": level, **LEVELS[level].to_json()}
 
 

@@ -45,8 +45,8 @@ def test_levels_and_default_level() -> None:
     assert out["level"] == "easy"
     assert out["settings"] == {"bot": "ismcts", "seed": 0, **LEVELS["easy"].to_json()}
     default = suggest(state, seat)
-    assert default["level"] == "medium"
-    assert default["settings"]["iterations"] == LEVELS["medium"].iterations
+    assert default["level"] == "hard"  # the cheapest level clearly above greedy (docs/bots.md)
+    assert default["settings"]["iterations"] == LEVELS["hard"].iterations
     greedy = suggest(state, seat, bot="greedy", seed=3)
     assert greedy["settings"] == {"bot": "greedy", "seed": 3}
     assert greedy["decision"] in state["pending"]["options"]
