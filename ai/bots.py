@@ -200,6 +200,16 @@ def margin(eng: GameModule, g: Game, seat: int) -> int:
     return own - max(t for j, t in enumerate(totals) if j != seat)
 
 
+def option_margins(eng: GameModule, world: Game, opts: list[Action], seat: int) -> list[int]:
+    """Each option's `margin` for `seat` once it is applied to a copy of `world` (one ply)."""
+    values: list[int] = []
+    for a in opts:
+        g = world.copy()
+        eng.apply_action(g, a)
+        values.append(margin(eng, g, seat))
+    return values
+
+
 class GreedyBot(Bot):
     """One ply: the option with the best immediate score difference (own total minus the
     best opponent's total) on the position it leads to; ties broken at random.
@@ -214,12 +224,7 @@ class GreedyBot(Bot):
         # one step per option: bounded by the option count, so the deadline is not checked
         eng, opts, seat = start.eng, start.opts, start.seat
         rnd = random.Random(seed)
-        world = start.sampler.sample(rnd)
-        values: list[int] = []
-        for a in opts:
-            g = world.copy()
-            eng.apply_action(g, a)
-            values.append(margin(eng, g, seat))
+        values = option_margins(eng, start.sampler.sample(rnd), opts, seat)
         best = max(values)
         ties = [a for a, v in zip(opts, values, strict=True) if v == best]
         choice = ties[rnd.randrange(len(ties))]
@@ -234,11 +239,7 @@ def greedy_ranking(
     GreedyBot), ties in a seeded random order."""
     shuffled = list(opts)
     rnd.shuffle(shuffled)
-    values: dict[Action, int] = {}
-    for a in shuffled:
-        g = world.copy()
-        eng.apply_action(g, a)
-        values[a] = margin(eng, g, seat)
+    values = dict(zip(shuffled, option_margins(eng, world, shuffled, seat), strict=True))
     return sorted(shuffled, key=lambda a: -values[a])
 
 
