@@ -1,7 +1,7 @@
 """JSON in and out: strict parsing and deterministic, fast serialization (orjson).
 
-Responses keep the engine's key order, so the same request always yields byte-identical
-bodies. Parsing is strict JSON: no NaN/Infinity, at most MAX_DEPTH levels of nesting, and
+Responses keep the engine's key order (a sealed state embeds its sorted bytes, `Written`), so
+the same request always yields byte-identical bodies. Parsing is strict JSON: no NaN/Infinity, at most MAX_DEPTH levels of nesting, and
 no object with the same key twice (orjson would silently keep the last one, so two readers
 of one body could disagree on what it says).
 """
@@ -64,12 +64,41 @@ class BadJSON(Exception):
         self.code = code
 
 
+class Written:
+    """JSON already written (compact UTF-8 bytes), which an answer embeds as it is: a sealed
+    state (app/seal.py) is written once, for its MAC and for the answer."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: bytes) -> None:
+        self.raw = raw
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Written) and other.raw == self.raw
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _embedded(value: Any) -> Any:
+    if isinstance(value, Written):
+        return orjson.Fragment(value.raw)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _as_value(value: Any) -> Any:
+    if isinstance(value, Written):
+        return orjson.loads(value.raw)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def dumps(value: Any) -> bytes:
     try:
-        return orjson.dumps(value)
+        return orjson.dumps(value, default=_embedded)
     except TypeError:
         # orjson refuses integers beyond 64 bits; the standard library writes them
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        return json.dumps(
+            value, ensure_ascii=False, separators=(",", ":"), default=_as_value
+        ).encode("utf-8")
 
 
 class _Duplicate(Exception):

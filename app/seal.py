@@ -52,6 +52,7 @@ from itsdangerous.signer import HMACAlgorithm
 
 from app import history
 from app.errors import ApiError
+from app.jsonio import Written
 from engine.canonical import dumps_utf8
 from engine.messages import Msg, msg
 
@@ -255,16 +256,34 @@ class Sealer:
 
     def seal(self, document: dict[str, Any]) -> dict[str, Any]:
         """`document` (which has no seal) with its seal, made with the current secret."""
-        sig = self._signer.get_signature(_payload(document)).decode("ascii")
-        return {**document, SEAL: SEAL_PREFIX + sig}
+        return {**document, SEAL: self._seal_of(_payload(document))}
 
-    def issue(self, state: dict[str, Any], lineage: Lineage | None) -> dict[str, Any]:
-        """The state as answered: with its lineage, encrypted if so configured, sealed."""
+    def _seal_of(self, payload: bytes) -> str:
+        return SEAL_PREFIX + self._signer.get_signature(payload).decode("ascii")
+
+    def issue(self, state: dict[str, Any], lineage: Lineage | None) -> dict[str, Any] | Written:
+        """The state as answered: with its lineage, encrypted if so configured, sealed.
+        Written once (`sealed_json`) where orjson can write it, else as a sealed object."""
         body = state if lineage is None else {**state, LINEAGE: lineage.to_json()}
         if self.encrypt:
             token = self._fernet.encrypt(_payload(body)).decode("ascii")
             body = {"game": state.get("game"), SEALED: token}
-        return self.seal(body)
+        return self.sealed_json(body)
+
+    def sealed_json(self, document: dict[str, Any]) -> dict[str, Any] | Written:
+        """`document` sealed, as the JSON the answer embeds: its sorted, compact bytes (the
+        bytes the seal is made of) with the seal written after them, so that an answer writes
+        a state once, not once for the MAC and again for the body. A value orjson refuses
+        (an integer beyond 64 bits, a lone surrogate) is sealed over the standard library's
+        canonical bytes and answered as an object (`seal`)."""
+        try:
+            payload = orjson.dumps(document, option=SORTED)
+        except TypeError:
+            return self.seal(document)
+        # The MAC is of orjson's sorted bytes, floats written as orjson writes them: a state
+        # read back from this answer writes the same bytes (`_verifies` tries them first).
+        tail = b'"' + SEAL.encode() + b'":"' + self._seal_of(payload).encode("ascii") + b'"}'
+        return Written(payload[:-1] + (b"," if len(payload) > 2 else b"") + tail)
 
     def open(self, document: dict[str, Any]) -> tuple[dict[str, Any], Lineage | None]:
         """The engine's state inside a sealed document, and its lineage (None when it was
@@ -430,7 +449,7 @@ def require_readable(opened: Opened | None, state: dict[str, Any]) -> None:
 
 def issue_state(
     state: dict[str, Any], origin: history.Origin, parent: Opened | None = None
-) -> dict[str, Any]:
+) -> dict[str, Any] | Written:
     """A state to answer: its origin written on it (app/history.py: the seal covers it,
     encryption hides it), then sealed (and encrypted, with a lineage) as configured. A state
     derived from the request's state (`parent`) continues its lineage; any other starts one.

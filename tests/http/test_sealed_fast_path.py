@@ -6,6 +6,7 @@ and checked in full. Answers are byte for byte those of the checked path."""
 from __future__ import annotations
 
 import copy
+import json
 import random
 from typing import Any
 
@@ -14,6 +15,8 @@ import pytest
 from http_support import make_app, ok, post
 
 from app.errors import ApiError
+from app.jsonio import Written
+from app.jsonio import dumps as dumps_answer
 from app.seal import Sealer
 from engine.canonical import dumps, dumps_utf8
 from engine.games import GAMES, engine
@@ -72,10 +75,18 @@ def _strip_seal(answer: bytes) -> bytes:
     return orjson.dumps(body)
 
 
+def _state_sorted(answer: bytes) -> bytes:
+    """The answer with its state's keys sorted, as a sealed state is written."""
+    body = orjson.loads(answer)
+    body["state"] = orjson.loads(orjson.dumps(body["state"], option=orjson.OPT_SORT_KEYS))
+    return orjson.dumps(body)
+
+
 @pytest.mark.parametrize("game", BUILT_IN)
 def test_sealed_resolve_answers_byte_for_byte_as_the_unsealed_service(game: str) -> None:
     """Through HTTP, random positions of both games: the sealed service's answer is the
-    service without a secret's answer to the same state, with a seal added."""
+    service without a secret's answer to the same state, its state's keys sorted and a seal
+    added."""
     sealed, plain = make_app(STATE_SECRET=SECRET).test_client(), make_app().test_client()
     sealer = Sealer(SECRET)
     rnd = random.Random(2)
@@ -85,7 +96,7 @@ def test_sealed_resolve_answers_byte_for_byte_as_the_unsealed_service(game: str)
         fast = sealed.post("/v1/resolve", json=body)
         assert fast.status_code == 200, fast.get_json()
         slow = plain.post("/v1/resolve", json={"state": state, "decisions": [d]})
-        assert _strip_seal(fast.data) == slow.data
+        assert _strip_seal(fast.data) == _state_sorted(slow.data)
 
 
 def _inconsistent(state: dict[str, Any]) -> dict[str, Any]:
@@ -161,3 +172,51 @@ def test_a_seal_over_floats_still_verifies_and_still_binds() -> None:
     with pytest.raises(ApiError) as e:
         sealer.open({**doc, "v": [1e-06, 0.5, 2**70]})
     assert e.value.code == "state_tampered"
+
+
+def test_an_answer_writes_a_sealed_state_once_as_the_bytes_its_seal_is_made_of() -> None:
+    """/v1/resolve's state is the sorted, compact JSON of the state without its seal, then
+    the seal: the bytes the MAC covers are in the answer as they are, and they open."""
+    sealed, sealer = make_app(STATE_SECRET=SECRET).test_client(), Sealer(SECRET)
+    state = positions("architectura", 1, 5)[0]
+    d = engine("architectura").legal_decisions(state)["options"][0]
+    answer = sealed.post("/v1/resolve", json={"state": sealer.seal(state), "decisions": [d]})
+    assert answer.status_code == 200, answer.get_json()
+    issued = orjson.loads(answer.data)["state"]
+    seal = issued.pop("seal")
+    payload = orjson.dumps(issued, option=orjson.OPT_SORT_KEYS)
+    assert payload[:-1] + b',"seal":"' + seal.encode() + b'"}' in answer.data
+    assert sealer._signer.verify_signature(payload, seal.removeprefix("v1."))
+    assert sealer.open({**issued, "seal": seal}) == (issued, None)
+
+
+@pytest.mark.parametrize(
+    "document",
+    [{"game": "x", "v": [1e-05, 0.5, 1e16]}, {}, {"game": "x", "v": [2**70]}, {"s": "\ud800"}],
+)
+def test_every_sealed_answer_opens_again(document: dict[str, Any]) -> None:
+    """Written once where orjson writes it (floats as orjson writes them), as an object where
+    it cannot (a 64-bit overflow, a lone surrogate): either way the answer, read back, opens
+    to the document, and a change to it does not."""
+    sealer = Sealer(SECRET)
+    issued = sealer.sealed_json(document)
+    if isinstance(issued, Written):
+        assert "\ud800" not in str(document) and 2**70 not in document.get("v", [])
+        back = orjson.loads(dumps_answer({"state": issued}))["state"]
+    else:
+        back = json.loads(json.dumps(issued))
+    assert sealer.open(back) == (document, None)
+    with pytest.raises(ApiError) as e:
+        sealer.open({**back, "extra": 1})
+    assert e.value.code == "state_tampered"
+
+
+def test_an_embedded_state_is_written_by_the_standard_library_too() -> None:
+    """An answer orjson refuses (an integer beyond 64 bits beside a sealed state) is written by
+    the standard library, the embedded state as the value it is."""
+    issued = Sealer(SECRET).sealed_json({"game": "x", "n": 1})
+    assert isinstance(issued, Written)
+    out = dumps_answer({"state": issued, "big": 2**70})
+    assert json.loads(out) == {"state": orjson.loads(issued.raw), "big": 2**70}
+    with pytest.raises(TypeError):
+        dumps_answer({"what": object()})
