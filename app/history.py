@@ -44,6 +44,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -399,9 +400,27 @@ def spelled(eng: GameModule, d: Any) -> Any:
     return d
 
 
+# decisions whose spelling is remembered, per process (a few hundred bytes each): a
+# notation's round trip costs several microseconds, and the same decisions come back often
+SPELLINGS_REMEMBERED = 4096
+
+
+@lru_cache(maxsize=SPELLINGS_REMEMBERED)
+def _spelled_json(eng: GameModule, decision: bytes) -> bytes:
+    """`spelled`, from and to JSON text: a pure function, remembered."""
+    return orjson.dumps(spelled(eng, orjson.loads(decision)))
+
+
 def canonical(eng: GameModule, decisions: Sequence[Any]) -> list[Any]:
-    """Each applied decision as its notation reads."""
-    return [spelled(eng, d) for d in decisions]
+    """Each applied decision as its notation reads (a new value each time: the history the
+    answer carries is its own)."""
+    out = []
+    for d in decisions:
+        try:
+            out.append(orjson.loads(_spelled_json(eng, orjson.dumps(d))))
+        except TypeError:  # beyond JSON as orjson writes it: spelled as it is
+            out.append(spelled(eng, d))
+    return out
 
 
 def attach(state: dict[str, Any], origin: Origin) -> dict[str, Any]:

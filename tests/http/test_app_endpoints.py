@@ -402,3 +402,21 @@ def test_request_id_echoed_or_generated(client: Any) -> None:
     assert r1.headers["X-Request-ID"] != r2.headers["X-Request-ID"]
     r = post(client, "/v1/games", {"seats": 9, "seed": 1}, headers={"X-Request-ID": "abc"})
     assert r.get_json()["request_id"] == "abc"
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+def test_a_history_writes_each_decision_as_its_notation_reads_and_owns_it(game: str) -> None:
+    """app/history.canonical remembers each decision's spelling: the same values as
+    `spelled`, and a new value each time (an answer's history is its own)."""
+    from app import history
+    from engine.games import engine
+
+    eng = engine(game)
+    state = eng.new_game(eng.tournament_setup(3, 2, None))
+    options = eng.legal_decisions(state)["options"][:5]
+    first = history.canonical(eng, options)
+    assert first == [history.spelled(eng, d) for d in options]
+    first[0]["mutated"] = True
+    again = history.canonical(eng, options)
+    assert again == [history.spelled(eng, d) for d in options]
+    assert all(a is not b for a, b in zip(first, again, strict=True))
