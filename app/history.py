@@ -61,7 +61,7 @@ from engine.errors import (
     short_repr,
     summary,
 )
-from engine.games import DEFAULT_GAME, GameModule
+from engine.games import DEFAULT_GAME, GameModule, engine
 from engine.messages import Msg, msg
 
 HISTORY = "history"
@@ -406,9 +406,9 @@ SPELLINGS_REMEMBERED = 4096
 
 
 @lru_cache(maxsize=SPELLINGS_REMEMBERED)
-def _spelled_json(eng: GameModule, decision: bytes) -> bytes:
-    """`spelled`, from and to JSON text: a pure function, remembered."""
-    return orjson.dumps(spelled(eng, orjson.loads(decision)))
+def _spelled_json(game_id: str, decision: bytes) -> bytes:
+    """`spelled` in game `game_id`, from and to JSON text: a pure function, remembered."""
+    return orjson.dumps(spelled(engine(game_id), orjson.loads(decision)))
 
 
 def canonical(eng: GameModule, decisions: Sequence[Any]) -> list[Any]:
@@ -417,7 +417,7 @@ def canonical(eng: GameModule, decisions: Sequence[Any]) -> list[Any]:
     out = []
     for d in decisions:
         try:
-            out.append(orjson.loads(_spelled_json(eng, orjson.dumps(d))))
+            out.append(orjson.loads(_spelled_json(eng.INFO.id, orjson.dumps(d))))
         except TypeError:  # beyond JSON as orjson writes it: spelled as it is
             out.append(spelled(eng, d))
     return out
