@@ -1,7 +1,8 @@
 """The plain-JSON game state (docs/state.md) and its strict reader.
 
 `game_to_json` writes the state; `game_from_json` checks shape and consistency and reports
-every problem at once with a JSON pointer (InvalidState), never a silently fixed state.
+every problem at once with a JSON pointer (InvalidState), never a silently fixed state;
+`game_from_sealed` decodes a state the service sealed, as it wrote it, without those checks.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from engine.architectura.model import (
     RULES_VERSION,
     TOKENS,
     Action,
+    Entry,
     Game,
     Task,
     cell_json,
@@ -213,12 +215,18 @@ def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | 
     if not isinstance(cid, str) or not isinstance(chash, str):
         r.bad("wrong_type", msg("catalog must be {id, hash}"), "/catalog", "A-10")
         return None
-    if custom is not None and custom.hash == chash:
-        return custom
-    cat = find_catalog(cid, chash)
+    cat = _catalog(cid, chash, custom)
     if cat is None:
         r.unknown_catalog(cid, chash, "A-10")
     return cat
+
+
+def _catalog(cid: str, chash: str, custom: Catalog | None) -> Catalog | None:
+    """A state's catalog (A-10): the one sent with it if it has its hash, else the built-in
+    one with its id and hash, else None (both readers)."""
+    if custom is not None and custom.hash == chash:
+        return custom
+    return find_catalog(cid, chash)
 
 
 # Where a card was read: a pointer, or its reference tokens, joined only when a problem
@@ -242,13 +250,141 @@ def game_from_json(data: Any, custom_catalog: Catalog | None = None) -> Game:
 
 
 def game_from_sealed(data: Any, custom_catalog: Catalog | None = None) -> Game:
-    """A state whose seal proved this service wrote it (docs/trust.md): read as
-    `game_from_json` reads it (its shape, catalog, rules version and cards), without the
-    consistency checks the service already made when it wrote it: the values shown, each
-    resolving step resumable, the pending decision and its options listed on a copy
-    (`_check_flow`). The options are listed when first asked for, on the game itself."""
+    """A state whose seal proved this service wrote it (docs/trust.md), so its shape and
+    consistency were checked when it was written: decoded as `game_to_json` writes it
+    (`_decode`, no check of any field), into the game `game_from_json` would read. Its header
+    is still checked: the game, the rules version, 2 to 4 seats and the catalog
+    (`_decode_header`).
+
+    Fallback: a state whose header is not this release's (other rules, an unknown catalog),
+    or that does not decode (a missing field, a card not in the game, a short street: any
+    error while decoding), is read by the checked reader `_read` instead, so it is refused
+    with the very InvalidState problems it always was, never with a 500. What decodes is
+    taken as written (a value's type too, where mypyc does not check it): the seal vouches.
+    Neither path makes the consistency checks (`_check_flow`); the options are listed when
+    first asked for, on the game itself, and every decision is checked then."""
+    try:
+        return _decode(data, custom_catalog)
+    except Exception:  # not as this release writes it: read it with every check
+        pass
     g, _ = _read(Problems(), data, custom_catalog)
     return g
+
+
+# -- decoding a sealed state: each part as `game_to_json` writes it, checked by none -------
+
+
+def _decode(data: dict[str, Any], custom_catalog: Catalog | None) -> Game:
+    """The game a sealed state describes (`game_from_sealed`); raises on anything that is
+    not as `game_to_json` writes it."""
+    seats = data["seats"]
+    g = Game.__new__(Game)
+    g.cat, g.n, g.variant = _decode_header(data, custom_catalog), len(seats), data["variant"]
+    _deal(g, [s["colour"] for s in seats], [s["replacements"] for s in seats])
+    _decode_seats(g, seats)
+    _decode_city(g, data["city"])
+    _decode_fountains(g, data["fountains"])
+    turn = data["turn"]
+    g.seat = turn["seat"]
+    g.turn = turn["number"]
+    g.over = data["game_over"]
+    g.rng = rngmod.from_hex(data["rng"])
+    g.tasks = [_decode_task(g, t) for t in data["resolving"]]
+    g.log = None
+    g._opts = None
+    return g
+
+
+def _decode_header(data: dict[str, Any], custom_catalog: Catalog | None) -> Catalog:
+    """The catalog of a state of this game and rules version with 2 to 4 seats, as `_read`
+    resolves it; ValueError for any other state (which `_read` refuses)."""
+    catalog = data["catalog"]
+    cat = _catalog(catalog["id"], catalog["hash"], custom_catalog)
+    if (
+        cat is None
+        or data["game"] != GAME
+        or data["rules_version"] != RULES_VERSION
+        or not 2 <= len(data["seats"]) <= 4
+    ):
+        raise ValueError("not a state of this game, rules version and catalog")
+    return cat
+
+
+def _decode_cards(index: dict[str, int], names: list[str]) -> list[int]:
+    """The instances of a zone (deck, hand, ...), named as written."""
+    return [index[x] for x in names]
+
+
+def _decode_seats(g: Game, seats: list[dict[str, Any]]) -> None:
+    """Each seat's zones (its deck top first) and counts."""
+    index = g.inst.index
+    _no_seats(g)
+    for s in seats:
+        g.decks.append(_decode_cards(index, s["deck"]))
+        g.hands.append(_decode_cards(index, s["hand"]))
+        g.tokens.append(s["tokens"])
+        g.limits.append(s["hand_limit"])
+        g.mulligan.append(s["mulligan_used"])
+        g.started.append(s["first_turn_taken"])
+        g.outside.append(_decode_cards(index, s["outside"]))
+        g.graves.append(_decode_cards(index, s["graveyard"]))
+        g.removed.append(_decode_cards(index, s["removed"]))
+
+
+def _decode_entry(index: dict[str, int], e: dict[str, Any]) -> Entry:
+    """A card of a stack: its instance, orientation, face and token."""
+    return index[e["card"]], e["orientation"], e["face_up"], e["token"]
+
+
+def _decode_city(g: Game, streets: list[list[list[dict[str, Any]]]]) -> None:
+    """One street per seat, BLOCKS blocks per street, each block a stack (bottom first)."""
+    index = g.inst.index
+    if len(streets) != g.n:
+        raise ValueError("one street per seat")
+    city: list[list[Entry]] = []
+    for street in streets:
+        if len(street) != BLOCKS:
+            raise ValueError(f"a street has {BLOCKS} blocks")
+        for stack in street:
+            city.append([_decode_entry(index, e) for e in stack])
+    g.city = city
+    g._at = [0] * len(g.inst.names)
+
+
+def _decode_cell(v: list[int]) -> int:
+    """A cell as written, [street, block] (`model.cell_json`)."""
+    street, block = v
+    return _cell(street, block)
+
+
+def _decode_fountains(g: Game, fountains: list[dict[str, Any]]) -> None:
+    """The Fountain tokens (A-9): each one's cell and seat."""
+    g.fountain = _no_fountains(g.n)
+    for f in fountains:
+        g.fountain[_decode_cell(f["cell"])] = f["seat"]
+
+
+def _decode_task(g: Game, t: dict[str, Any]) -> Task:
+    """A resolving step: each field of its kind (flow.TASK_KINDS) as written."""
+    k = t["k"]
+    out: Task = {"k": k}
+    index = g.inst.index
+    for key, typ in TASK_FIELDS[k].items():
+        v = t[key]
+        if typ == "card":
+            v = index[v]
+        elif typ == "cell":
+            v = _decode_cell(v)
+        elif typ == "cell?":
+            v = -1 if v is None else _decode_cell(v)
+        elif typ == "def" and v not in g.cat.cards:
+            raise KeyError(v)
+        elif typ in ("seats", "list"):
+            v = list(v)
+        out[key] = v
+    if k == "op" and not g.cat.cards[out["def"]].on_play[out["i"]].per_owner:
+        out["done"] = _decode_cards(index, out["done"])
+    return out
 
 
 def _read(r: Problems, data: Any, custom_catalog: Catalog | None) -> tuple[Game, list[Shown]]:
@@ -347,9 +483,15 @@ def _read_colours(r: Problems, g: Game, seats: list[SeatDoc]) -> None:
                 "replacements_in_basic_game", msg("the basic game has no replacements"), p, "A-1.5"
             )
         reps.append(rep)
+    _deal(g, colours, reps)
+
+
+def _deal(g: Game, colours: list[str], reps: list[dict[str, str]]) -> None:
+    """The seats' colours and replacements (A-1.1, A-1.5), and from them the game's card
+    instances (both readers)."""
     g.colours = tuple(colours)
     g.replacements = tuple(tuple(sorted(rep.items())) for rep in reps)
-    g.inst = build_instances(cat, g.colours, [deck_cards(cat, rep) for rep in reps])
+    g.inst = build_instances(g.cat, g.colours, [deck_cards(g.cat, rep) for rep in reps])
 
 
 def _card(r: Problems, g: Game, x: Any, at: Where, seat: int | None = None) -> int:
@@ -416,9 +558,14 @@ def _zone(
     return out
 
 
-def _read_seats(r: Problems, g: Game, seats: list[SeatDoc], seen: dict[int, Where]) -> None:
+def _no_seats(g: Game) -> None:
+    """Every seat's zones and counts, empty (each reader appends each seat's)."""
     g.decks, g.hands, g.outside, g.graves, g.removed = [], [], [], [], []
     g.tokens, g.limits, g.mulligan, g.started = [], [], [], []
+
+
+def _read_seats(r: Problems, g: Game, seats: list[SeatDoc], seen: dict[int, Where]) -> None:
+    _no_seats(g)
     for i, s in enumerate(seats):
         g.decks.append(_zone(r, g, s.deck, i, "deck", seen))
         g.hands.append(_zone(r, g, s.hand, i, "hand", seen))
@@ -553,7 +700,7 @@ def _read_city(r: Problems, g: Game, city: list[Any], seen: dict[int, Where]) ->
 def _read_fountains(r: Problems, g: Game, fountains: Any) -> None:
     """Fountain tokens (A-9), then every seat's protection tokens counted (A-1.3)."""
     n = g.n
-    g.fountain = [-1] * (n * BLOCKS)
+    g.fountain = _no_fountains(n)
     for j, f in enumerate(r.lst(fountains, "/fountains", n * BLOCKS)):
         p = f"/fountains/{j}"
         f = r.obj(f, p)
@@ -589,6 +736,16 @@ def _read_fountains(r: Problems, g: Game, fountains: Any) -> None:
             )
 
 
+def _no_fountains(n: int) -> list[int]:
+    """No Fountain token on any cell of a city of `n` streets: each cell's seat, or -1."""
+    return [-1] * (n * BLOCKS)
+
+
+def _cell(street: int, block: int) -> int:
+    """The cell [street, block], both counted from 1 (`model.cell_json`'s inverse)."""
+    return (street - 1) * BLOCKS + block - 1
+
+
 def parse_cell(r: Problems, v: Any, p: str, n: int) -> int:
     if (
         not isinstance(v, list)
@@ -621,7 +778,7 @@ def parse_cell(r: Problems, v: Any, p: str, n: int) -> int:
             "A-1.2",
         )
         return -1
-    return (st - 1) * BLOCKS + b - 1
+    return _cell(st, b)
 
 
 def _read_task(r: Problems, g: Game, t: Any, p: str, seen: dict[int, Where]) -> Task | None:

@@ -19,6 +19,7 @@ from app.jsonio import Written
 from app.jsonio import dumps as dumps_answer
 from app.seal import Sealer
 from engine.canonical import dumps, dumps_utf8
+from engine.declared import Problems
 from engine.games import GAMES, engine
 
 SECRET = "fast-path-secret-0123456789abcdefghijklmnopqrstuvwxyz"
@@ -26,29 +27,37 @@ OTHER = "fast-path-other-secret-ZYXWVUTSRQPONMLKJIHGFEDCBA98765"
 BUILT_IN = ["architectura", "fora-de-prumo"]
 
 
-def positions(game: str, games: int, every: int) -> list[dict[str, Any]]:
+def positions(
+    game: str, games: int, every: int, variant: str | None = None, final: bool = False
+) -> list[dict[str, Any]]:
     """Running states of random games (seeded: 2 to 4 seats, random legal decisions), one
-    every `every` decisions, each as the engine writes it."""
+    every `every` decisions, each as the engine writes it (and with `final`, each game's
+    last state)."""
     eng = engine(game)
     out = []
     for seed in range(games):
         rnd = random.Random(seed)
-        g = eng.new_game_internal(eng.tournament_setup(seed, 2 + seed % 3, None))
+        g = eng.new_game_internal(eng.tournament_setup(seed, 2 + seed % 3, variant))
         steps = 0
         while not eng.is_terminal(g):
             if steps % every == every - 1:
                 out.append(eng.game_to_json(g))
             eng.apply_action(g, rnd.choice(eng.legal_actions(g)))
             steps += 1
+        if final:
+            out.append(eng.game_to_json(g))
     return out
 
 
-@pytest.mark.parametrize("game", BUILT_IN)
-def test_the_sealed_read_answers_as_the_checked_read(game: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "variant"),
+    [("architectura", None), ("architectura", "advanced"), ("fora-de-prumo", None)],
+)
+def test_the_sealed_read_answers_as_the_checked_read(game: str, variant: str | None) -> None:
     """Many random positions: every option applied by both reads gives the same bytes."""
     eng = engine(game)
     rnd = random.Random(1)
-    states = positions(game, 16, 4)
+    states = positions(game, 16, 4, variant)
     assert len(states) > 100
     for state in states:
         options = eng.legal_decisions(state)["options"]
@@ -220,3 +229,131 @@ def test_an_embedded_state_is_written_by_the_standard_library_too() -> None:
     assert json.loads(out) == {"state": orjson.loads(issued.raw), "big": 2**70}
     with pytest.raises(TypeError):
         dumps_answer({"what": object()})
+
+
+# -- Architectura's sealed state, decoded without checks (serialize.game_from_sealed) ----------
+
+
+def _fields(g: Any, hints: bool = True) -> dict[str, str]:
+    """Every field of an Architectura game but its options' cache, as its repr (so a bool is
+    not an int and a resolving step's keys keep their order); the catalog and the instance
+    tables by identity; without `hints`, not where cards were last seen either (`_at`, which
+    `game_from_json`'s checks update)."""
+    names = [a for a in dir(g) if not a.startswith("__") and not callable(getattr(g, a))]
+    assert {"city", "tasks", "_at", "inst"} <= set(names)
+    skip = {"_opts", "cat", "inst"} | (set() if hints else {"_at"})
+    return {a: repr(getattr(g, a)) for a in names if a not in skip}
+
+
+def _sorted(state: dict[str, Any]) -> dict[str, Any]:
+    """The state as a sealed state arrives: its keys sorted, read back from JSON."""
+    out: dict[str, Any] = orjson.loads(orjson.dumps(state, option=orjson.OPT_SORT_KEYS))
+    return out
+
+
+@pytest.mark.parametrize("variant", [None, "advanced"])
+def test_the_sealed_decoding_builds_the_checked_readers_game(variant: str | None) -> None:
+    """Random positions of both variants, and each game's end: the sealed state decodes
+    (without falling back) into the game the checked reader reads, field for field."""
+    from engine.architectura import serialize
+
+    states = positions("architectura", 24, 3, variant, final=True)
+    assert len(states) > 300
+    kinds = set()
+    for state in states:
+        sealed = _sorted(state)
+        fast, (read, _) = serialize._decode(sealed, None), serialize._read(Problems(), state, None)
+        assert fast.cat is read.cat and fast.inst is read.inst
+        assert fast._opts is None
+        assert _fields(fast) == _fields(read)
+        assert _fields(serialize.game_from_sealed(sealed)) == _fields(read)
+        checked = serialize.game_from_json(state)
+        assert _fields(fast, hints=False) == _fields(checked, hints=False)
+        assert serialize.game_to_json(fast) == state
+        kinds |= {t["k"] for t in state["resolving"]}
+    assert {"turn", "op"} <= kinds
+    if variant == "advanced":
+        assert {"pay", "fountain", "lab", "smithy"} & kinds
+
+
+def _broken(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The state with one thing the service never writes, each refused by the checked
+    reader and each failing to decode: a card of no seat, a missing field, a short street, a
+    street too many, an unknown resolving step, a bad generator, a bad cell; or a header
+    that is not this release's: too many seats, another rules version, an unknown catalog,
+    another game. (The values' types are the seal's to vouch for, and not checked.)"""
+    out = []
+    for change in (
+        lambda s: s["seats"][0]["hand"].append("purple.palace"),
+        lambda s: s["seats"][1].pop("tokens"),
+        lambda s: s["city"][0].pop(),
+        lambda s: s["city"].append(s["city"][0]),
+        lambda s: s["resolving"].append({"k": "sleep"}),
+        lambda s: s["resolving"][0].pop("seat"),
+        lambda s: s.update(rng="xyz"),
+        lambda s: s.update(fountains=[{"cell": [1], "seat": 0}]),
+        lambda s: s.update(seats=s["seats"] * 3),
+        lambda s: s.update(rules_version="architectura-rules/0.9"),
+        lambda s: s["catalog"].update(hash="0" * 64),
+        lambda s: s.update(game="fora-de-prumo"),
+        lambda s: s.pop("city"),
+    ):
+        doc = copy.deepcopy(state)
+        change(doc)
+        out.append(doc)
+    return out
+
+
+def test_a_sealed_state_that_does_not_decode_is_refused_as_the_checked_reader_refuses_it() -> None:
+    """Whatever does not decode falls back to the checked reader: the same InvalidState
+    problems, never another error nor a game."""
+    from engine.architectura import serialize
+    from engine.errors import InvalidState
+
+    state = _sorted(positions("architectura", 1, 5)[0])
+    for doc in _broken(state):
+        with pytest.raises(InvalidState) as checked:
+            serialize.game_from_json(doc)
+        with pytest.raises(InvalidState) as fast:
+            serialize.game_from_sealed(doc)
+        assert fast.value.to_json() == checked.value.to_json()
+
+
+def test_a_sealed_state_that_does_not_decode_answers_422_through_http() -> None:
+    """Sealed with the service's secret (as a release writing another shape would seal it),
+    a state that does not decode is answered as the service without a secret answers it."""
+    state = positions("architectura", 1, 5)[0]
+    d = engine("architectura").legal_decisions(state)["options"][0]
+    sealed, plain = make_app(STATE_SECRET=SECRET).test_client(), make_app().test_client()
+    for doc in _broken(state):
+        fast = post(sealed, "/v1/resolve", {"state": Sealer(SECRET).seal(doc), "decisions": [d]})
+        slow = post(plain, "/v1/resolve", {"state": doc, "decisions": [d]})
+        assert fast.status_code == slow.status_code == 422, fast.get_json()
+        assert fast.get_json()["problems"] == slow.get_json()["problems"]
+
+
+def test_a_sealed_state_of_a_custom_catalog_decodes_with_that_catalog_only() -> None:
+    """A state of a catalog sent with it decodes with that catalog (its hash names it), as
+    the checked reader reads it; without the catalog it is refused as the checked reader
+    refuses it (unknown_catalog), and a sent catalog of another hash is not used."""
+    from scenario import reference_raw
+
+    from engine.architectura import load_catalog, serialize
+    from engine.errors import InvalidState
+
+    raw = reference_raw()
+    raw.update(id="house", name="house rules")
+    house = load_catalog(raw)
+    state = _sorted(positions("architectura", 1, 5)[0])
+    builtin = serialize.game_from_sealed(state, house)  # its own catalog, not the one sent
+    assert builtin.cat is not house and builtin.cat.id == "reference"
+    state["catalog"] = {"id": house.id, "hash": house.hash}
+    fast = serialize.game_from_sealed(state, house)
+    read, _ = serialize._read(Problems(), state, house)
+    assert fast.cat is house and _fields(fast) == _fields(read)
+    with pytest.raises(InvalidState) as checked:
+        serialize.game_from_json(state)
+    with pytest.raises(InvalidState) as sealed:
+        serialize.game_from_sealed(state)
+    assert sealed.value.to_json() == checked.value.to_json()
+    assert sealed.value.problems[0].code == "unknown_catalog"
