@@ -253,7 +253,22 @@ class DecisionProtocol(Generic[G, A]):
         self, state: object, decisions: object, catalog: object = None, sealed: bool = False
     ) -> tuple[JSON, list[JSON]]:
         """All or nothing: the first illegal decision raises with its index; the input state
-        is never mutated. `sealed`: as for `load` (every decision is checked all the same)."""
+        is never mutated. `sealed`: as for `load` (every decision is checked all the same).
+        A sealed state that reads but then fails other than by the rules (a value of the
+        wrong type, which only the full read would have refused) is read again in full: the
+        client gets the full read's answer, a 4xx problem, never a crash."""
+        if sealed and self.read_sealed is not None:
+            try:
+                return self._apply_all(state, decisions, catalog, True)
+            except EngineError:
+                raise
+            except Exception:  # the full read below answers for it
+                pass
+        return self._apply_all(state, decisions, catalog, False)
+
+    def _apply_all(
+        self, state: object, decisions: object, catalog: object, sealed: bool
+    ) -> tuple[JSON, list[JSON]]:
         g = self.read(state, catalog, sealed)
         error = self.apply_logged(g, decisions)
         if error is not None:

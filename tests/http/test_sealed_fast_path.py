@@ -6,6 +6,7 @@ and checked in full. Answers are byte for byte those of the checked path."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 from typing import Any
@@ -14,12 +15,14 @@ import orjson
 import pytest
 from http_support import make_app, ok, post
 
+import engine.architectura.api as arch_api
 from app.errors import ApiError
 from app.jsonio import Written
 from app.jsonio import dumps as dumps_answer
 from app.seal import Sealer
 from engine.canonical import dumps, dumps_utf8
 from engine.declared import Problems
+from engine.errors import InvalidState
 from engine.games import GAMES, engine
 
 SECRET = "fast-path-secret-0123456789abcdefghijklmnopqrstuvwxyz"
@@ -357,3 +360,58 @@ def test_a_sealed_state_of_a_custom_catalog_decodes_with_that_catalog_only() -> 
         serialize.game_from_sealed(state)
     assert sealed.value.to_json() == checked.value.to_json()
     assert sealed.value.problems[0].code == "unknown_catalog"
+
+
+def _with(state: dict[str, Any], path: list[Any], value: Any) -> dict[str, Any]:
+    out = copy.deepcopy(state)
+    at: Any = out
+    for key in path[:-1]:
+        at = at[key]
+    at[path[-1]] = value
+    return out
+
+
+def test_a_sealed_read_that_fails_outside_the_rules_is_read_again_in_full() -> None:
+    """engine.protocol.apply_all: when the sealed attempt fails other than by the rules (here
+    its reader raises TypeError), the state is read again with every check: a valid state
+    gets the checked path's answer, an invalid one the full read's problems."""
+    base = arch_api._PROTOCOL
+
+    def broken(state: Any, catalog: Any) -> Any:
+        raise TypeError("a value of the wrong type")
+
+    protocol = dataclasses.replace(base, read_sealed=broken)
+    state = positions("architectura", 1, 7)[0]
+    d = base.legal_decisions(state)["options"][0]
+    assert protocol.apply_all(state, [d], None, True) == base.apply_all(state, [d])
+    bad = _with(state, ["turn", "number"], "7")
+    with pytest.raises(InvalidState) as full:
+        base.apply_all(bad, [d])
+    with pytest.raises(InvalidState) as sealed:
+        protocol.apply_all(bad, [d], None, True)
+    assert sealed.value.to_json() == full.value.to_json()
+
+
+WRONG_TYPES = [
+    (["seats", 0, "hand_limit"], "x"),
+    (["seats", 1, "hand_limit"], "x"),
+    (["seats", 0, "tokens"], "3"),
+    (["seats", 0, "mulligan_used"], "yes"),
+    (["turn", "number"], "7"),
+    (["turn", "seat"], 9),
+    (["game_over"], "no"),
+    (["seats", 0, "replacements"], []),
+]
+
+
+@pytest.mark.parametrize("path, value", WRONG_TYPES)
+def test_a_sealed_state_with_a_wrong_value_is_never_a_crash(path: list[Any], value: Any) -> None:
+    """Only a holder of the secret can seal such a state (docs/trust.md: the trust is the
+    secret's), and it may be played on as it reads; but it is never a 500."""
+    client = make_app(STATE_SECRET=SECRET).test_client()
+    for state in positions("architectura", 2, 7)[:6]:
+        d = engine("architectura").legal_decisions(state)["options"][0]
+        bad = _with(state, path, value)
+        body = {"state": Sealer(SECRET).seal(bad), "decisions": [d]}
+        r = client.post("/v1/resolve", json=body)
+        assert r.status_code in (200, 422), r.get_json()
