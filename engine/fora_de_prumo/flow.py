@@ -236,9 +236,7 @@ def lay(g: Game, a: Action) -> None:
     else:
         p = placement(cid, x, y, r)
         w.building.append(p)
-        b = g.buildings[seat].copy()
-        b.add(p)
-        g.buildings[seat] = b
+        g.buildings[seat].add(p)
         g.pcache[seat] = {}  # a new building: new legal placements
     if g.log is not None:
         g.emit(laid_event(seat, a, len(w.building)))
@@ -263,9 +261,7 @@ def convert(g: Game, designer: str, target: str) -> None:
     w = g.own_work(seat)
     w.converted.append(target)
     w.spent.append(designer)
-    b = g.buildings[seat].copy()
-    b.convert(target)
-    g.buildings[seat] = b
+    g.buildings[seat].convert(target)
     g.pcache[seat] = {}
     g.emit(
         {

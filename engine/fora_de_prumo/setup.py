@@ -134,6 +134,7 @@ def new_game(cat: Catalog, setup: dict[str, Any]) -> Game:
     g.hands = hands
     g.works = [Work([], [], [], [], []) for _ in range(n)]
     g.buildings = [Building(cat, [], set()) for _ in range(n)]
+    g.own = [True] * n
     g.pcache = [{} for _ in range(n)]
     g.market = deck[:k]  # F-1.7: turned up one by one, the first at index 0
     g.deck = deck[k:]
