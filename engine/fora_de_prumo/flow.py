@@ -11,14 +11,14 @@ the works, with each space's lays from the hand cached per building (`Game.pcach
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from engine.fora_de_prumo.building import HALF, SHIFT, legal_codes, placement
 from engine.fora_de_prumo.model import BUY, FINAL, LAY, LOOK, PASS, SKIP, Action, Game
 from engine.fora_de_prumo.scoring import standings
 
-SITE_TYPES = frozenset({"person", "concept", "project", "material"})  # F-3.5
-CLONE_TARGET_TYPES = frozenset({"concept", "project", "material"})  # F-6.6
+SITE_TYPES: Final = frozenset({"person", "concept", "project", "material"})  # F-3.5
+CLONE_TARGET_TYPES: Final = frozenset({"concept", "project", "material"})  # F-6.6
 
 # The events after which the game goes on from cards the deciding seat had not seen
 # (engine.games.GameModule.CHANCE_EVENTS): every event that deals, draws, refills or reveals a
@@ -35,7 +35,7 @@ CHANCE_EVENTS: frozenset[str] = frozenset(
 
 # -- queries -----------------------------------------------------------------------------
 
-EQUIPE = "\x00"  # before a card id, the key of its lays with the equipe in Game.pcache
+EQUIPE: Final = "\x00"  # before a card id, the key of its lays with the equipe in Game.pcache
 
 
 def has(g: Game, seat: int, ability: str) -> bool:

@@ -19,7 +19,7 @@ JSON decision object for each):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from engine.fora_de_prumo.building import Building
 from engine.fora_de_prumo.catalog import Catalog
@@ -31,12 +31,14 @@ RULES_VERSION = "fora-de-prumo-rules/1.0"
 Action = tuple[Any, ...]
 Event = dict[str, Any]
 
-# turn steps (turn.step in the JSON state)
-BUY, LAY, FINAL = "buy", "lay", "final"
+# turn steps (turn.step in the JSON state); Final: compiled, read as constants, not looked up
+BUY: Final = "buy"
+LAY: Final = "lay"
+FINAL: Final = "final"
 
-LOOK: Action = ("look",)
-SKIP: Action = ("skip",)
-PASS: Action = ("pass",)
+LOOK: Final[Action] = ("look",)
+SKIP: Final[Action] = ("skip",)
+PASS: Final[Action] = ("pass",)
 
 
 class Game:
