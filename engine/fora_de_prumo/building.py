@@ -129,8 +129,9 @@ class CardInfo:
     """What the hot paths read of one card, derived once per catalog (`Geometry`): typed
     attributes of a compiled class instead of the catalog's `Card` (an interpreted class)."""
 
-    __slots__ = ("ability", "bits", "half_a", "half_b", "slots", "space", "suits", "tables")
+    __slots__ = ("ability", "bits", "half_a", "half_b", "slots", "space", "suits", "tables", "type")
 
+    type: str  # F-2.1: space, person, concept, project or material
     space: bool
     slots: str  # F-2.5 order ("" unless a space)
     suits: frozenset[str]
@@ -145,6 +146,7 @@ class CardInfo:
     tables: list[tuple[tuple[int, ...], ...] | None]
 
     def __init__(self, card: Card) -> None:
+        self.type = card.type
         self.space = card.type == "space"
         self.slots = card.slots
         self.suits = card.suits

@@ -63,7 +63,7 @@ def clone_targets(g: Game, seat: int) -> list[str]:
     """F-6.6: face-up concepts, projects and materials of the site that carry no clone card."""
     w = g.works[seat]
     taken = {t for t, _ in w.clones}
-    cards = g.cat.cards
+    cards = g.buildings[seat].geo.cards
     return [c for c in w.site if cards[c].type in CLONE_TARGET_TYPES and c not in taken]
 
 
@@ -77,7 +77,7 @@ def convert_targets(g: Game, seat: int) -> list[str]:
 def free_designers(g: Game, seat: int) -> list[str]:
     """F-R20: designer cards of the site not yet spent."""
     w = g.works[seat]
-    cards = g.cat.cards
+    cards = g.buildings[seat].geo.cards
     return [c for c in w.site if cards[c].ability == "designer_de_interiores" and c not in w.spent]
 
 
