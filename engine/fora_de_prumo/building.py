@@ -22,44 +22,46 @@ from engine.messages import Msg, msg
 
 Cell = tuple[int, int]
 
-DX = (0, 1, 0, -1)
-DY = (-1, 0, 1, 0)
+DX: Final = (0, 1, 0, -1)
+DY: Final = (-1, 0, 1, 0)
 # F-2.4: half B lies east, south, west or north of A for r = 0, 1, 2, 3
-BX = (1, 0, -1, 0)
-BY = (0, 1, 0, -1)
+BX: Final = (1, 0, -1, 0)
+BY: Final = (0, 1, 0, -1)
 # F-2.5, r = 0: slot i lies on (half, side); half 0 = A, 1 = B
 _BASE_SIDES = ((0, 0), (1, 0), (1, 1), (1, 2), (0, 2), (0, 3))
 # SLOT_SIDE[r][i] = (half, direction): a rotation turns every side by r quarter-turns (F-2.5)
-SLOT_SIDE: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+SLOT_SIDE: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
     tuple((h, (d + r) % 4) for h, d in _BASE_SIDES) for r in range(4)
 )
 # SIDE_SLOT[r][half][direction] = slot index, or -1 for the side shared by A and B
-SIDE_SLOT: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+SIDE_SLOT: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(
         tuple(next((i for i, hd in enumerate(SLOT_SIDE[r]) if hd == (h, d)), -1) for d in range(4))
         for h in range(2)
     )
     for r in range(4)
 )
-ALL_SUITS = frozenset(SUITS)
+ALL_SUITS: Final = frozenset(SUITS)
 
 # Hot paths use an int per cell, (x << 20) + y: one int add per step instead of a tuple. Cells
 # of a building stay within a few hundred of the origin (each space touches the building).
 SHIFT: Final = 20
 LIMIT: Final = 1 << (SHIFT - 2)
 HALF: Final = 1 << (SHIFT - 1)
-DK = tuple((DX[d] << SHIFT) + DY[d] for d in range(4))
-BK = tuple((BX[r] << SHIFT) + BY[r] for r in range(4))
+DK: Final = tuple((DX[d] << SHIFT) + DY[d] for d in range(4))
+BK: Final = tuple((BX[r] << SHIFT) + BY[r] for r in range(4))
 # SLOT_KEY[r][i]: the key offset, from half A's cell, of the cell that slot i faces
-SLOT_KEY: tuple[tuple[int, ...], ...] = tuple(
+SLOT_KEY: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple((BK[r] if h else 0) + DK[d] for h, d in SLOT_SIDE[r]) for r in range(4)
 )
 # SLOT_BIT[r][i]: the frontier bit of a wall in slot i, seen from the cell it faces (a door's
 # is this << 4); DOOR_BITS[r]: the six door bits (a converted space, F-6.3)
-SLOT_BIT: tuple[tuple[int, ...], ...] = tuple(
+SLOT_BIT: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(1 << ((d + 2) & 3) for _, d in SLOT_SIDE[r]) for r in range(4)
 )
-DOOR_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(b << 4 for b in SLOT_BIT[r]) for r in range(4))
+DOOR_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(b << 4 for b in SLOT_BIT[r]) for r in range(4)
+)
 
 
 def cell_key(x: int, y: int) -> int:
@@ -127,8 +129,9 @@ class CardInfo:
     """What the hot paths read of one card, derived once per catalog (`Geometry`): typed
     attributes of a compiled class instead of the catalog's `Card` (an interpreted class)."""
 
-    __slots__ = ("ability", "bits", "half_a", "half_b", "slots", "space", "suits", "tables")
+    __slots__ = ("ability", "bits", "half_a", "half_b", "slots", "space", "suits", "tables", "type")
 
+    type: str  # F-2.1: space, person, concept, project or material
     space: bool
     slots: str  # F-2.5 order ("" unless a space)
     suits: frozenset[str]
@@ -143,6 +146,7 @@ class CardInfo:
     tables: list[tuple[tuple[int, ...], ...] | None]
 
     def __init__(self, card: Card) -> None:
+        self.type = card.type
         self.space = card.type == "space"
         self.slots = card.slots
         self.suits = card.suits
@@ -262,17 +266,19 @@ class Building:
         self.where[cid] = p
         self.slots[cid] = slots
         a = cell_key(x, y)
-        b = a + BK[r]
+        # (the keys typed Any: compiled, each is boxed once, not at every use)
+        cell_a: Any = a
+        cell_b: Any = a + BK[r]
         keys, frontier = self.cells, self.frontier
-        keys[a] = info.half_a
-        keys[b] = info.half_b
-        if a in frontier:
-            del frontier[a]
-        if b in frontier:
-            del frontier[b]
+        keys[cell_a] = info.half_a
+        keys[cell_b] = info.half_b
+        if cell_a in frontier:
+            del frontier[cell_a]
+        if cell_b in frontier:
+            del frontier[cell_b]
         offsets = SLOT_KEY[r]
         for i in range(6):
-            f: Any = a + offsets[i]  # (Any: compiled, the key is boxed once, not per use)
+            f: Any = a + offsets[i]
             if f not in keys:  # seen from f, the new space lies opposite the slot's side
                 frontier[f] = frontier.get(f, 0) | bits[i]
 
@@ -388,7 +394,7 @@ def legal_codes(b: Building, cid: str, equipe: bool) -> list[int]:
     table = _table(b.geo, b.geo.cards[cid], equipe)
     found: list[int] = []
     for k, masks in b.frontier.items():
-        k4 = k * 4
+        k4 = k << 2  # k * 4 (compiled, a product of a negative key takes the generic path)
         for c in table[masks]:
             found.append(k4 + c)
     found.sort()

@@ -11,14 +11,14 @@ the works, with each space's lays from the hand cached per building (`Game.pcach
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from engine.fora_de_prumo.building import HALF, SHIFT, legal_codes, placement
 from engine.fora_de_prumo.model import BUY, FINAL, LAY, LOOK, PASS, SKIP, Action, Game
 from engine.fora_de_prumo.scoring import standings
 
-SITE_TYPES = frozenset({"person", "concept", "project", "material"})  # F-3.5
-CLONE_TARGET_TYPES = frozenset({"concept", "project", "material"})  # F-6.6
+SITE_TYPES: Final = frozenset({"person", "concept", "project", "material"})  # F-3.5
+CLONE_TARGET_TYPES: Final = frozenset({"concept", "project", "material"})  # F-6.6
 
 # The events after which the game goes on from cards the deciding seat had not seen
 # (engine.games.GameModule.CHANCE_EVENTS): every event that deals, draws, refills or reveals a
@@ -35,7 +35,7 @@ CHANCE_EVENTS: frozenset[str] = frozenset(
 
 # -- queries -----------------------------------------------------------------------------
 
-EQUIPE = "\x00"  # before a card id, the key of its lays with the equipe in Game.pcache
+EQUIPE: Final = "\x00"  # before a card id, the key of its lays with the equipe in Game.pcache
 
 
 def has(g: Game, seat: int, ability: str) -> bool:
@@ -63,7 +63,7 @@ def clone_targets(g: Game, seat: int) -> list[str]:
     """F-6.6: face-up concepts, projects and materials of the site that carry no clone card."""
     w = g.works[seat]
     taken = {t for t, _ in w.clones}
-    cards = g.cat.cards
+    cards = g.buildings[seat].geo.cards
     return [c for c in w.site if cards[c].type in CLONE_TARGET_TYPES and c not in taken]
 
 
@@ -77,7 +77,7 @@ def convert_targets(g: Game, seat: int) -> list[str]:
 def free_designers(g: Game, seat: int) -> list[str]:
     """F-R20: designer cards of the site not yet spent."""
     w = g.works[seat]
-    cards = g.cat.cards
+    cards = g.buildings[seat].geo.cards
     return [c for c in w.site if cards[c].ability == "designer_de_interiores" and c not in w.spent]
 
 
@@ -236,9 +236,7 @@ def lay(g: Game, a: Action) -> None:
     else:
         p = placement(cid, x, y, r)
         w.building.append(p)
-        b = g.buildings[seat].copy()
-        b.add(p)
-        g.buildings[seat] = b
+        g.buildings[seat].add(p)
         g.pcache[seat] = {}  # a new building: new legal placements
     if g.log is not None:
         g.emit(laid_event(seat, a, len(w.building)))
@@ -263,9 +261,7 @@ def convert(g: Game, designer: str, target: str) -> None:
     w = g.own_work(seat)
     w.converted.append(target)
     w.spent.append(designer)
-    b = g.buildings[seat].copy()
-    b.convert(target)
-    g.buildings[seat] = b
+    g.buildings[seat].convert(target)
     g.pcache[seat] = {}
     g.emit(
         {

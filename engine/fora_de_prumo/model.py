@@ -1,8 +1,9 @@
 """The in-memory Fora de Prumo game: compact, mutable, cheap to copy (the bots copy it a lot).
 
 Card ids are the catalog ids (each card exists once, F-1.3). Works and buildings are shared
-between copies and replaced, never mutated, when a seat lays or converts (copy-on-write), so
-`Game.copy()` costs a few list copies whatever the size of the works.
+between copies (copy-on-write), so `Game.copy()` costs a few list copies whatever the size of
+the works: a seat's work and building that may be shared are copied before a lay or a
+conversion changes them (`Game.own_work`), and a game's own are changed in place.
 
 Actions (the in-memory decisions, OpenSpiel-style tuples; serialize.action_to_json gives the
 JSON decision object for each):
@@ -18,7 +19,7 @@ JSON decision object for each):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from engine.fora_de_prumo.building import Building
 from engine.fora_de_prumo.catalog import Catalog
@@ -30,12 +31,14 @@ RULES_VERSION = "fora-de-prumo-rules/1.0"
 Action = tuple[Any, ...]
 Event = dict[str, Any]
 
-# turn steps (turn.step in the JSON state)
-BUY, LAY, FINAL = "buy", "lay", "final"
+# turn steps (turn.step in the JSON state); Final: compiled, read as constants, not looked up
+BUY: Final = "buy"
+LAY: Final = "lay"
+FINAL: Final = "final"
 
-LOOK: Action = ("look",)
-SKIP: Action = ("skip",)
-PASS: Action = ("pass",)
+LOOK: Final[Action] = ("look",)
+SKIP: Final[Action] = ("skip",)
+PASS: Final[Action] = ("pass",)
 
 
 class Game:
@@ -53,6 +56,7 @@ class Game:
         "market_size",
         "n",
         "over",
+        "own",
         "passes",
         "pcache",
         "peeked",
@@ -70,6 +74,9 @@ class Game:
     hands: list[list[str]]
     works: list[Work]
     buildings: list[Building]  # buildings[s] mirrors works[s].building (+ conversions)
+    # own[s]: works[s] and buildings[s] belong to this game alone (made by it since its last
+    # `copy`), so a lay changes them in place; otherwise another game may share them
+    own: list[bool]
     pcache: list[dict[str, list[Action]]]  # a space's lays per building (flow.hand_lays)
     deck: list[str]  # top first
     market: list[str]  # index 0 = first turned up (F-1.7, F-2.7)
@@ -96,6 +103,8 @@ class Game:
         g.hands = [h[:] for h in self.hands]
         g.works = self.works[:]
         g.buildings = self.buildings[:]
+        g.own = [False] * self.n  # the works and buildings are shared from now on,
+        self.own = [False] * self.n  # by both games
         g.pcache = self.pcache[:]
         g.deck = self.deck[:]
         g.market = self.market[:]
@@ -113,10 +122,13 @@ class Game:
             self.log.append(event)
 
     def own_work(self, seat: int) -> Work:
-        """The seat's work, copied first if it may be shared with another Game (copy-on-write)."""
-        w = self.works[seat].copy()
-        self.works[seat] = w
-        return w
+        """The seat's work, to be changed with its building (`buildings[seat]`): both copied
+        first if they may be shared with another Game (copy-on-write)."""
+        if not self.own[seat]:
+            self.works[seat] = self.works[seat].copy()
+            self.buildings[seat] = self.buildings[seat].copy()
+            self.own[seat] = True
+        return self.works[seat]
 
     def looked(self) -> bool:
         """A coordenadora look happened this turn (F-R19): at most one per turn."""

@@ -497,6 +497,7 @@ def _read(r: Problems, data: dict[str, Any], custom: Catalog | None, sealed: boo
         _sealed_building(cat, w) if sealed else check_work(r, cat, w, f"/seats/{i}/work")
         for i, w in enumerate(works)
     ]
+    g.own = [True] * n
     g.pcache = [{} for _ in range(n)]
     g.deck, g.market = deck, market
     g.seat, g.turn, g.step = seat, number, step

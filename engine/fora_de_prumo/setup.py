@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from engine import rng as rngmod
 from engine.declared import convert, unknown_fields
@@ -25,9 +25,9 @@ from engine.setup_fields import (
 GAME = "fora-de-prumo"
 SETUP_KEYS: tuple[str, ...] = SetupDoc.__struct_fields__
 CLAUSES = SetupClauses(GAME, "F-1", seats="F-1.1", seed="F-1.9", first_seat="F-R5")
-MARKET_SIZES = (4, 5, 6)
-DEFAULT_MARKET = 5
-DEAL = ((3, 2), (2, 2), (1, 1))  # F-R3: (phase, cards per seat), in dealing order
+MARKET_SIZES: Final = (4, 5, 6)
+DEFAULT_MARKET: Final = 5
+DEAL: Final = ((3, 2), (2, 2), (1, 1))  # F-R3: (phase, cards per seat), in dealing order
 
 
 def cards_in_use(cat: Catalog, n: int) -> list[str]:
@@ -134,6 +134,7 @@ def new_game(cat: Catalog, setup: dict[str, Any]) -> Game:
     g.hands = hands
     g.works = [Work([], [], [], [], []) for _ in range(n)]
     g.buildings = [Building(cat, [], set()) for _ in range(n)]
+    g.own = [True] * n
     g.pcache = [{} for _ in range(n)]
     g.market = deck[:k]  # F-1.7: turned up one by one, the first at index 0
     g.deck = deck[k:]
