@@ -73,6 +73,24 @@ MAST_SPEC_EPS = 0.2  # the measured setting: `ismcts:...:mast` and rollout_rewar
 PRIOR_WIDENING: float | None = None
 
 
+# Greedy rollouts (`IsmctsBot(greedy_eps=...)`): off (1) by default; docs/bots.md, "Tried:
+# greedy rollouts". Without `greedy_steps`, every choice of a rollout (up to this many).
+GREEDY_EPS = 1.0
+MAX_ROLLOUT_CHOICES = 1 << 30
+
+
+@dataclass(frozen=True)
+class GreedyRollout:
+    """Epsilon-greedy rollouts on the greedy bot's one-ply margin (`rollout_reward`): a random
+    option with probability `eps`, else the best margin for the seat deciding, among all
+    options or `sample` of them drawn at random; for the first `steps` choices of a rollout
+    (None: all of them), random ones after."""
+
+    eps: float
+    steps: int | None = None
+    sample: int | None = None
+
+
 @dataclass(frozen=True)
 class Budget:
     """How long ISMCTS thinks: a number of iterations, a time, or both (whichever ends
@@ -200,10 +218,18 @@ def margin(eng: GameModule, g: Game, seat: int) -> int:
     return own - max(t for j, t in enumerate(totals) if j != seat)
 
 
-def option_margins(eng: GameModule, world: Game, opts: list[Action], seat: int) -> list[int]:
-    """Each option's `margin` for `seat` once it is applied to a copy of `world` (one ply)."""
+def option_margins(
+    eng: GameModule, world: Game, opts: list[Action], seat: int, deadline: float = math.inf
+) -> list[int]:
+    """Each option's `margin` for `seat` once it is applied to a copy of `world` (one ply).
+    With a `deadline` (a perf_counter instant) the clock is read before every
+    DEADLINE_CHECK_STEPS options, and once it has passed the list stops short (fewer values
+    than options: the caller's search is cut)."""
     values: list[int] = []
-    for a in opts:
+    timed = deadline < math.inf
+    for i, a in enumerate(opts):
+        if timed and i % DEADLINE_CHECK_STEPS == 0 and time.perf_counter() >= deadline:
+            break
         g = world.copy()
         eng.apply_action(g, a)
         values.append(margin(eng, g, seat))
@@ -280,6 +306,7 @@ def rollout_reward(
     mast_eps: float = MAST_SPEC_EPS,
     played: list[tuple[int, Action]] | None = None,
     margin_weight: float = 0.1,
+    greedy: GreedyRollout | None = None,
 ) -> list[float] | None:
     """Play the world out; the reward per seat is the win share (A-8.2), with a small bonus
     for the score margin so that, among lost or won lines, bigger margins rank higher (keeps
@@ -294,6 +321,13 @@ def rollout_reward(
     mean for the seat deciding (an action not in the table counts 0.5), else a random one;
     the (seat, action) pairs taken are appended to `played` for the caller's update.
 
+    With `greedy` (not with `mast`) a step with a choice, among the first `greedy.steps`
+    such steps, takes with probability 1 - `greedy.eps` an option with the best one-ply
+    margin for the seat deciding (`option_margins`, the greedy bot's evaluation; on
+    `greedy.sample` options drawn at random when there are more; ties at random), else a
+    random one; later steps are random (tried, not the default: docs/bots.md, "Tried:
+    greedy rollouts").
+
     With a `depth` the playout stops after that many steps, and a game not over by then
     rewards each seat `0.5 + 0.5 * tanh(margin / scale)` (its score margin as the position
     stands; tried, not the default: docs/bots.md, "Tried")."""
@@ -301,6 +335,9 @@ def rollout_reward(
     randrange, rand = rnd.randrange, rnd.random
     clock = time.perf_counter
     steps = 0
+    greedy_left = 0  # the choices still to be made epsilon-greedily
+    if greedy is not None:
+        greedy_left = greedy.steps if greedy.steps is not None else MAX_ROLLOUT_CHOICES
     while not g.over:
         if depth is not None and steps >= depth:
             totals = [s["total"] for s in eng.final_scores(g)["seats"]]
@@ -309,7 +346,28 @@ def rollout_reward(
                 for s, t in enumerate(totals)
             ]
         opts = legal(g)
-        if mast is None:  # a forced step draws too: the random stream is the one it always was
+        if greedy_left > 0 and len(opts) > 1:
+            assert greedy is not None
+            greedy_left -= 1
+            if rand() < greedy.eps:
+                step(g, opts[randrange(len(opts))])
+            else:
+                mover = decider(g)
+                assert mover is not None
+                most = greedy.sample
+                cands = opts if most is None or len(opts) <= most else rnd.sample(opts, most)
+                values = option_margins(eng, g, cands, mover, deadline)
+                if len(values) < len(cands):
+                    return None
+                best = max(values)
+                ties = [a for a, v in zip(cands, values, strict=True) if v == best]
+                step(g, ties[0] if len(ties) == 1 else ties[randrange(len(ties))])
+                steps += 1
+                # the evaluation took up to DEADLINE_CHECK_STEPS steps since its last read
+                if clock() >= deadline:
+                    return None
+                continue
+        elif mast is None:  # a forced step draws too: the random stream is the one it always was
             step(g, opts[randrange(len(opts))])
         elif len(opts) == 1:
             step(g, opts[0])
@@ -337,9 +395,11 @@ def rollout_reward(
 class IsmctsBot(Bot):
     """Single-observer ISMCTS with availability counts; rollouts to the end of the game.
 
-    Rollouts are uniformly random when `mast_eps` is 1 (the default); below 1 they are
-    epsilon-greedy on the search's MAST table (`rollout_reward`), which is built and dropped
-    within one search.
+    Rollouts are uniformly random when `mast_eps` and `greedy_eps` are 1 (the default); with
+    `mast_eps` below 1 they are epsilon-greedy on the search's MAST table (`rollout_reward`),
+    which is built and dropped within one search; with `greedy_eps` below 1, epsilon-greedy on
+    the greedy bot's one-ply margin (for the first `greedy_steps` choices of a rollout, on at
+    most `greedy_sample` options a step).
 
     The search ends at whichever comes first: the iteration budget, the time budget, or the
     caller's deadline (SAFETY_MS by default). The clock is read inside each iteration too
@@ -359,8 +419,17 @@ class IsmctsBot(Bot):
         mast_eps: float = MAST_EPS,
         margin_weight: float = 0.1,
         prior_widening: float | None = PRIOR_WIDENING,
+        greedy_eps: float = GREEDY_EPS,
+        greedy_steps: int | None = None,
+        greedy_sample: int | None = None,
     ) -> None:
         self.budget = budget
+        # greedy rollouts (rollout_reward's `greedy`): 1 = off; not together with MAST
+        self.greedy: GreedyRollout | None = None
+        if greedy_eps < 1:
+            if mast_eps < 1:
+                raise ValueError("greedy rollouts and MAST rollouts exclude each other")
+            self.greedy = GreedyRollout(greedy_eps, greedy_steps, greedy_sample)
         self.prior_widening = prior_widening  # 0: no greedy prior; None: the game's
         self.margin_weight = margin_weight  # rollout_reward's: 0 = rewards are win shares
         self.c = exploration
@@ -498,7 +567,7 @@ class IsmctsBot(Bot):
                 played.append((mover, best_a))
         depth, scale, eps = self.rollout_depth, self.margin_scale, self.mast_eps
         reward = rollout_reward(
-            eng, g, rnd, end, depth, scale, mast, eps, played, self.margin_weight
+            eng, g, rnd, end, depth, scale, mast, eps, played, self.margin_weight, self.greedy
         )
         if reward is None:
             _undo(bumped, expanded)
