@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from test_ai_prior import seat_view, stats, wide_position
+from test_ai_prior import same_answer_behind_the_view, seat_view, stats, wide_position
 
 import ai.bots
 from ai.bots import Budget, GreedyRollout, IsmctsBot, margin, rollout_reward
@@ -99,19 +99,11 @@ def _wide(eng: Any, step: tuple[Any, Any, list[Any]]) -> bool:
 
 @pytest.mark.parametrize("game_id", list(GAMES))
 def test_a_greedy_rollout_search_is_deterministic_and_reads_only_the_view(game_id: str) -> None:
-    state = wide_position(game_id)
-    eng = engine(game_id)
-    view = seat_view(state)
-    seat = view["view_of"]
     bot = IsmctsBot(Budget(iterations=30), greedy_eps=0.3, greedy_steps=6, greedy_sample=4)
-    first = bot.choose(view, 5)
-    assert first.iterations == 30 and stats(bot.choose(view, 5)) == stats(first)
-    # other states behind the same view (the hidden cards dealt again): the same answer
-    sampler = eng.WorldSampler(view, None)
-    other = eng.game_to_json(sampler.sample(random.Random(1)))
-    assert eng.player_view(other, seat) == view
-    assert stats(bot.choose(eng.player_view(other, seat), 5)) == stats(first)
+    first = same_answer_behind_the_view(bot, game_id, redeals=1)
+    assert first.iterations == 30
     # the option changes the search (control), and at 1 it is off: the default search
+    view = seat_view(wide_position(game_id))
     plain = IsmctsBot(Budget(iterations=30)).choose(view, 5)
     assert stats(plain) != stats(first)
     assert stats(IsmctsBot(Budget(iterations=30), greedy_eps=1.0).choose(view, 5)) == stats(plain)
