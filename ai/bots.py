@@ -295,6 +295,28 @@ def _best_mean(opts: list[Action], table: dict[Action, list[float]]) -> Action:
     return best
 
 
+def _best_margin(
+    eng: GameModule,
+    g: Game,
+    opts: list[Action],
+    rnd: random.Random,
+    sample: int | None,
+    deadline: float,
+) -> Action | None:
+    """A greedy rollout step's option (`rollout_reward`'s `greedy`): one with the best one-ply
+    margin for the seat deciding, among `sample` options drawn at random when there are
+    more, ties at random; None when the `deadline` passed during the evaluation."""
+    mover = eng.current_player(g)
+    assert mover is not None
+    cands = opts if sample is None or len(opts) <= sample else rnd.sample(opts, sample)
+    values = option_margins(eng, g, cands, mover, deadline)
+    if len(values) < len(cands):
+        return None
+    best = max(values)
+    ties = [a for a, v in zip(cands, values, strict=True) if v == best]
+    return ties[0] if len(ties) == 1 else ties[rnd.randrange(len(ties))]
+
+
 def rollout_reward(
     eng: GameModule,
     g: Game,
@@ -346,39 +368,29 @@ def rollout_reward(
                 for s, t in enumerate(totals)
             ]
         opts = legal(g)
+        evaluated = False  # the greedy evaluation ran: it may have taken the deadline's time
         if greedy_left > 0 and len(opts) > 1:
             assert greedy is not None
             greedy_left -= 1
             if rand() < greedy.eps:
-                step(g, opts[randrange(len(opts))])
+                a = opts[randrange(len(opts))]
             else:
-                mover = decider(g)
-                assert mover is not None
-                most = greedy.sample
-                cands = opts if most is None or len(opts) <= most else rnd.sample(opts, most)
-                values = option_margins(eng, g, cands, mover, deadline)
-                if len(values) < len(cands):
+                best = _best_margin(eng, g, opts, rnd, greedy.sample, deadline)
+                if best is None:
                     return None
-                best = max(values)
-                ties = [a for a, v in zip(cands, values, strict=True) if v == best]
-                step(g, ties[0] if len(ties) == 1 else ties[randrange(len(ties))])
-                steps += 1
-                # the evaluation took up to DEADLINE_CHECK_STEPS steps since its last read
-                if clock() >= deadline:
-                    return None
-                continue
+                a, evaluated = best, True
         elif mast is None:  # a forced step draws too: the random stream is the one it always was
-            step(g, opts[randrange(len(opts))])
+            a = opts[randrange(len(opts))]
         elif len(opts) == 1:
-            step(g, opts[0])
+            a = opts[0]
         else:
             mover = decider(g)
             assert played is not None and mover is not None
             a = opts[randrange(len(opts))] if rand() < mast_eps else _best_mean(opts, mast[mover])
             played.append((mover, a))
-            step(g, a)
+        step(g, a)
         steps += 1
-        if steps % DEADLINE_CHECK_STEPS == 0 and clock() >= deadline:
+        if (evaluated or steps % DEADLINE_CHECK_STEPS == 0) and clock() >= deadline:
             return None
     fs = eng.final_scores(g)
     winners = fs["winners"]
