@@ -1,9 +1,10 @@
 """JSON in and out: strict parsing and deterministic, fast serialization (orjson).
 
 Responses keep the engine's key order (a sealed state embeds its sorted bytes, `Written`), so
-the same request always yields byte-identical bodies. Parsing is strict JSON: no NaN/Infinity, at most MAX_DEPTH levels of nesting, and
-no object with the same key twice (orjson would silently keep the last one, so two readers
-of one body could disagree on what it says).
+the same request always yields byte-identical bodies. Parsing is strict JSON: no
+NaN/Infinity, at most MAX_DEPTH levels of nesting, and no object with the same key twice
+(orjson would silently keep the last one, so two readers of one body could disagree on what
+it says).
 """
 
 from __future__ import annotations
@@ -72,11 +73,6 @@ class Written:
 
     def __init__(self, raw: bytes) -> None:
         self.raw = raw
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Written) and other.raw == self.raw
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def _embedded(value: Any) -> Any:
