@@ -78,10 +78,8 @@ def random_seed() -> int:
 def rounded_seed(setup: Any) -> int | None:
     """The set-up's seed when a client reading JSON numbers as doubles may have rounded it
     (above JSON_SAFE_INT), else None."""
-    seed = setup.get("seed") if isinstance(setup, dict) else None
-    if is_int(seed) and seed > JSON_SAFE_INT:
-        return int(seed)
-    return None
+    seed: Any = setup.get("seed") if isinstance(setup, dict) else None
+    return int(seed) if is_int(seed) and seed > JSON_SAFE_INT else None
 
 
 def seeded(setup: Any) -> Any:
