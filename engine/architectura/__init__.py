@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import sys
+from pathlib import Path
 from collections.abc import Mapping
 from typing import Any
 
@@ -51,7 +52,9 @@ from engine.architectura.view import (
     sample_world,
 )
 from engine.protocol import is_terminal
-from engine.registry import GameInfo, register_game
+from engine.registry import GameInfo, PositionFeatures, register_game
+from engine.architectura.features import NAMES as FEATURE_NAMES
+from engine.architectura.features import position_features
 
 
 def tournament_setup(seed: int, seats: int, variant: str | None = None) -> dict[str, Any]:
@@ -146,5 +149,8 @@ INFO = GameInfo(
     bot_prior=(1.0, 10),  # easy only: docs/bots.md, "Tried: a greedy prior at the root"
     renderer="engine.architectura.render",
     state_cards=state_cards,
+    features=PositionFeatures(
+        FEATURE_NAMES, position_features, Path(__file__).parent / "data" / "model.json"
+    ),
 )
 register_game(INFO, sys.modules[__name__])

@@ -10,6 +10,7 @@ Two faces, the same as Architectura's (engine.games.GameModule):
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from collections.abc import Mapping
 from typing import Any
 
@@ -50,7 +51,9 @@ from engine.fora_de_prumo.view import (
     sample_world,
 )
 from engine.protocol import is_terminal
-from engine.registry import GameInfo, register_game
+from engine.registry import GameInfo, PositionFeatures, register_game
+from engine.fora_de_prumo.features import NAMES as FEATURE_NAMES
+from engine.fora_de_prumo.features import position_features
 
 
 def state_cards(state: Mapping[str, Any]) -> list[str]:
@@ -130,5 +133,8 @@ INFO = GameInfo(
     renderer="engine.fora_de_prumo.render",
     state_cards=state_cards,
     bot_prior=(2.0, 40),  # easy and medium: docs/bots.md, "Tried: a greedy prior at the root"
+    features=PositionFeatures(
+        FEATURE_NAMES, position_features, Path(__file__).parent / "data" / "model.json"
+    ),
 )
 register_game(INFO, sys.modules[__name__])
