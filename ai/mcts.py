@@ -265,8 +265,13 @@ class IsmctsBot(Bot):
         if reward is None:
             undo(descent)
             return False
-        backup(descent[0], reward)
+        self.back_up(root, descent, reward)
         return True
+
+    def back_up(self, root: Node, descent: Descent, reward: list[float]) -> None:
+        """The back-up phase of a completed iteration (`backup`); a variant that learns more
+        from an iteration (benchmarks/variants.py's MAST) extends it."""
+        backup(descent[0], reward)
 
 
 def _option_stat(root: Node, seat: int, a: Action) -> OptionStat:

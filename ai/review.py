@@ -9,9 +9,10 @@ fair by construction and independent of every other task: the tasks of a game ca
 order, on any worker (ai/jobs.py), and give the same answers.
 
 Each task is one ISMCTS search (ai/mcts.py) from the view, with rewards that are win shares
-alone (`RandomRollout(margin_weight=0)`), so an option's mean reward is its estimated win chance. Per root
-option the estimate is shrunk toward the position's value by PRIOR_VISITS pseudo-visits, so
-that an option tried once and lost is not called a blunder on one rollout. From it:
+alone (`RandomRollout(margin_weight=0)`), so an option's mean reward is its estimated win
+chance. Per root option the estimate is shrunk toward the position's value by PRIOR_VISITS
+pseudo-visits, so that an option tried once and lost is not called a blunder on one rollout.
+From it:
 
 - `win_before`: the position's value to the seat, the search's root estimate (the mean reward
   of all its iterations);

@@ -15,8 +15,8 @@ in this process next to today's; the old ISMCTS then plays today's through the s
 (`ai.tournament.play_game`: today's engine, every decision from `game_view(state, seat)`,
 whose bytes are the same in both trees: tests/architectura/test_pinned_games.py). Each deal is played
 twice with the seats swapped; a shared win counts half; 95% Wilson interval. `--options JSON`
-passes keyword arguments to today's `IsmctsBot` (a search variant, e.g.
-`'{"mast_eps": 1.0}'` for uniformly random rollouts); `--rev` may name any commit, e.g. an
+passes keyword arguments to `benchmarks.variants.variant_bot` for today's bot (a search
+variant, e.g. `'{"mast_eps": 0.2}'` for MAST rollouts); `--rev` may name any commit, e.g. an
 earlier one of this tree for a head-to-head match against its search.
 
 `seats`: one ISMCTS seat against greedy seats; the ISMCTS seat goes round the table from deal
@@ -44,6 +44,7 @@ from typing import Any
 from ai.bots import Budget, GreedyBot, IsmctsBot
 from ai.tournament import play_game, wilson
 from benchmarks.local import extract, publish
+from benchmarks.variants import variant_bot
 
 _IMPORTS = re.compile(r"\b(from|import) (engine|ai)\b")
 _RESOURCE = re.compile(r"(['\"])engine\.")
@@ -70,7 +71,7 @@ def baseline_match(
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ismcts-baseline-") as tmp:
         old = load_old_bots(rev, Path(tmp))
-        new_bot = IsmctsBot(Budget(time_ms=time_ms), **(options or {}))
+        new_bot = variant_bot(Budget(time_ms=time_ms), options or {})
         old_bot = old.IsmctsBot(old.Budget(time_ms=time_ms))
         points = 0.0
         wins = draws = losses = 0
@@ -160,7 +161,7 @@ def seats_match(
     variant: str,
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    ismcts = IsmctsBot(Budget(time_ms=time_ms), **(options or {}))
+    ismcts = variant_bot(Budget(time_ms=time_ms), options or {})
     greedy = GreedyBot()
     share = 0.0
     wins = shared = 0
@@ -217,7 +218,7 @@ def main() -> None:
     multi.add_argument("--variant", choices=("basic", "advanced"), default="basic")
     for p in (base, multi):
         p.add_argument(
-            "--options", type=json.loads, default={}, help="JSON keyword arguments of IsmctsBot"
+            "--options", type=json.loads, default={}, help="JSON keyword arguments of variant_bot"
         )
         p.add_argument("--time-ms", type=int, default=100)
         p.add_argument("--games", type=int, default=200)

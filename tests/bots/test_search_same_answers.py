@@ -7,33 +7,18 @@ stream is drawn in the same order, so a seed's answer did not move."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from ai_support import answer, old_bots
 
 import ai.mcts
 from ai.bots import LEVELS, Budget, IsmctsBot
 from ai.evaluators import RandomRollout
 from engine.games import GAMES, engine
 
-OLD_PATH = Path(__file__).resolve().parents[1] / "data" / "bots_5928220.py"
-
-
-def _load_old() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bots_5928220", OLD_PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-OLD = _load_old()
+OLD = old_bots()
 
 
 def views(game_id: str, count: int) -> list[dict[str, Any]]:
@@ -57,15 +42,6 @@ def views(game_id: str, count: int) -> list[dict[str, Any]]:
         seat = eng.current_player(g)
         found.append(eng.player_view(eng.game_to_json(g), seat))
     return found
-
-
-def answer(res: Any) -> tuple[Any, ...]:
-    return (
-        res.action,
-        res.iterations,
-        res.truncated,
-        [(o.action, o.visits, o.value) for o in res.options],
-    )
 
 
 def tree(root: Any, old: bool) -> list[Any]:
