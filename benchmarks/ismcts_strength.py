@@ -6,8 +6,8 @@ ISMCTS against greedy seats in 3- and 4-seat games (issue 10, item 3).
     python -m benchmarks.ismcts_strength iterations --rev 5295b59
 
 `iterations`: search speed alone. Both ISMCTS run a fixed 400-iteration budget on the same
-mid-game 2-seat views (random play from seeded deals), alternately, twice each; printed as
-iterations per CPU-second of this process.
+mid-game 2-seat views of `--game` (random play from seeded deals), alternately, `--rounds`
+times each; printed as iterations per CPU-second of this process.
 
 `baseline`: REV's engine/ and ai/ are extracted with `git archive` into a temporary directory
 as the packages `old_engine` and `old_ai` (their imports rewritten to match), and imported
@@ -45,6 +45,7 @@ from ai.bots import Budget, GreedyBot, IsmctsBot
 from ai.tournament import play_game, wilson
 from benchmarks.local import extract, publish
 from benchmarks.variants import variant_bot
+from engine.games import GAMES, engine
 
 _IMPORTS = re.compile(r"\b(from|import) (engine|ai)\b")
 _RESOURCE = re.compile(r"(['\"])engine\.")
@@ -118,9 +119,10 @@ def baseline_match(
     }
 
 
-def iterations_rate(rev: str, positions: int, rounds: int) -> dict[str, Any]:
-    import engine.architectura as arch
-
+def iterations_rate(
+    rev: str, positions: int, rounds: int, game: str = "architectura"
+) -> dict[str, Any]:
+    eng = engine(game)
     with tempfile.TemporaryDirectory(prefix="ismcts-baseline-") as tmp:
         old = load_old_bots(rev, Path(tmp))
         bots = {
@@ -130,12 +132,12 @@ def iterations_rate(rev: str, positions: int, rounds: int) -> dict[str, Any]:
         views = []
         for seed in range(positions):
             rnd = random.Random(seed)
-            g = arch.new_game_internal({"seats": 2, "seed": seed})
+            g = eng.load(eng.new_game(eng.tournament_setup(seed, 2, None)))
             for _ in range(8 + seed % 8):
-                arch.apply_action(g, rnd.choice(arch.legal_actions(g)))
-            seat = arch.current_player(g)
+                eng.apply_action(g, rnd.choice(eng.legal_actions(g)))
+            seat = eng.current_player(g)
             if seat is not None:
-                views.append(arch.game_view(g, seat))
+                views.append(eng.game_view(g, seat))
         rates: dict[str, list[float]] = {name: [] for name in bots}
         for _ in range(rounds):
             for name, bot in bots.items():
@@ -145,7 +147,8 @@ def iterations_rate(rev: str, positions: int, rounds: int) -> dict[str, Any]:
                 rates[name].append(done / (time.process_time() - t0))
                 print(f"{name}: {rates[name][-1]:.0f} iterations/CPU-s", file=sys.stderr)
     return {
-        "measure": "ISMCTS iterations per CPU-second, 400-iteration searches, 2-seat basic views",
+        "measure": "ISMCTS iterations per CPU-second, 400-iteration searches, 2-seat views",
+        "game": game,
         "positions": len(views),
         "rounds": rounds,
         "iterations_per_cpu_s": rates,
@@ -212,6 +215,7 @@ def main() -> None:
     its.add_argument("--rev", default="5295b59")
     its.add_argument("--positions", type=int, default=12)
     its.add_argument("--rounds", type=int, default=3)
+    its.add_argument("--game", choices=list(GAMES), default="architectura")
     its.add_argument("--out", help="write the summary to this JSON file")
     multi = sub.add_parser("seats", help="one ISMCTS seat against greedy seats")
     multi.add_argument("--seats", type=int, choices=(3, 4), required=True)
@@ -228,7 +232,7 @@ def main() -> None:
     if args.what == "baseline":
         summary = baseline_match(args.rev, args.time_ms, args.games, args.seed, args.options)
     elif args.what == "iterations":
-        summary = iterations_rate(args.rev, args.positions, args.rounds)
+        summary = iterations_rate(args.rev, args.positions, args.rounds, args.game)
     else:
         summary = seats_match(
             args.seats, args.time_ms, args.games, args.seed, args.variant, args.options
