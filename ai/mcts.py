@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import NamedTuple
 
 from ai.base import (
     DEADLINE_CHECK_STEPS,
@@ -73,10 +74,15 @@ class Node:
 
 
 # The edge an iteration added: the children dict it is in, and its key.
-Edge = tuple[dict[tuple[int, Action], "Node"], tuple[int, Action]]
-# What select/expand leaves for the other phases: the path of nodes (the root excluded, the
-# new node last), the nodes whose availability it raised (per level), the edge it added.
-Descent = tuple[list[Node], list[list[Node]], Edge | None]
+Edge = tuple[dict[tuple[int, Action], Node], tuple[int, Action]]
+
+
+class Descent(NamedTuple):
+    """What select/expand leaves for the other phases."""
+
+    path: list[Node]  # the nodes stepped through, the root excluded, the new node last
+    bumped: list[list[Node]]  # the nodes whose availability it raised, decision by decision
+    expanded: Edge | None  # the edge it added (None: the game ended first)
 
 
 def select_expand(
@@ -105,7 +111,7 @@ def select_expand(
     while not g.over:
         steps += 1
         if steps % DEADLINE_CHECK_STEPS == 0 and clock() >= end:
-            undo((path, bumped, None))
+            undo(Descent(path, bumped, None))
             return None
         opts = legal(g) if widened is None or node is not root else widened
         if len(opts) == 1:
@@ -143,7 +149,7 @@ def select_expand(
         step(g, best_a)
         node = best_node
         path.append(node)
-    return path, bumped, expanded
+    return Descent(path, bumped, expanded)
 
 
 def backup(path: list[Node], reward: list[float]) -> None:
@@ -156,12 +162,11 @@ def backup(path: list[Node], reward: list[float]) -> None:
 def undo(descent: Descent) -> None:
     """Take an iteration cut short out of the tree: the availability counts its descent
     raised, and the node it expanded."""
-    _, bumped, expanded = descent
-    for present in bumped:
+    for present in descent.bumped:
         for ch in present:
             ch.available -= 1
-    if expanded is not None:
-        children, key = expanded
+    if descent.expanded is not None:
+        children, key = descent.expanded
         del children[key]
 
 
@@ -271,7 +276,7 @@ class IsmctsBot(Bot):
     def back_up(self, root: Node, descent: Descent, reward: list[float]) -> None:
         """The back-up phase of a completed iteration (`backup`); a variant that learns more
         from an iteration (benchmarks/variants.py's MAST) extends it."""
-        backup(descent[0], reward)
+        backup(descent.path, reward)
 
 
 def _option_stat(root: Node, seat: int, a: Action) -> OptionStat:

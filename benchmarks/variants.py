@@ -188,7 +188,7 @@ class MastBot(IsmctsBot):
     def back_up(self, root: Node, descent: Descent, reward: list[float]) -> None:
         super().back_up(root, descent, reward)
         table = self.rollout.table
-        for seat, a in {*_edges(root, descent[0]), *self.rollout.played}:
+        for seat, a in {*_edges(root, descent.path), *self.rollout.played}:
             st = table[seat].get(a)
             if st is None:
                 table[seat][a] = [reward[seat], 1.0]

@@ -43,7 +43,7 @@ def grow(
         g = sampler.sample(rnd)
         descent = select_expand(eng, root, g, rnd, 0.7, math.inf, None)
         assert descent is not None
-        path, _, expanded = descent
+        path, expanded = descent.path, descent.expanded
         assert expanded is not None and expanded[0][expanded[1]] is path[-1]
         assert path[-1].visits == 0 and not path[-1].children  # the new node, last
         reward = rollout.evaluate(eng, g, rnd, math.inf)
