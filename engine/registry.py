@@ -71,7 +71,7 @@ class GameInfo:
     # state's JSON: what the conformance suite (tests/common/test_conformance.py) checks a game
     # neither makes nor loses, decision after decision. None: not declared (not checked).
     state_cards: Callable[[Mapping[str, Any]], list[str]] | None = None
-    # The ISMCTS bot's greedy prior at the root for this game (ai/bots.py, PRIOR_WIDENING):
+    # The ISMCTS bot's greedy prior at the root for this game (ai/mcts.py, PRIOR_WIDENING):
     # (the widening constant, the largest iteration budget it is used at), as measured to make
     # the bot stronger at equal CPU time; (0.0, 0): never (docs/bots.md, "Tried: a greedy prior").
     bot_prior: tuple[float, int] = (0.0, 0)
