@@ -40,6 +40,7 @@ from ai.base import (
 )
 from ai.evaluators import Evaluator, RandomRollout
 from ai.mcts import IsmctsBot, Node
+from ai.model import ModelEvaluator
 from engine.errors import SetupError
 from engine.messages import msg
 
@@ -139,20 +140,23 @@ def make_bot(name: str, budget: Budget | None = None) -> Bot:
 
 def parse_bot_spec(spec: str) -> tuple[str, Bot]:
     """Command-line bot names: `random`, `greedy`, a level (`easy`, `medium`, `hard`,
-    `expert`), `ismcts:<n>it` (iterations) or `ismcts:<n>ms` (time per decision). Search
+    `expert`), `ismcts:<n>it` (iterations) or `ismcts:<n>ms` (time per decision), `model:<n>it`
+    or `model:<n>ms` (the same search, its leaves judged by the learned model). Search
     variants measured and not kept (MAST, greedy or truncated rollouts) are built by
     `benchmarks/variants.py` for the benchmark commands."""
     if spec in LEVELS:
         return spec, IsmctsBot(LEVELS[spec])
     if spec in ("random", "greedy", "ismcts"):
         return spec, make_bot(spec)
-    if spec.startswith("ismcts:"):
-        arg = spec.split(":", 1)[1]
+    kind, _, arg = spec.partition(":")
+    if kind in ("ismcts", "model"):
+        # `model:`: leaves judged by the game's learned model (ai/model.py)
+        evaluator = ModelEvaluator() if kind == "model" else None
         if arg.endswith("ms") and arg[:-2].isdigit():
-            return spec, IsmctsBot(Budget(time_ms=int(arg[:-2])))
+            return spec, IsmctsBot(Budget(time_ms=int(arg[:-2])), evaluator=evaluator)
         if arg.endswith("it") and arg[:-2].isdigit():
-            return spec, IsmctsBot(Budget(iterations=int(arg[:-2])))
+            return spec, IsmctsBot(Budget(iterations=int(arg[:-2])), evaluator=evaluator)
     raise ValueError(
-        f"unknown bot {spec!r}: use random, greedy, {', '.join(LEVELS)}, ismcts:<n>it or"
-        " ismcts:<n>ms"
+        f"unknown bot {spec!r}: use random, greedy, {', '.join(LEVELS)}, ismcts:<n>it,"
+        " ismcts:<n>ms, model:<n>it or model:<n>ms"
     )

@@ -23,12 +23,12 @@ import hashlib
 import json
 import math
 import random
-import time
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ai.evaluators import RandomRollout, final_rewards
 from engine.games import GameModule
 
 FORMAT = "card-referee-eval/1"
@@ -124,15 +124,16 @@ def model_for(eng: GameModule) -> Model | None:
     return _load(eng.INFO.id, path, path.stat().st_mtime)
 
 
+@dataclass(frozen=True, slots=True)
 class ModelEvaluator:
-    """A search's evaluation of a leaf by the learned model (the search's `Evaluator`): the
-    world played on by `steps` uniformly random steps (0: none), then each seat's win share
-    as the model estimates it; a game that ends on the way is scored by its result. `model`
-    None: each game's own trained model (`model_for`), and for a game without one a random
-    playout to the end (what a search without a model does)."""
+    """A search's evaluation of a leaf by the learned model (ai/evaluators.py's `Evaluator`):
+    the world played on by `steps` uniformly random steps (0: none), then each seat's win
+    share as the model estimates it; a game that ends on the way is scored by its result
+    (`final_rewards`, win shares). `model` None: each game's own trained model (`model_for`);
+    for a game without one, what a search without a model does (`RandomRollout`)."""
 
-    def __init__(self, model: Model | None = None, steps: int = 0) -> None:
-        self.model, self.steps = model, steps
+    model: Model | None = None
+    steps: int = 0
 
     def model_of(self, eng: GameModule) -> Model | None:
         return self.model if self.model is not None else model_for(eng)
@@ -141,22 +142,18 @@ class ModelEvaluator:
         self, eng: GameModule, g: Any, rnd: random.Random, deadline: float
     ) -> list[float] | None:
         model = self.model_of(eng)
+        feats = eng.INFO.features
+        if model is None or feats is None:
+            return FALLBACK.evaluate(eng, g, rnd, deadline)
         legal, step = eng.legal_actions, eng.apply_action
-        steps = self.steps if model is not None else 1 << 30
-        done = 0
-        while not g.over and done < steps:
+        for _ in range(self.steps):
+            if g.over:
+                break
             opts = legal(g)
             step(g, opts[rnd.randrange(len(opts))])
-            done += 1
-            if done % 8 == 0 and time.perf_counter() >= deadline:
-                return None
         if g.over:
-            return result_shares(eng, g)
-        assert model is not None and eng.INFO.features is not None
-        return model.shares(eng.INFO.features.of(g))
+            return final_rewards(eng, g, 0.0)
+        return model.shares(feats.of(g))
 
 
-def result_shares(eng: GameModule, g: Any) -> list[float]:
-    """A finished game's win shares (A-8.2, F-8: a shared win split)."""
-    winners = eng.final_scores(g)["winners"]
-    return [1.0 / len(winners) if s in winners else 0.0 for s in range(g.n)]
+FALLBACK = RandomRollout()

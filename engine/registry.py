@@ -28,13 +28,14 @@ def same_card(card: str) -> str:
 @dataclass(frozen=True)
 class PositionFeatures:
     """What a game's learned evaluation reads of a position (ai/model.py): game knowledge, so
-    it lives with the game. `of(g, seat)` gives one seat's features in a world `g`, read from
-    what every seat may see (never a hidden card's identity: a world sampled from any seat's
-    view gives the same values), as many floats as `names`; `model` is the file of the model
-    trained on them (versioned data beside the game; None: not trained yet)."""
+    it lives with the game. `of(g)` gives every seat's features in a world `g` (a row per
+    seat, as many floats as `names`), read from what every seat may see (never a hidden
+    card's identity: a world sampled from any seat's view gives the same values); `model` is
+    the file of the model trained on them (versioned data beside the game; None: not trained
+    yet)."""
 
     names: tuple[str, ...]
-    of: Callable[[Any, int], list[float]]
+    of: Callable[[Any], list[list[float]]]
     model: Path | None = None
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from engine.architectura.api import (
@@ -32,6 +32,8 @@ from engine.architectura.api import (
     validate,
 )
 from engine.architectura.catalog import Catalog, builtin_catalogs, load_catalog
+from engine.architectura.features import NAMES as FEATURE_NAMES
+from engine.architectura.features import position_features
 from engine.architectura.flow import CHANCE_EVENTS
 from engine.architectura.flow import deciding_seat as current_player
 from engine.architectura.flow import options as legal_actions
@@ -53,8 +55,6 @@ from engine.architectura.view import (
 )
 from engine.protocol import is_terminal
 from engine.registry import GameInfo, PositionFeatures, register_game
-from engine.architectura.features import NAMES as FEATURE_NAMES
-from engine.architectura.features import position_features
 
 
 def tournament_setup(seed: int, seats: int, variant: str | None = None) -> dict[str, Any]:

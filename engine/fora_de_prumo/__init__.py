@@ -10,8 +10,8 @@ Two faces, the same as Architectura's (engine.games.GameModule):
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from engine.fora_de_prumo.api import (
@@ -33,6 +33,8 @@ from engine.fora_de_prumo.api import (
 )
 from engine.fora_de_prumo.building import SLOT_SIDE, Placement, cells_of, measure
 from engine.fora_de_prumo.catalog import Catalog, builtin_catalogs, load_catalog
+from engine.fora_de_prumo.features import NAMES as FEATURE_NAMES
+from engine.fora_de_prumo.features import position_features
 from engine.fora_de_prumo.flow import CHANCE_EVENTS, final_scores
 from engine.fora_de_prumo.flow import deciding_seat as current_player
 from engine.fora_de_prumo.flow import options as legal_actions
@@ -52,8 +54,6 @@ from engine.fora_de_prumo.view import (
 )
 from engine.protocol import is_terminal
 from engine.registry import GameInfo, PositionFeatures, register_game
-from engine.fora_de_prumo.features import NAMES as FEATURE_NAMES
-from engine.fora_de_prumo.features import position_features
 
 
 def state_cards(state: Mapping[str, Any]) -> list[str]:

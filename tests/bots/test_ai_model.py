@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 import toygame
 
-from ai.model import FORMAT, Model, ModelError, ModelEvaluator, model_for, result_shares
+from ai.evaluators import RandomRollout, final_rewards
+from ai.model import FORMAT, Model, ModelError, ModelEvaluator, model_for
 from ai.train import fit, main, scores, selfplay
 from engine.games import engine
 from engine.registry import register_game, unregister_game
@@ -96,7 +97,7 @@ def test_the_evaluator_gives_the_models_shares_after_its_random_steps(game: str)
             opts = eng.legal_actions(walked)
             eng.apply_action(walked, opts[rnd.randrange(len(opts))])
     want = (
-        result_shares(eng, walked)
+        final_rewards(eng, walked, 0.0)
         if walked.over
         else model.shares(eng.INFO.features.of(walked))
     )
@@ -108,13 +109,17 @@ def test_a_finished_game_is_scored_by_its_result_and_a_passed_deadline_stops() -
     g = _midgame("architectura", steps=500)
     assert g.over
     shares = ModelEvaluator().evaluate(eng, g, random.Random(1), math.inf)
-    assert shares == result_shares(eng, g) and sum(shares or []) == pytest.approx(1)
-    # a game without a model plays out at random, and a deadline already passed cuts it
-    ev = ModelEvaluator()
-    ev.model_of = lambda eng: None  # type: ignore[method-assign]
+    assert shares == final_rewards(eng, g, 0.0) and sum(shares or []) == pytest.approx(1)
+
+
+def test_a_game_without_a_model_is_played_out_at_random(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a search without a model does (RandomRollout), deadline included."""
+    eng = engine("architectura")
+    monkeypatch.setattr("ai.model.model_for", lambda eng: None)
+    ev, plain = ModelEvaluator(), RandomRollout()
     assert ev.evaluate(eng, _midgame("architectura"), random.Random(1), 0.0) is None
-    out = ev.evaluate(eng, _midgame("architectura"), random.Random(1), math.inf)
-    assert out is not None and sorted(out) in ([0.0, 1.0], [0.5, 0.5])
+    out = ev.evaluate(eng, _midgame("architectura"), random.Random(4), math.inf)
+    assert out == plain.evaluate(eng, _midgame("architectura"), random.Random(4), math.inf)
 
 
 def test_the_fit_learns_what_decides_the_toy_game_and_beats_the_even_split() -> None:

@@ -20,9 +20,9 @@ module keeps it registered for its own tests only (other modules see engine/'s g
 from __future__ import annotations
 
 import copy
-import math
 import inspect
 import json
+import math
 import random
 import xml.etree.ElementTree as ET
 from collections import Counter
