@@ -146,9 +146,12 @@ class Bot:
 def margin(eng: GameModule, g: Game, seat: int) -> int:
     """Own total score minus the best opponent's total, scoring the position as it stands
     (Architectura: the city, A-8.1; Fora de Prumo: every whole work, F-8)."""
-    totals: list[int] = [s["total"] for s in eng.final_scores(g)["seats"]]
-    own = totals[seat]
-    return own - max(t for j, t in enumerate(totals) if j != seat)
+    return lead([s["total"] for s in eng.final_scores(g)["seats"]], seat)
+
+
+def lead(totals: list[int], seat: int) -> int:
+    """`seat`'s total minus the best other seat's."""
+    return totals[seat] - max(t for j, t in enumerate(totals) if j != seat)
 
 
 def option_margins(

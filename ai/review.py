@@ -49,8 +49,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ai.base import margin
 from ai.bots import Budget, IsmctsBot, SearchResult
-from ai.evaluators import RandomRollout
+from ai.evaluators import MARGIN_CLAMP, Evaluator, MarginRollout, RandomRollout
+from ai.model import ModelEvaluator, model_for
 from engine.canonical import digest
 from engine.errors import IllegalDecision
 from engine.games import GameModule, engine_for_state
@@ -63,6 +65,13 @@ PRIOR_VISITS = 2.0
 # a loss counts beyond NOISE_Z standard errors of the two values compared (module doc)
 NOISE_Z = 0.5
 SEED_BITS = 63
+# Below this win chance (the win search's root value) a seat's decisions can hardly change
+# whether it wins, and every option reads ~0: such a decision is judged by a second search
+# whose rewards are the score margin the seat gains from here (module doc, docs/review.md).
+HOPELESS = 0.05
+# the win-chance search's evaluation (`win_evaluator`; measured in docs/review.md)
+EVALUATORS = ("rollout", "model")
+WIN_EVALUATOR = "rollout"
 
 
 def move_accuracy(loss: float) -> float:
@@ -173,20 +182,73 @@ def _pct(x: float) -> float:
     return round(100 * x, 1)
 
 
+def win_evaluator(eng: GameModule, name: str) -> Evaluator:
+    """The evaluation of the win-chance search (EVALUATORS): `rollout`, random playouts scored
+    by win shares alone; `model`, the game's learned model (ai/model.py), or `rollout` for a
+    game without one."""
+    if name == "model" and model_for(eng) is not None:
+        return ModelEvaluator()
+    return RandomRollout(margin_weight=0.0)
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One search's judgement of the played decision: the position's value, the played
+    decision's and the best found's (rewards in 0..1), the best's action, and the loss in
+    points of the reward scale (module doc)."""
+
+    before: float
+    after: float
+    best: float
+    action: Any
+    loss: float
+
+
+def _judge(result: SearchResult, played: Any) -> Judged:
+    before, values = _values(result)
+    acts = [o.action for o in result.options]
+    best_i, played_i = acts.index(result.action), acts.index(played)
+    best, after = max(values[best_i], values[played_i]), values[played_i]
+    visits = [o.visits for o in result.options]
+    noise = _standard_error(best, visits[best_i]) + _standard_error(after, visits[played_i])
+    loss = round(max(0.0, 100 * (best - after - NOISE_Z * noise)), 1)
+    return Judged(before, after, best, result.action, loss)
+
+
+def _search(
+    view: dict[str, Any],
+    seed: int,
+    budget: Budget,
+    evaluator: Evaluator,
+    cat: Any,
+    deadline: float | None,
+) -> SearchResult:
+    # no greedy prior: every option is searched, the one played included
+    bot = IsmctsBot(budget, evaluator=evaluator, prior_widening=0.0)
+    return bot.choose(view, seed, cat, deadline)
+
+
+def _margin_points(reward: float, now: int) -> float:
+    """A margin search's reward as the final margin it stands for, in points of score (the
+    gain from `now` is clamped to +-MARGIN_CLAMP per playout: MarginRollout)."""
+    return round(now + (2 * reward - 1) * MARGIN_CLAMP, 1)
+
+
 def review_task(
     task: dict[str, Any],
     budget: Budget,
     catalog: Any = None,
     deadline: float | None = None,
+    evaluator: str = WIN_EVALUATOR,
 ) -> dict[str, Any]:
     """One reviewed decision, searched from the task's view only (module doc). `catalog`: a
-    custom catalog (object or document) the view's game is played with."""
+    custom catalog (object or document) the view's game is played with; `evaluator`: the
+    win-chance search's (`win_evaluator`)."""
     view = task["view"]
     eng = engine_for_state(view)
     cat = eng.get_catalog(catalog) if catalog is not None else None
-    # no greedy prior: every option is searched, the one played included
-    bot = IsmctsBot(budget, evaluator=RandomRollout(margin_weight=0.0), prior_widening=0.0)
-    result = bot.choose(view, int(task["seed"]), cat, deadline)
+    seed = int(task["seed"])
+    result = _search(view, seed, budget, win_evaluator(eng, evaluator), cat, deadline)
     base = eng.WorldSampler(view, cat).base
     seat = int(task["seat"])
     played = eng.parse_decision(base, task["played"])
@@ -195,14 +257,23 @@ def review_task(
         raise IllegalDecision(
             "illegal_decision", msg("The decision reviewed is not an option here."), None, ""
         )
-    before, values = _values(result)
-    best_i, played_i = acts.index(result.action), acts.index(played)
-    win_best, win_after = max(values[best_i], values[played_i]), values[played_i]
-    visits = [o.visits for o in result.options]
-    noise = _standard_error(win_best, visits[best_i]) + _standard_error(win_after, visits[played_i])
-    loss = round(max(0.0, 100 * (win_best - win_after - NOISE_Z * noise)), 1)
-    is_best = played_i == best_i or loss == 0
-    best_json = eng.action_to_json(base, seat, result.action)
+    win = _judge(result, played)
+    judged, iterations, truncated = win, result.iterations, result.truncated
+    extra: dict[str, Any] = {"judged_by": "win"}
+    if win.before < HOPELESS:
+        now = tuple(margin(eng, base, s) for s in range(base.n))
+        second = _search(view, seed, budget, MarginRollout(now), cat, deadline)
+        iterations += second.iterations
+        truncated = truncated or second.truncated
+        if second.iterations:
+            judged = _judge(second, played)
+            pts = [_margin_points(x, now[seat]) for x in (judged.before, judged.after, judged.best)]
+            extra = {
+                "judged_by": "margin",
+                "margin": {"now": now[seat], "before": pts[0], "after": pts[1], "best": pts[2]},
+            }
+    _, values = _values(result)
+    best_json = eng.action_to_json(base, seat, judged.action)
     played_json = eng.action_to_json(base, seat, played)
     spell = eng.decision_notation
     return {
@@ -211,15 +282,16 @@ def review_task(
         "decision": played_json,
         "notation": spell(played_json),
         "best": {"decision": best_json, "notation": spell(best_json)},
-        "win_before": _pct(before),
-        "win_after": _pct(win_after),
-        "win_best": _pct(win_best),
-        "loss": loss,
-        "accuracy": round(move_accuracy(loss), 1),
-        "verdict": verdict(loss, is_best),
+        "win_before": _pct(win.before),
+        "win_after": _pct(win.after),
+        "win_best": _pct(max(values[acts.index(judged.action)], win.after)),
+        **extra,
+        "loss": judged.loss,
+        "accuracy": round(move_accuracy(judged.loss), 1),
+        "verdict": verdict(judged.loss, judged.loss == 0),
         "options": len(acts),
-        "iterations": result.iterations,
-        "truncated": result.truncated,
+        "iterations": iterations,
+        "truncated": truncated,
     }
 
 

@@ -1,9 +1,13 @@
-"""Does the review tell strong play from random play? (docs/review.md, issue 20)
+"""Does the review tell strong play from random play? (docs/review.md, issues 20 and 31)
 
-For each game: N two-seat games where one seat (alternating) is played by an ISMCTS bot and
-the other by uniformly random options; each game is reviewed (ai/review.py) with a fixed
-budget per decision, and the strong seat's accuracy minus the random seat's is recorded. The
+For each game: N games where one seat (in turn) is played by an ISMCTS bot and the others by
+uniformly random options; each game is reviewed (ai/review.py) with a fixed budget per
+decision, and the strong seat's accuracy minus the random seats' (their mean) is recorded. The
 answer: per game the mean gap with a 95 % interval (t, and a bootstrap percentile one).
+`--seats 3` or 4: the random seats are the trailing ones, judged mostly by margin (review.py
+HOPELESS). `--evaluator` (repeatable): the win search's evaluation (review.py EVALUATORS);
+with two, each game is played once and reviewed with each, and the difference of their gaps
+(second minus first) is given with its interval too (paired: the same games).
 
     python -m benchmarks.review_accuracy --games 40 --strong 300 --review 100 \
         --out docs/measurements/review-accuracy.json
@@ -23,21 +27,21 @@ from pathlib import Path
 from typing import Any
 
 from ai.bots import Budget, IsmctsBot
-from ai.review import assemble, plan, review_task
+from ai.review import EVALUATORS, WIN_EVALUATOR, assemble, plan, review_task
 from engine.games import GAMES, engine
 
 T975 = {5: 2.571, 9: 2.262, 19: 2.093, 29: 2.045, 39: 2.023}
 
 
 def strong_against_random(
-    eng: Any, seed: int, bot: IsmctsBot
+    eng: Any, seed: int, bot: IsmctsBot, seats: int = 2
 ) -> tuple[dict[str, Any], list[dict[str, Any]], int, float]:
-    """A 2-seat game, `bot` on seat `seed % 2` and random options on the other: its set-up,
-    its decisions, the strong seat and what that seat won."""
-    setup = eng.tournament_setup(seed, 2, None)
+    """A game of `seats`, `bot` on seat `seed % seats` and random options on the others: its
+    set-up, its decisions, the strong seat and what that seat won."""
+    setup = eng.tournament_setup(seed, seats, None)
     g = eng.new_game_internal(setup)
     rnd = random.Random(seed)
-    strong_seat = seed % 2
+    strong_seat = seed % seats
     decisions = []
     while not g.over:
         seat = eng.current_player(g)
@@ -53,29 +57,43 @@ def strong_against_random(
 
 
 def reviewed_seats(
-    eng: Any, setup: dict[str, Any], decisions: list[dict[str, Any]], seed: int, budget: Budget
+    eng: Any,
+    setup: dict[str, Any],
+    decisions: list[dict[str, Any]],
+    seed: int,
+    budget: Budget,
+    evaluator: str = WIN_EVALUATOR,
 ) -> dict[str, Any]:
     """The review of a game's decisions, every position searched with `budget`."""
-    walked = plan(eng, eng.new_game_internal(setup), decisions, None, seed)
+    g = eng.new_game_internal(setup)
+    walked = plan(eng, g, decisions, None, seed)
     tasks = [d.task for d in walked if d.task is not None]
-    return assemble(walked, [review_task(t, budget) for t in tasks], 2)
+    rows = [review_task(t, budget, evaluator=evaluator) for t in tasks]
+    return assemble(walked, rows, g.n)
 
 
-def one_game(game: str, seed: int, strong_it: int, review_it: int) -> dict[str, Any]:
-    """A strong-vs-random game and its review: both seats' accuracies."""
+def one_game(
+    game: str, seed: int, strong_it: int, review_it: int, seats: int, evaluators: list[str]
+) -> dict[str, Any]:
+    """A strong-vs-random game and its review by each evaluator: the seats' accuracies."""
     eng = engine(game)
     bot = IsmctsBot(Budget(iterations=strong_it))
-    setup, decisions, strong_seat, won = strong_against_random(eng, seed, bot)
-    seats = reviewed_seats(eng, setup, decisions, seed, Budget(iterations=review_it))
-    acc = [s["accuracy"] for s in seats["seats"]]
-    return {
-        "seed": seed,
-        "strong_seat": strong_seat,
-        "strong_won": won,
-        "strong_accuracy": acc[strong_seat],
-        "random_accuracy": acc[1 - strong_seat],
-        "gap": round(acc[strong_seat] - acc[1 - strong_seat], 1),
-    }
+    setup, decisions, strong_seat, won = strong_against_random(eng, seed, bot, seats)
+    out: dict[str, Any] = {"seed": seed, "strong_seat": strong_seat, "strong_won": won}
+    for name in evaluators:
+        rows = reviewed_seats(eng, setup, decisions, seed, Budget(iterations=review_it), name)
+        acc = [s["accuracy"] for s in rows["seats"]]
+        weak = statistics.mean(a for s, a in enumerate(acc) if s != strong_seat)
+        by = [r.get("judged_by") for r in rows["decisions"] if "verdict" in r]
+        out[name] = {
+            "strong_accuracy": acc[strong_seat],
+            "random_accuracy": round(weak, 1),
+            "gap": round(acc[strong_seat] - weak, 1),
+            "judged_by_margin": by.count("margin"),
+            "reviewed": len(by),
+            "iterations": rows["iterations"],
+        }
+    return out
 
 
 def interval(gaps: list[float], seed: int = 0) -> dict[str, Any]:
@@ -99,22 +117,31 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--strong", type=int, default=300, help="the strong bot's iterations")
     p.add_argument("--review", type=int, default=100, help="review iterations per decision")
     p.add_argument("--game", action="append", help="one game (default: every game)")
+    p.add_argument("--seats", type=int, default=2)
+    p.add_argument("--first", type=int, default=0, help="the first game's seed")
+    p.add_argument("--evaluator", action="append", choices=EVALUATORS)
     p.add_argument("--out")
     args = p.parse_args(argv)
+    evaluators = args.evaluator or [WIN_EVALUATOR]
     out: dict[str, Any] = {
         "command": "python -m benchmarks.review_accuracy " + " ".join(sys.argv[1:]),
         "strong_iterations": args.strong,
         "review_iterations": args.review,
+        "seats": args.seats,
         "load_average_1min": round(os.getloadavg()[0], 2),
         "games": {},
     }
     for game in args.game or list(GAMES):
         t0 = time.perf_counter()
         rows = []
-        for s in range(args.games):
-            rows.append(one_game(game, s, args.strong, args.review))
+        for s in range(args.first, args.first + args.games):
+            rows.append(one_game(game, s, args.strong, args.review, args.seats, evaluators))
             print(game, json.dumps(rows[-1]), flush=True)
-        summary = interval([r["gap"] for r in rows])
+        summary: dict[str, Any] = {e: interval([r[e]["gap"] for r in rows]) for e in evaluators}
+        if len(evaluators) == 2:
+            a, b = evaluators
+            diff = [r[b]["gap"] - r[a]["gap"] for r in rows]
+            summary[f"{b}_minus_{a}"] = interval(diff)
         summary["strong_win_rate"] = round(statistics.mean(r["strong_won"] for r in rows), 3)
         summary["seconds"] = round(time.perf_counter() - t0, 1)
         print(game, json.dumps(summary), flush=True)

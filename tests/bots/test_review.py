@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from http_support import check_response, make_app
 
-from ai.bots import Budget, IsmctsBot
+from ai.bots import Budget, GreedyBot, IsmctsBot
 from ai.review import (
     BLUNDER,
+    HOPELESS,
     assemble,
     game_accuracy,
     move_accuracy,
@@ -305,3 +306,78 @@ def test_a_review_stopped_by_the_deadline_says_so() -> None:
     late = [d for d in body["decisions"] if d.get("skipped") == "deadline"]
     assert late, body["decisions"][:3]
     assert all(d["iterations"] > 0 for d in body["decisions"] if "verdict" in d)
+
+
+def hopeless_state(toy: Any) -> dict[str, Any]:
+    """Toy Match, seat 0 to play 9 points against 51 with one card left in the deck: it cannot
+    win (TM-6.2), whatever it does. Playing R9 scores 9 (TM-3.1) and seat 1, holding only B3,
+    must then draw the last card (TM-5.2): lost by 33; R1 loses by 41; drawing ends the game at
+    once, lost by 42. (Seat 0 does not see B3 and R6: in a world where seat 1 holds R6, it
+    plays it and wins, 6 more points; the order of the options stays.)"""
+    state = toy.new_game({"game": toy.GAME_ID, "seats": 2, "seed": 1})
+    played = [("B9", None)] + [(c, 1) for c in ("B8", "B7", "B6", "B5", "B4", "B1", "R8", "R7")]
+    played += [(c, 0) for c in ("R2", "R3", "R4")] + [("R5", 1)]
+    state["seats"][0]["hand"] = ["R9", "R1", "B2"]
+    state["seats"][1]["hand"] = ["B3"]
+    state["deck"] = ["R6"]
+    state["pile"] = [{"card": c, "seat": s} for c, s in played]
+    state["turn"] = {"seat": 0, "number": 14}
+    options = [{"seat": 0, "type": "play", "card": c} for c in ("R9", "R1")]
+    state["pending"] = {**state["pending"], "options": [*options, {"seat": 0, "type": "draw"}]}
+    return toy.game_to_json(toy.load(state))  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("played", ["draw", "R1", "R9"])
+def test_a_seat_that_cannot_win_is_judged_by_the_margin_it_keeps(toy: Any, played: str) -> None:
+    """Every option's win chance is 0: by win chance alone all three are `best`. Judged by the
+    score margin (HOPELESS), R9 is best and giving up its 8 or 9 points is not."""
+    state = hopeless_state(toy)
+    req = {"state": state, "decisions": [played], "budget": {"iterations": 300}}
+    body = check_response("POST", "/v1/review", CLIENT.post("/v1/review", json=req))
+    (row,) = body["decisions"]
+    assert row["judged_by"] == "margin" and row["win_before"] == row["win_after"] == 0, row
+    assert row["best"]["notation"] == "R9" and row["margin"]["now"] == -42
+    # the margins the seat can still reach, each decision's expected final margin
+    if played == "R9":
+        assert row["verdict"] == "best" and row["loss"] == 0
+    else:
+        assert row["margin"]["best"] > row["margin"]["after"] + 4, row
+        assert row["verdict"] not in ("best", "good") and row["loss"] >= 10, row
+    # two searches, each of the budget; the same request gives the same row
+    assert row["iterations"] == 2 * 300
+    assert check_response("POST", "/v1/review", CLIENT.post("/v1/review", json=req)) == body
+
+
+def lopsided_game(seed: int, seats: int, weak: int) -> tuple[dict[str, Any], list[Any]]:
+    """A Fora de Prumo game of greedy seats and one seat (`weak`) of seeded random options:
+    the weak seat soon trails far behind (seed 407, 4 seats: 9 points against 49 to 61)."""
+    eng = engine("fora-de-prumo")
+    setup = eng.tournament_setup(seed, seats, None)
+    g = eng.new_game_internal(setup)
+    rnd, greedy = random.Random(seed), GreedyBot()
+    decisions = []
+    while not g.over:
+        seat = eng.current_player(g)
+        opts = eng.legal_actions(g)
+        if seat != weak and len(opts) > 1:
+            a = greedy.choose(eng.game_view(g, seat), rnd.randrange(2**31)).action
+        else:
+            a = opts[rnd.randrange(len(opts))]
+        decisions.append(eng.action_to_json(g, seat, a))
+        eng.apply_action(g, a)
+    return setup, decisions
+
+
+def test_a_trailing_seat_of_a_lopsided_game_is_not_rated_all_best() -> None:
+    """Issue 31: a seat far behind used to score `best` at every decision once its win chance
+    was 0. Its hopeless decisions are now judged by margin, and random play there is caught."""
+    eng = engine("fora-de-prumo")
+    setup, decisions = lopsided_game(407, 4, 3)
+    walked = plan(eng, eng.new_game_internal(setup), decisions, {3}, 0)
+    rows = review_all([d.task for d in walked if d.task is not None], Budget(160))
+    hopeless = [r for r in rows if r["win_before"] < 100 * HOPELESS]
+    assert len(hopeless) >= 8 and all(r["judged_by"] == "margin" for r in hopeless)
+    assert all(r["judged_by"] == "win" for r in rows if r not in hopeless)
+    assert any(r["verdict"] not in ("best", "good") for r in hopeless), hopeless
+    seat = assemble(walked, rows, 4)["seats"][3]
+    assert seat["accuracy"] < 90, seat
