@@ -30,6 +30,21 @@ From it:
   thresholds on win% are 5/10/15; ours are twice as wide because a few hundred determinized
   playouts estimate a win chance to a few points only.
 
+When winning is out of reach (the win search's `win_before` below HOPELESS, 5 %), every
+option's win chance reads about 0 and every decision would be `best`: a seat far behind could
+play at random and be rated 100 % accurate. Such a decision is judged instead by what the seat
+can still change, the score margin it keeps (own total minus the best other seat's): a second
+search of the same budget and seed whose rewards are the margin each seat gains from where the
+search began (`MarginRollout`, each playout's gain clamped to +-MARGIN_CLAMP = 20 points and
+mapped to 0..1). `loss`, `best`, `accuracy` and the verdict then come from it, on the same
+0..100 scale, where 100 points are 40 points of score: a loss of 10 is 4 points of final
+margin thrown away. The row says `judged_by: "margin"` (else `"win"`) and gives `margin`:
+the margin now and the expected final margins (before, after the decision played, after the
+best found), in points of score. The margin as it stands is public (what the greedy bot
+reads, ai/base.py `margin`), so the second search is as fair as the first. The second search
+runs only for such positions: the win search's root value decides, so a review pays for it
+only where it is needed (docs/review.md has the cost).
+
 Per seat: the counts of each verdict and an accuracy, the mean of the arithmetic and the
 harmonic mean of its decisions' accuracies (each at least 1 in the harmonic mean): like
 lichess's game accuracy (which averages a volatility-weighted and a harmonic mean) one

@@ -123,7 +123,9 @@ function decisionList(answer) {
       li.className = "muted";
       li.textContent = `${d.seat === null ? "" : seatName(d.seat) + ": "}${d.skipped === "forced" ? t("rv_forced") : t("rv_not_reviewed")}`;
     } else {
-      li.textContent = t("rv_row", { seat: seatName(d.seat), decision: optionText(d.decision), win: d.win_after }) + " ";
+      li.textContent = (d.judged_by === "margin"
+        ? t("rv_row_margin", { seat: seatName(d.seat), decision: optionText(d.decision), margin: d.margin.after })
+        : t("rv_row", { seat: seatName(d.seat), decision: optionText(d.decision), win: d.win_after })) + " ";
       li.appendChild(badge(d.verdict));
       li.classList.add("reviewed");
       li.addEventListener("click", () => showAlternative(d));
@@ -140,12 +142,18 @@ async function showAlternative(d) {
   altShown = d;
   const out = await api("/v1/replay", { ...(log.setup ? { setup: log.setup } : { state: log.state }), decisions: log.decisions.slice(0, d.index) });
   const after = await api("/v1/resolve", { state: out.state, decisions: [d.best.decision] });
+  // a seat that could no longer win is judged by its score margin (docs/review.md)
   $("review-alt-text").textContent = d.verdict === "best"
     ? t("rv_alt_best", { index: d.index, decision: optionText(d.decision), win: d.win_after })
-    : t("rv_alt_other", {
-      index: d.index, best: optionText(d.best.decision), win_best: d.win_best,
-      decision: optionText(d.decision), win: d.win_after, verdict: verdictName(d.verdict),
-    });
+    : d.judged_by === "margin"
+      ? t("rv_alt_margin", {
+        index: d.index, best: optionText(d.best.decision), m_best: d.margin.best,
+        decision: optionText(d.decision), m_after: d.margin.after, verdict: verdictName(d.verdict),
+      })
+      : t("rv_alt_other", {
+        index: d.index, best: optionText(d.best.decision), win_best: d.win_best,
+        decision: optionText(d.decision), win: d.win_after, verdict: verdictName(d.verdict),
+      });
   box.classList.remove("hidden");
   await showBoard($("review-alt-board"), { state: after.state });
   for (const li of document.querySelectorAll("#review-decisions li")) li.classList.toggle("picked", Number(li.dataset.index) === d.index);
