@@ -84,8 +84,9 @@ SEED_BITS = 63
 # whether it wins, and every option reads ~0: such a decision is judged by a second search
 # whose rewards are the score margin the seat gains from here (module doc, docs/review.md).
 HOPELESS = 0.05
-# the win-chance search's evaluation (`win_evaluator`; measured in docs/review.md)
-EVALUATORS = ("rollout", "model")
+# the win-chance search's evaluations (`win_evaluator`), each with the NOISE_Z its losses are
+# discounted by (measured in docs/review.md, "The evaluation")
+EVALUATORS: dict[str, float] = {"rollout": NOISE_Z, "model": NOISE_Z}
 WIN_EVALUATOR = "rollout"
 
 
@@ -201,9 +202,9 @@ def win_evaluator(eng: GameModule, name: str) -> Evaluator:
     """The evaluation of the win-chance search (EVALUATORS): `rollout`, random playouts scored
     by win shares alone; `model`, the game's learned model (ai/model.py), or `rollout` for a
     game without one."""
-    if name == "model" and model_for(eng) is not None:
-        return ModelEvaluator()
-    return RandomRollout(margin_weight=0.0)
+    if name == "rollout" or model_for(eng) is None:
+        return RandomRollout(margin_weight=0.0)
+    return ModelEvaluator()
 
 
 @dataclass(frozen=True)
@@ -219,14 +220,14 @@ class Judged:
     loss: float
 
 
-def _judge(result: SearchResult, played: Any) -> Judged:
+def _judge(result: SearchResult, played: Any, noise_z: float = NOISE_Z) -> Judged:
     before, values = _values(result)
     acts = [o.action for o in result.options]
     best_i, played_i = acts.index(result.action), acts.index(played)
     best, after = max(values[best_i], values[played_i]), values[played_i]
     visits = [o.visits for o in result.options]
     noise = _standard_error(best, visits[best_i]) + _standard_error(after, visits[played_i])
-    loss = round(max(0.0, 100 * (best - after - NOISE_Z * noise)), 1)
+    loss = round(max(0.0, 100 * (best - after - noise_z * noise)), 1)
     return Judged(before, after, best, result.action, loss)
 
 
@@ -272,7 +273,7 @@ def review_task(
         raise IllegalDecision(
             "illegal_decision", msg("The decision reviewed is not an option here."), None, ""
         )
-    win = _judge(result, played)
+    win = _judge(result, played, EVALUATORS[evaluator])
     judged, iterations, truncated = win, result.iterations, result.truncated
     extra: dict[str, Any] = {"judged_by": "win"}
     if win.before < HOPELESS:

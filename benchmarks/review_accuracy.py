@@ -6,8 +6,8 @@ decision, and the strong seat's accuracy minus the random seats' (their mean) is
 answer: per game the mean gap with a 95 % interval (t, and a bootstrap percentile one).
 `--seats 3` or 4: the random seats are the trailing ones, judged mostly by margin (review.py
 HOPELESS). `--evaluator` (repeatable): the win search's evaluation (review.py EVALUATORS);
-with two, each game is played once and reviewed with each, and the difference of their gaps
-(second minus first) is given with its interval too (paired: the same games).
+with more than one, each game is played once and reviewed with each, and the difference of
+each one's gap and the first's is given with its interval too (paired: the same games).
 
     python -m benchmarks.review_accuracy --games 40 --strong 300 --review 100 \
         --out docs/measurements/review-accuracy.json
@@ -72,13 +72,36 @@ def reviewed_seats(
     return assemble(walked, rows, g.n)
 
 
+def played(
+    game: str, seed: int, strong_it: int, seats: int, cache: Path | None
+) -> tuple[dict[str, Any], list[dict[str, Any]], int, float]:
+    """`strong_against_random`, kept in `cache` (a directory) when one is given: the games do
+    not depend on the review, so one set of games serves every review setting."""
+    path = cache / f"{game}-{seats}p-{strong_it}it-{seed}.json" if cache else None
+    if path is not None and path.is_file():
+        d = json.loads(path.read_text())
+        return d["setup"], d["decisions"], d["strong_seat"], d["won"]
+    bot = IsmctsBot(Budget(iterations=strong_it))
+    setup, decisions, strong_seat, won = strong_against_random(engine(game), seed, bot, seats)
+    if path is not None:
+        doc = {"setup": setup, "decisions": decisions, "strong_seat": strong_seat, "won": won}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(doc))
+    return setup, decisions, strong_seat, won
+
+
 def one_game(
-    game: str, seed: int, strong_it: int, review_it: int, seats: int, evaluators: list[str]
+    game: str,
+    seed: int,
+    strong_it: int,
+    review_it: int,
+    seats: int,
+    evaluators: list[str],
+    cache: Path | None = None,
 ) -> dict[str, Any]:
     """A strong-vs-random game and its review by each evaluator: the seats' accuracies."""
     eng = engine(game)
-    bot = IsmctsBot(Budget(iterations=strong_it))
-    setup, decisions, strong_seat, won = strong_against_random(eng, seed, bot, seats)
+    setup, decisions, strong_seat, won = played(game, seed, strong_it, seats, cache)
     out: dict[str, Any] = {"seed": seed, "strong_seat": strong_seat, "strong_won": won}
     for name in evaluators:
         rows = reviewed_seats(eng, setup, decisions, seed, Budget(iterations=review_it), name)
@@ -120,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seats", type=int, default=2)
     p.add_argument("--first", type=int, default=0, help="the first game's seed")
     p.add_argument("--evaluator", action="append", choices=EVALUATORS)
+    p.add_argument("--cache", type=Path, help="a directory keeping the games played")
     p.add_argument("--out")
     args = p.parse_args(argv)
     evaluators = args.evaluator or [WIN_EVALUATOR]
@@ -135,13 +159,14 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         rows = []
         for s in range(args.first, args.first + args.games):
-            rows.append(one_game(game, s, args.strong, args.review, args.seats, evaluators))
+            rows.append(
+                one_game(game, s, args.strong, args.review, args.seats, evaluators, args.cache)
+            )
             print(game, json.dumps(rows[-1]), flush=True)
         summary: dict[str, Any] = {e: interval([r[e]["gap"] for r in rows]) for e in evaluators}
-        if len(evaluators) == 2:
-            a, b = evaluators
-            diff = [r[b]["gap"] - r[a]["gap"] for r in rows]
-            summary[f"{b}_minus_{a}"] = interval(diff)
+        for b in evaluators[1:]:  # paired: the same games
+            a = evaluators[0]
+            summary[f"{b}_minus_{a}"] = interval([r[b]["gap"] - r[a]["gap"] for r in rows])
         summary["strong_win_rate"] = round(statistics.mean(r["strong_won"] for r in rows), 3)
         summary["seconds"] = round(time.perf_counter() - t0, 1)
         print(game, json.dumps(summary), flush=True)
