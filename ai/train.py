@@ -253,9 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--generation", type=int, default=1)
     p.add_argument("--out", help="the model file (default: the game's own, beside it)")
     p.add_argument("--data", help="also keep the self-play games (JSON: their moves)")
-    p.add_argument(
-        "--from-data", nargs="+", help="fit on games kept by --data (one or more files)"
-    )
+    p.add_argument("--from-data", nargs="+", help="fit on games kept by --data (one or more files)")
     p.add_argument("--plot", help="write a calibration plot (PNG; needs matplotlib)")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from engine import canonical
