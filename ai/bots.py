@@ -40,7 +40,7 @@ from ai.base import (
 )
 from ai.evaluators import Evaluator, RandomRollout
 from ai.mcts import IsmctsBot, Node
-from ai.model import ModelEvaluator
+from ai.model import learned_search
 from engine.errors import SetupError
 from engine.messages import msg
 
@@ -128,8 +128,8 @@ def make_bot(name: str, budget: Budget | None = None) -> Bot:
         return RandomBot()
     if name == "greedy":
         return GreedyBot()
-    if name == "ismcts":
-        return IsmctsBot(budget or LEVELS["medium"])
+    if name == "ismcts":  # the served search: leaves judged by the game's learned model
+        return learned_search(budget or LEVELS["medium"])
     raise SetupError(
         "unknown_bot",
         msg("unknown bot {name}; known: {known}", name=repr(name), known=list(BOT_NAMES)),
@@ -145,17 +145,19 @@ def parse_bot_spec(spec: str) -> tuple[str, Bot]:
     variants measured and not kept (MAST, greedy or truncated rollouts) are built by
     `benchmarks/variants.py` for the benchmark commands."""
     if spec in LEVELS:
-        return spec, IsmctsBot(LEVELS[spec])
+        return spec, learned_search(LEVELS[spec])
     if spec in ("random", "greedy", "ismcts"):
         return spec, make_bot(spec)
     kind, _, arg = spec.partition(":")
     if kind in ("ismcts", "model"):
-        # `model:`: leaves judged by the game's learned model (ai/model.py)
-        evaluator = ModelEvaluator() if kind == "model" else None
+        budget = None
         if arg.endswith("ms") and arg[:-2].isdigit():
-            return spec, IsmctsBot(Budget(time_ms=int(arg[:-2])), evaluator=evaluator)
-        if arg.endswith("it") and arg[:-2].isdigit():
-            return spec, IsmctsBot(Budget(iterations=int(arg[:-2])), evaluator=evaluator)
+            budget = Budget(time_ms=int(arg[:-2]))
+        elif arg.endswith("it") and arg[:-2].isdigit():
+            budget = Budget(iterations=int(arg[:-2]))
+        if budget is not None:
+            # `model:`: leaves judged by the game's learned model (ai/model.py)
+            return spec, learned_search(budget) if kind == "model" else IsmctsBot(budget)
     raise ValueError(
         f"unknown bot {spec!r}: use random, greedy, {', '.join(LEVELS)}, ismcts:<n>it,"
         " ismcts:<n>ms, model:<n>it or model:<n>ms"

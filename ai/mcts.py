@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ai.base import (
@@ -170,6 +171,10 @@ def undo(descent: Descent) -> None:
         del children[key]
 
 
+# A prior's ranking of the root's options on one sampled world, best first (module doc).
+Ranking = Callable[[GameModule, Game, list[Action], int, random.Random], list[Action]]
+
+
 def greedy_ranking(
     eng: GameModule, world: Game, opts: list[Action], seat: int, rnd: random.Random
 ) -> list[Action]:
@@ -195,11 +200,14 @@ class IsmctsBot(Bot):
         exploration: float = 0.7,
         evaluator: Evaluator | None = None,
         prior_widening: float | None = PRIOR_WIDENING,
+        ranking: Ranking | None = None,
     ) -> None:
         self.budget = budget
         self.c = exploration
         self.evaluator: Evaluator = evaluator if evaluator is not None else RandomRollout()
-        self.prior_widening = prior_widening  # 0: no greedy prior; None: the game's
+        self.prior_widening = prior_widening  # 0: no prior; None: the game's
+        # how the prior ranks the root's options (default: the greedy bot's one-ply margin)
+        self.ranking: Ranking = ranking if ranking is not None else greedy_ranking
         self.last_root: Node | None = None  # the last search tree, for inspection
 
     def pick(self, start: Start, seed: int, deadline: float | None) -> SearchResult:
@@ -221,7 +229,7 @@ class IsmctsBot(Bot):
         widening = self._widening(eng)
         ranked = None
         if widening > 0:
-            ranked = greedy_ranking(eng, sampler.sample(rnd), opts, seat, rnd)
+            ranked = self.ranking(eng, sampler.sample(rnd), opts, seat, rnd)
         iterate = self.iterate
         while done < limit and time.perf_counter() < end:
             widened = None

@@ -28,10 +28,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ai.base import Budget
 from ai.evaluators import RandomRollout, final_rewards
+from ai.mcts import IsmctsBot, greedy_ranking
 from engine.games import GameModule
 
 FORMAT = "card-referee-eval/1"
+# UCB's exploration constant for a search judged by the model: its rewards are smooth win
+# shares, not the 0/1 of a playout, so the values of sibling options lie closer together and
+# a smaller c lets them count (0.1-0.3 measured alike, 0.7 worse: docs/model.md)
+EXPLORATION = 0.15
 
 
 class ModelError(ValueError):
@@ -116,6 +122,13 @@ def _load(game: str, path: Path, mtime: float) -> Model:
     return Model.from_json(json.loads(path.read_text()), engine(game))
 
 
+def evaluation_version(eng: GameModule) -> str:
+    """What judges the game's positions in a served search: its model's version, or
+    `playouts` (a game without a model); the position cache's keys carry it."""
+    model = model_for(eng)
+    return model.version if model is not None else "playouts"
+
+
 def model_for(eng: GameModule) -> Model | None:
     """The game's trained model, read once per file version; None when it has none."""
     path = model_path(eng)
@@ -157,3 +170,30 @@ class ModelEvaluator:
 
 
 FALLBACK = RandomRollout()
+
+
+def model_ranking(
+    eng: GameModule, world: Any, opts: list[Any], seat: int, rnd: random.Random
+) -> list[Any]:
+    """The root's options best first by the model's win share for `seat` one ply later on
+    `world` (a prior for the search, ai/mcts.py `Ranking`), ties in a seeded random order;
+    the greedy margin's ranking for a game without a model."""
+    model, feats = model_for(eng), eng.INFO.features
+    if model is None or feats is None:
+        return greedy_ranking(eng, world, opts, seat, rnd)
+    shuffled = list(opts)
+    rnd.shuffle(shuffled)
+    values = {}
+    for a in shuffled:
+        g = world.copy()
+        eng.apply_action(g, a)
+        values[a] = final_rewards(eng, g, 0.0)[seat] if g.over else model.shares(feats.of(g))[seat]
+    return sorted(shuffled, key=lambda a: -values[a])
+
+
+def learned_search(budget: Budget, prior_widening: float | None = None) -> IsmctsBot:
+    """ISMCTS whose leaves the game's learned model judges (random playouts for a game without
+    one), with its exploration constant (EXPLORATION)."""
+    return IsmctsBot(
+        budget, exploration=EXPLORATION, evaluator=ModelEvaluator(), prior_widening=prior_widening
+    )

@@ -6,7 +6,8 @@ Game-agnostic: the features are the game's (`GameInfo.features`), the model ai/m
    decision from that seat's view only, as in a tournament), on `--seats` seats in turn, the
    first seat going round; deal `seed + i` for game i, so a run is a function of its
    arguments. Each position a seat decided in gives one row per seat: its features and its
-   final win share (A-8.2, F-8: a shared win split). The games run in `--processes` local
+   final win share (A-8.2, F-8: a shared win split); a game is kept as its moves, so the
+   positions are replayed and their features computed when the model is fitted. The games run in `--processes` local
    processes, or with `--queue redis://HOST:6379/0` as RQ jobs on the `games` queue, played by
    any number of `rq worker -w ai.queue.Worker` processes that reach that Redis (docs/scale.md),
    with the local run's exact results for an iteration budget; a progress bar follows them.
@@ -27,6 +28,7 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -44,24 +46,47 @@ MARGIN_SCALE = 12.0  # the hand-written margin's scale (the depth cut-off's)
 
 
 def selfplay_job(args: Sequence[Any]) -> dict[str, Any]:
-    """One self-play game: (game, seats, bot spec, deal) -> every decided position's features
-    per seat, each seat's total score there (for the margin baseline), and the result."""
+    """One self-play game: (game, seats, bot spec, deal) -> the game as the index of each
+    step's option among the legal ones (`replay` plays it again) and its result."""
     game, seats, spec, deal = args
     eng = engine(game)
-    feats = eng.INFO.features
-    if feats is None:
-        raise ValueError(f"{game} declares no features")
-    rows: list[list[list[float]]] = []
-    totals: list[list[int]] = []
+    moves: list[int] = []
 
     def observe(g: Any, seat: int, action: Any) -> None:
-        if len(eng.legal_actions(g)) > 1:
-            rows.append([[round(x, 6) for x in row] for row in feats.of(g)])
-            totals.append([s["total"] for s in eng.final_scores(g)["seats"]])
+        moves.append(eng.legal_actions(g).index(action))
 
     bots = [worker_bot(spec) for _ in range(seats)]
     result, _, _ = play_game(deal, bots, first_seat=deal % seats, game=game, observe=observe)
-    return {"deal": deal, "seats": seats, "rows": rows, "totals": totals, "result": result}
+    return {
+        "game": game,
+        "bot": spec,
+        "deal": deal,
+        "seats": seats,
+        "moves": moves,
+        "result": result,
+    }
+
+
+def positions(record: dict[str, Any]) -> tuple[list[list[list[float]]], list[list[int]]]:
+    """A self-play game replayed: at every position where a seat had a choice, every seat's
+    features and its total score as the position stands (the margin baseline's input)."""
+    eng = engine(record["game"])
+    feats = eng.INFO.features
+    if feats is None:
+        raise ValueError(f"{record['game']} declares no features")
+    setup = eng.tournament_setup(record["deal"], record["seats"], None)
+    setup["first_seat"] = record["deal"] % record["seats"]
+    g = eng.new_game_internal(setup)
+    rows, totals = [], []
+    for i in record["moves"]:
+        opts = eng.legal_actions(g)
+        if len(opts) > 1:
+            rows.append(feats.of(g))
+            totals.append([s["total"] for s in eng.final_scores(g)["seats"]])
+        eng.apply_action(g, opts[i])
+    if not g.over:
+        raise ValueError(f"deal {record['deal']}: the recorded game does not end where it did")
+    return rows, totals
 
 
 # -- the fit (numpy: the `train` extra) -----------------------------------------------------
@@ -73,7 +98,7 @@ def _groups(games: list[dict[str, Any]]) -> dict[int, tuple[Any, Any, Any]]:
 
     by: dict[int, list[tuple[Any, Any, Any]]] = {}
     for gm in games:
-        for rows, tot in zip(gm["rows"], gm["totals"], strict=True):
+        for rows, tot in zip(*positions(gm), strict=True):
             by.setdefault(gm["seats"], []).append((rows, gm["result"], tot))
     return {
         n: (
@@ -227,8 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ridge", type=float, default=1.0)
     p.add_argument("--generation", type=int, default=1)
     p.add_argument("--out", help="the model file (default: the game's own, beside it)")
-    p.add_argument("--data", help="also keep the self-play positions (JSON)")
-    p.add_argument("--from-data", help="fit on positions kept by --data instead of playing")
+    p.add_argument("--data", help="also keep the self-play games (JSON: their moves)")
+    p.add_argument("--from-data", nargs="+", help="fit on games kept by --data (one or more files)")
     p.add_argument("--plot", help="write a calibration plot (PNG; needs matplotlib)")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
@@ -244,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--seats: {args.game} is played by {eng.INFO.min_seats}..{eng.INFO.max_seats}")
     t0 = time.perf_counter()
     if args.from_data:
-        played = json.loads(Path(args.from_data).read_text())["games"]
+        played = [g for f in args.from_data for g in json.loads(Path(f).read_text())["games"]]
     else:
         try:
             played = selfplay(
@@ -267,9 +292,9 @@ def main(argv: list[str] | None = None) -> int:
     held = [g for g in played if not g["deal"] % HOLD_OUT_EVERY]
     weights = fit(train, args.ridge)
     report = {
-        "bot": args.bot,
+        "bots": dict(Counter(g.get("bot", args.bot) for g in played)),
         "games": len(played),
-        "seats": seats,
+        "seats": dict(Counter(str(g["seats"]) for g in played)),
         "seed": args.seed,
         "ridge": args.ridge,
         "selfplay_s": round(selfplay_s, 1),

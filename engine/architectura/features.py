@@ -21,15 +21,18 @@ BASE = (
     "tokens",  # protection tokens left (A-6.1)
     "exposed",  # current value of its own unprotected top cards with a free cell on their
     # right: the next card played there is compared with them (A-4.1, A-5)
+    "threatened",  # of those, the value the other seats' unplayed cards could destroy: each
+    # card's value times the share of their cards worth at least twice it (A-5.2)
+    "threat",  # the same of the other seats' exposed cards, by its own unplayed cards
     "to_move",  # 1 for the seat whose turn it is
     "mulligan",  # 1 while its once-a-game mulligan is unused (A-3.1b)
 )
 NAMES = BASE + tuple(f"{name}*progress" for name in BASE)
 
 
-def _exposed(g: Game) -> list[float]:
-    """Per seat, the summed current value of its exposed top cards (see BASE)."""
-    out = [0.0] * g.n
+def _exposed(g: Game) -> list[list[int]]:
+    """Per seat, the current values of its exposed top cards (see BASE)."""
+    out: list[list[int]] = [[] for _ in range(g.n)]
     city, owner, shielded = g.city, g.inst.owner, g.inst.shielded
     for cell, stack in enumerate(city):
         if not stack or cell % BLOCKS == BLOCKS - 1:
@@ -41,30 +44,44 @@ def _exposed(g: Game) -> list[float]:
         if right and right[-1][2]:  # a face-up card on its right: no free cell there
             continue
         v = current_value(g, cell)
-        if v is not None:
-            out[owner[iid]] += v
+        if v is not None and v > 0:
+            out[owner[iid]].append(v)
     return out
+
+
+def _at_risk(values: list[int], cards: list[int]) -> float:
+    """The value of `values` that `cards` (basic values) could destroy: each value times the
+    share of the cards worth at least twice it (A-5.2)."""
+    if not cards:
+        return 0.0
+    return sum(v * sum(1 for c in cards if c >= 2 * v) for v in values) / len(cards)
 
 
 def position_features(g: Game) -> list[list[float]]:
     """Every seat's features (NAMES), in seat order."""
     cdef = g.inst.cdef
     exposed = _exposed(g)
-    left = [len(g.hands[s]) + len(g.decks[s]) for s in range(g.n)]
+    unplayed = [
+        [cdef[i].basic_value or 0 for i in g.hands[s]]
+        + [cdef[i].basic_value or 0 for i in g.decks[s]]
+        for s in range(g.n)
+    ]
+    left = [len(u) for u in unplayed]
     progress = 1.0 - min(1.0, sum(left) / ((DECK + HAND_LIMIT) * g.n))
     rows = []
     for s in range(g.n):
         sc = seat_score(g, s)
-        value_left = sum(cdef[i].basic_value or 0 for i in g.hands[s]) + sum(
-            cdef[i].basic_value or 0 for i in g.decks[s]
-        )
+        others = [c for t in range(g.n) if t != s for c in unplayed[t]]
+        their_exposed = [v for t in range(g.n) if t != s for v in exposed[t]]
         base = [
             float(sc["total"]),
             float(sc["face_up_cards"]),
             float(left[s]),
-            float(value_left),
+            float(sum(unplayed[s])),
             float(g.tokens[s]),
-            exposed[s],
+            float(sum(exposed[s])),
+            _at_risk(exposed[s], others),
+            _at_risk(their_exposed, unplayed[s]),
             1.0 if g.seat == s else 0.0,
             0.0 if g.mulligan[s] else 1.0,
         ]
