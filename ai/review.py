@@ -10,7 +10,8 @@ order, on any worker (ai/jobs.py), and give the same answers.
 
 Each task is one ISMCTS search (ai/mcts.py) from the view, with rewards that are win shares
 alone (`RandomRollout(margin_weight=0)`), so an option's mean reward is its estimated win
-chance. Per root option the estimate is shrunk toward the position's value by PRIOR_VISITS
+chance. (`win_evaluator`: the game's learned model can judge the leaves instead; measured
+against the playouts and not the default, docs/review.md "The evaluation".) Per root option the estimate is shrunk toward the position's value by PRIOR_VISITS
 pseudo-visits, so that an option tried once and lost is not called a blunder on one rollout.
 From it:
 
@@ -85,8 +86,9 @@ SEED_BITS = 63
 # whose rewards are the score margin the seat gains from here (module doc, docs/review.md).
 HOPELESS = 0.05
 # the win-chance search's evaluations (`win_evaluator`), each with the NOISE_Z its losses are
-# discounted by (measured in docs/review.md, "The evaluation")
-EVALUATORS: dict[str, float] = {"rollout": NOISE_Z, "model": NOISE_Z}
+# discounted by: the model's values are smooth win shares, not a playout's 0 or 1, so the
+# playouts' bound on their noise would hide every difference (docs/review.md, "The evaluation")
+EVALUATORS: dict[str, float] = {"rollout": NOISE_Z, "model": 0.0}
 WIN_EVALUATOR = "rollout"
 
 

@@ -16,15 +16,20 @@ import pytest
 from http_support import check_response, make_app
 
 from ai.bots import Budget, GreedyBot, IsmctsBot
+from ai.evaluators import RandomRollout
+from ai.model import ModelEvaluator
 from ai.review import (
     BLUNDER,
+    EVALUATORS,
     HOPELESS,
     assemble,
     game_accuracy,
     move_accuracy,
     plan,
     review_all,
+    review_task,
     verdict,
+    win_evaluator,
 )
 from benchmarks.review_accuracy import reviewed_seats, strong_against_random
 from engine.games import GAMES, engine
@@ -381,3 +386,21 @@ def test_a_trailing_seat_of_a_lopsided_game_is_not_rated_all_best() -> None:
     assert any(r["verdict"] not in ("best", "good") for r in hopeless), hopeless
     seat = assemble(walked, rows, 4)["seats"][3]
     assert seat["accuracy"] < 90, seat
+
+
+@pytest.mark.parametrize("evaluator", list(EVALUATORS))
+def test_each_evaluation_of_the_win_search_tells_a_lost_decision(toy: Any, evaluator: str) -> None:
+    """The win search judged by playouts or by the game's learned model (the toy game has
+    one): drawing the last card loses outright, a blunder either way; the same task gives
+    the same row."""
+    state = last_card_state(toy)
+    eng = engine(toy.GAME_ID)
+    g = eng.load(state)
+    walked = plan(eng, g, [{"seat": 0, "type": "draw"}], None, 5)
+    task = walked[0].task
+    assert task is not None
+    judge = win_evaluator(eng, evaluator)
+    assert isinstance(judge, ModelEvaluator if evaluator == "model" else RandomRollout)
+    row = review_task(task, Budget(40), evaluator=evaluator)
+    assert row["verdict"] == "blunder" and row["judged_by"] == "win", row
+    assert review_task(task, Budget(40), evaluator=evaluator) == row
