@@ -10,8 +10,10 @@ order, on any worker (ai/jobs.py), and give the same answers.
 
 Each task is one ISMCTS search (ai/mcts.py) from the view, with rewards that are win shares
 alone (`RandomRollout(margin_weight=0)`), so an option's mean reward is its estimated win
-chance. (`win_evaluator`: the game's learned model can judge the leaves instead; measured
-against the playouts and not the default, docs/review.md "The evaluation".) Per root option the estimate is shrunk toward the position's value by PRIOR_VISITS
+chance. By default the leaves are judged by the game's learned model instead (ai/model.py,
+each seat's win share; `win_evaluator`, WIN_EVALUATOR), random playouts for a game without
+one: measured to tell strong from random play better at the review's default level
+(docs/review.md, "The evaluation"). The answer names the evaluation (`evaluation`). Per root option the estimate is shrunk toward the position's value by PRIOR_VISITS
 pseudo-visits, so that an option tried once and lost is not called a blunder on one rollout.
 From it:
 
@@ -68,7 +70,7 @@ from typing import Any
 from ai.base import margin
 from ai.bots import Budget, IsmctsBot, SearchResult
 from ai.evaluators import MARGIN_CLAMP, Evaluator, MarginRollout, RandomRollout
-from ai.model import ModelEvaluator, model_for
+from ai.model import ModelEvaluator, evaluation_version, model_for
 from engine.canonical import digest
 from engine.errors import IllegalDecision
 from engine.games import GameModule, engine_for_state
@@ -89,7 +91,7 @@ HOPELESS = 0.05
 # discounted by: the model's values are smooth win shares, not a playout's 0 or 1, so the
 # playouts' bound on their noise would hide every difference (docs/review.md, "The evaluation")
 EVALUATORS: dict[str, float] = {"rollout": NOISE_Z, "model": 0.0}
-WIN_EVALUATOR = "rollout"
+WIN_EVALUATOR = "model"
 
 
 def move_accuracy(loss: float) -> float:
@@ -207,6 +209,12 @@ def win_evaluator(eng: GameModule, name: str) -> Evaluator:
     if name == "rollout" or model_for(eng) is None:
         return RandomRollout(margin_weight=0.0)
     return ModelEvaluator()
+
+
+def evaluation(eng: GameModule, name: str = WIN_EVALUATOR) -> str:
+    """What judges the win search's leaves, as a review's answer names it: the model's version
+    (ai/model.py `evaluation_version`) or `playouts`."""
+    return evaluation_version(eng) if name == "model" else "playouts"
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from flask import Blueprint, Response, current_app
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from ai.bots import LEVELS, MAX_ITERATIONS, MAX_TIME_MS, Budget
-from ai.review import Decision, assemble, plan, review_all, review_seed
+from ai.review import Decision, assemble, evaluation, plan, review_all, review_seed
 from ai.service import MAX_SEED
 from app import schemas
 from app.endpoint import engine_errors, read_body
@@ -177,7 +177,7 @@ def review() -> Response:
             ),
             "/budget" if "budget" in body else "/level",
         )
-    head = {"game": eng.INFO.id, "settings": settings}
+    head = {"game": eng.INFO.id, "settings": settings, "evaluation": evaluation(eng)}
     rows = [{"index": d.index, "seat": d.seat, "options": d.options} for d in walked]
     if large or body.get("run_async"):
         return start_review(

@@ -340,7 +340,8 @@ def test_a_seat_that_cannot_win_is_judged_by_the_margin_it_keeps(toy: Any, playe
     req = {"state": state, "decisions": [played], "budget": {"iterations": 300}}
     body = check_response("POST", "/v1/review", CLIENT.post("/v1/review", json=req))
     (row,) = body["decisions"]
-    assert row["judged_by"] == "margin" and row["win_before"] == row["win_after"] == 0, row
+    assert row["judged_by"] == "margin" and row["win_before"] < 100 * HOPELESS, row
+    assert body["evaluation"].startswith(toy.GAME_ID)  # the toy game's model judged the win
     assert row["best"]["notation"] == "R9" and row["margin"]["now"] == -42
     # the margins the seat can still reach, each decision's expected final margin
     if played == "R9":
@@ -381,7 +382,7 @@ def test_a_trailing_seat_of_a_lopsided_game_is_not_rated_all_best() -> None:
     walked = plan(eng, eng.new_game_internal(setup), decisions, {3}, 0)
     rows = review_all([d.task for d in walked if d.task is not None], Budget(160))
     hopeless = [r for r in rows if r["win_before"] < 100 * HOPELESS]
-    assert len(hopeless) >= 8 and all(r["judged_by"] == "margin" for r in hopeless)
+    assert len(hopeless) >= 5 and all(r["judged_by"] == "margin" for r in hopeless)
     assert all(r["judged_by"] == "win" for r in rows if r not in hopeless)
     assert any(r["verdict"] not in ("best", "good") for r in hopeless), hopeless
     seat = assemble(walked, rows, 4)["seats"][3]
