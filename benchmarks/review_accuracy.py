@@ -30,7 +30,7 @@ from ai.bots import Budget, IsmctsBot
 from ai.review import EVALUATORS, WIN_EVALUATOR, assemble, plan, review_task
 from engine.games import GAMES, engine
 
-T975 = {5: 2.571, 9: 2.262, 19: 2.093, 29: 2.045, 39: 2.023}
+T975 = {5: 2.571, 7: 2.365, 9: 2.262, 19: 2.093, 29: 2.045, 39: 2.023}
 
 
 def strong_against_random(
