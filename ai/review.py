@@ -24,7 +24,8 @@ From it:
 - `loss = max(0, win_best - win_after - NOISE_Z * (se_best + se_after))`, in percentage
   points, where `se` bounds an estimate's standard error (`sqrt(p(1-p)/(visits + PRIOR_VISITS))`):
   what a few playouts cannot tell apart is not called a loss (NOISE_Z = 0.5 was measured to
-  separate strong from random play best, docs/review.md); `accuracy`: lichess's per-move
+  separate strong from random play best, docs/review.md; the model's values are smooth win
+  shares, which that bound would flatten: its z is 0, EVALUATORS); `accuracy`: lichess's per-move
   formula `103.1668 * exp(-0.04354 * loss) - 3.1669` clamped to 0..100 (lichess takes the
   drop from its engine's evaluation before the move, which is its best move's; ours is the
   best decision found);
