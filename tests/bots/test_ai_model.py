@@ -176,3 +176,28 @@ def test_the_served_search_takes_each_games_constant(monkeypatch: pytest.MonkeyP
     assert bot.c == exploration_of(eng) != PLAYOUT_EXPLORATION
     monkeypatch.setattr("ai.model.model_for", lambda eng: None)
     assert exploration_of(engine("architectura")) == PLAYOUT_EXPLORATION
+
+
+def test_the_service_answers_with_the_model_and_without_numpy() -> None:
+    """The training stack is an extra: a process where numpy cannot be imported still loads
+    every game's model and answers a suggestion judged by it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "from app import create_app\n"
+        "c = create_app({'TESTING': True}).test_client()\n"
+        "for game in ('architectura', 'fora-de-prumo'):\n"
+        "    s = c.post('/v1/games', json={'game': game, 'seats': 2, 'seed': 1}).get_json()\n"
+        "    st = s['state']\n"
+        "    r = c.post('/v1/suggest', json={'state': st, 'seat': st['pending']['seat'],"
+        " 'level': 'easy'})\n"
+        "    assert r.status_code == 200, r.get_json()\n"
+        "from ai.model import model_for\nfrom engine.games import engine\n"
+        "assert all(model_for(engine(g)) for g in ('architectura', 'fora-de-prumo'))\n"
+        "assert 'numpy' not in {m for m in sys.modules if sys.modules[m] is not None}\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "ok", out.stderr[-2000:]
