@@ -59,7 +59,8 @@ class BudgetSchema(Envelope):
 class SuggestSchema(Envelope):
     state = fields.Dict()
     view = fields.Dict()  # the answer of /v1/view for `seat`, in place of the state
-    seat = _strict_int(required=True, validate=validate.Range(0, MAX_SEATS - 1))
+    # absent: the view's own seat (`view_of`), or the seat the state asks (its pending)
+    seat = _strict_int(validate=validate.Range(0, MAX_SEATS - 1))
     level = fields.String(validate=validate.OneOf(list(LEVELS)))
     budget = fields.Nested(BudgetSchema)
     seed = _strict_int(load_default=0, validate=validate.Range(0, MAX_SEED))
