@@ -30,7 +30,6 @@ state and its seat's view get the same plan, step for step.
 
 from __future__ import annotations
 
-import functools
 import logging
 import math
 import random
@@ -43,7 +42,7 @@ from ai.bots import BOT_NAMES, LEVELS, Bot, Budget, Catalog, Game, make_bot
 from ai.cache import PositionCache
 from engine.canonical import digest, dumps
 from engine.errors import EngineError, IllegalDecision, InvalidState, Problem, SetupError
-from engine.games import GameModule, engine, engine_for_state
+from engine.games import GameModule, engine_for_state, nulls_written
 from engine.messages import msg
 from engine.protocol import view_mismatch, with_nulls
 
@@ -262,7 +261,7 @@ def load_view(
             None,
             "/view/view_of",
         )
-    view = with_nulls(view, _null_template(eng, view))
+    view = nulls_written(eng, view)
     try:
         sampler = eng.WorldSampler(view, cat)
         expected = eng.game_view(sampler.base, seat)
@@ -307,33 +306,6 @@ def _not_a_view(doc: dict[str, Any]) -> Problem:
         msg("A view names its seat (view_of): send what POST /v1/view answers, unchanged."),
         "/view_of",
     )
-
-
-def _null_template(eng: GameModule, view: dict[str, Any]) -> Any:
-    """A view of a new game of the same game, number of seats, viewer and variant: where a
-    view's fields may be null (None when the view says none of these plainly)."""
-    seats, viewer, variant = view.get("seats"), view.get("view_of"), view.get("variant")
-    if not isinstance(seats, list) or not isinstance(viewer, int) or isinstance(viewer, bool):
-        return None
-    if not 0 <= viewer < len(seats) <= MAX_TEMPLATE_SEATS:
-        return None
-    if not (variant is None or (isinstance(variant, str) and len(variant) <= MAX_VARIANT)):
-        return None
-    return _template_view(eng.INFO.id, len(seats), viewer, variant)
-
-
-MAX_TEMPLATE_SEATS = 8
-MAX_VARIANT = 40
-
-
-@functools.lru_cache(maxsize=256)
-def _template_view(game: str, seats: int, viewer: int, variant: str | None) -> Any:
-    eng = engine(game)
-    try:
-        g = eng.new_game_internal(eng.tournament_setup(0, seats, variant))
-    except EngineError:
-        return None  # no such game: the view's reader says what is wrong
-    return eng.game_view(g, viewer)
 
 
 def suggest(

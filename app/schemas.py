@@ -204,7 +204,9 @@ def refusal(field: fields.Field, name: str, value: Any) -> Msg | None:  # type: 
         return None
     # what the field takes, and what was sent (as the set-up's readers say it,
     # engine/setup_fields.py)
-    sentence = msg("{field} must be {wanted}, not {value}.", field=name, wanted=want, value=brief(value))
+    sentence = msg(
+        "{field} must be {wanted}, not {value}.", field=name, wanted=want, value=brief(value)
+    )
     choices = [v.choices for v in field.validators if isinstance(v, validate.OneOf)]
     if choices and isinstance(value, str):
         return did_you_mean(sentence, closest(value, [str(c) for c in choices[0]]))

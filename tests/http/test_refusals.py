@@ -103,9 +103,7 @@ def test_a_wrong_type_names_the_type_and_range(
         assert repr(choice) in detail, detail
 
 
-@pytest.mark.parametrize(
-    ("path", "place"), [(p, pl) for (p, pl), _ in FIELDS if len(pl[-1]) >= 3]
-)
+@pytest.mark.parametrize(("path", "place"), [(p, pl) for (p, pl), _ in FIELDS if len(pl[-1]) >= 3])
 def test_a_misspelt_name_gets_a_did_you_mean(path: str, place: tuple[str, ...]) -> None:
     name = place[-1]
     misspelt = name[:-2] + name[-1] + name[-2]  # the last two letters swapped
