@@ -112,6 +112,31 @@ class DecisionItem(fields.Field):  # type: ignore[type-arg]
         )
 
 
+class SeatOrSeats(fields.Field):  # type: ignore[type-arg]
+    """A seat, or an array of 1 to MAX_SEATS different seats (each an integer from 0 to
+    MAX_SEATS - 1): `events_for` of POST /v1/resolve."""
+
+    @staticmethod
+    def accepts(value: Any) -> bool:
+        seats = value if type(value) is list else [value]
+        return (
+            1 <= len(seats) <= MAX_SEATS
+            and all(type(s) is int and 0 <= s < MAX_SEATS for s in seats)
+            and len(set(seats)) == len(seats)
+        )
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not self.accepts(value):
+            raise ValidationError(self.wanted())
+        return value
+
+    @staticmethod
+    def wanted() -> Msg:
+        return msg(
+            "a seat (an integer from 0 to {hi}) or an array of different seats", hi=MAX_SEATS - 1
+        )
+
+
 def _decisions(least: int) -> BoundedList:
     return BoundedList(
         DecisionItem(),
@@ -148,6 +173,8 @@ def wanted(field: fields.Field) -> Msg | None:  # type: ignore[type-arg]
         return msg("an integer from {lo} to {hi}", lo=lo, hi=hi)
     if isinstance(field, JsonBool):
         return msg("true or false")
+    if isinstance(field, SeatOrSeats):
+        return field.wanted()
     if isinstance(field, DecisionItem):
         return msg("a decision object or a decision in notation (a string)")
     if isinstance(field, fields.String):
@@ -360,7 +387,8 @@ class StateSchema(Envelope):
 
 class ResolveSchema(StateSchema):
     decisions = _decisions(1)
-    events_for = _strict_int(validate=validate.Range(0, MAX_SEATS - 1))
+    # a seat's copy of the events (`events`), or several seats' (`events_by_seat`)
+    events_for = SeatOrSeats()
     notation = JsonBool()  # each event names its decision in notation
 
 
@@ -455,6 +483,8 @@ def _plain(field: fields.Field) -> Plain | None:  # type: ignore[type-arg]
         return lambda x: (type(x) is bool, x)
     if kind is DecisionItem:
         return lambda x: (DecisionItem.accepts(x), x)
+    if kind is SeatOrSeats:
+        return lambda x: (SeatOrSeats.accepts(x), x)
     return None
 
 
