@@ -262,7 +262,7 @@ def _full(e: jobq.QueueFull) -> ApiError:
 def _conn() -> redis.Redis:
     conn: redis.Redis | None = current_app.extensions.get(EXTENSION)
     if conn is None:  # the callers ask `configured` first: a request is refused before this
-        raise without_jobs("this request", None, "")
+        raise without_jobs(msg("this request"), None, "")
     return conn
 
 
