@@ -232,12 +232,12 @@ def load_view(
     if not isinstance(view, dict):
         raise InvalidView([Problem("invalid_view", msg("A view is a JSON object."))])
     view_of = view.get("view_of")
-    if "view_of" not in view or (
-        seat is None and (not isinstance(view_of, int) or isinstance(view_of, bool))
-    ):
-        raise InvalidView([_not_a_view(view)])
     if seat is None:  # the view's own seat
+        if not isinstance(view_of, int) or isinstance(view_of, bool):
+            raise InvalidView([_not_a_view(view)])
         seat = view_of
+    elif "view_of" not in view:
+        raise InvalidView([_not_a_view(view)])
     if view_of != seat or isinstance(view_of, bool):
         whose = (
             msg(

@@ -145,7 +145,9 @@ def wants_job(body: dict[str, Any]) -> bool:
 
 def large_budget(budget: dict[str, Any]) -> bool:
     """A suggestion's budget above the synchronous limit."""
-    return budget.get("iterations", 0) > MAX_ITERATIONS or budget.get("time_ms", 0) > MAX_TIME_MS
+    iterations: int = budget.get("iterations", 0)
+    time_ms: int = budget.get("time_ms", 0)
+    return iterations > MAX_ITERATIONS or time_ms > MAX_TIME_MS
 
 
 def _unavailable(why: str) -> ApiError:
