@@ -108,3 +108,18 @@ def test_a_view_without_its_nulls_is_drawn_the_same(game: str) -> None:
     light = _post("/v1/render", {"view": without_nulls(view)})
     assert whole.status_code == light.status_code == 200
     assert light.data == whole.data
+
+
+def test_a_reordered_hand_names_the_field_it_changes() -> None:
+    """A hand sorted otherwise is not what /v1/view answers: the answer names where the view
+    stops matching the state rebuilt from it (its options follow the hand's order)."""
+    view, seat = _positions("architectura", 2, every=5)[1]
+    view = copy.deepcopy(view)
+    hand = view["seats"][seat]["hand"]
+    assert len(hand) > 1
+    hand.reverse()
+    r = _post("/v1/suggest", {"view": view, "bot": "random"})
+    body = r.get_json()
+    assert r.status_code == 422 and body["code"] == "invalid_view", body
+    assert body["pointer"].startswith("/view/")
+    assert body["pointer"].removeprefix("/view") + " is " in body["detail"]
