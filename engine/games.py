@@ -26,7 +26,7 @@ from typing import Any, Protocol, Self, TypeVar, cast, overload
 from engine import architectura, fora_de_prumo  # each registers itself: see _PACKAGES
 from engine.errors import InvalidState, Problem, SetupError, short_repr
 from engine.messages import Msg, msg
-from engine.protocol import with_nulls
+from engine.protocol import null_skeleton, with_nulls
 from engine.registry import GameInfo, register_game, registered
 
 __all__ = [
@@ -295,4 +295,4 @@ def _template_view(game: str, seats: int, viewer: int, variant: str | None) -> A
         g = eng.new_game_internal(eng.tournament_setup(0, seats, variant))
     except (SetupError, InvalidState):
         return None  # no such game: the view's reader says what is wrong
-    return eng.game_view(g, viewer)
+    return null_skeleton(eng.game_view(g, viewer))

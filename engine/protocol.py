@@ -324,17 +324,44 @@ def with_nulls(doc: Any, template: Any) -> Any:
     """`doc` with every field that is null in `template` (a view of the same game, seats and
     viewer) and absent from `doc` written in as null: what a serializer that drops nulls
     leaves out, read as a state's absent nulls are. Array entries follow the template's entry
-    at the same place (its last one past its end); nothing else is changed."""
+    at the same place (its last one past its end); nothing else is changed, and `doc` itself
+    is answered when nothing is missing (the common case: no copy)."""
     if isinstance(doc, dict) and isinstance(template, dict):
-        out = {k: with_nulls(v, template.get(k)) for k, v in doc.items()}
-        for k, v in template.items():
-            if v is None and k not in out:
-                out[k] = None
-        return out
+        out: dict[Any, Any] | None = None
+        for k, t in template.items():
+            if t is None:
+                if k not in doc:
+                    out = dict(doc) if out is None else out
+                    out[k] = None
+            elif k in doc and isinstance(t, dict | list):
+                v = doc[k]
+                filled = with_nulls(v, t)
+                if filled is not v:
+                    out = dict(doc) if out is None else out
+                    out[k] = filled
+        return doc if out is None else out
     if isinstance(doc, list) and isinstance(template, list) and template:
         last = len(template) - 1
-        return [with_nulls(v, template[min(i, last)]) for i, v in enumerate(doc)]
+        items = [with_nulls(v, template[min(i, last)]) for i, v in enumerate(doc)]
+        return doc if all(a is b for a, b in zip(items, doc, strict=True)) else items
     return doc
+
+
+def null_skeleton(template: Any) -> Any:
+    """The part of `template` that `with_nulls` reads: its null fields and the objects and
+    arrays that lead to them (an empty array or object where there are none), so that filling
+    a view walks a few fields instead of the whole of it."""
+    if isinstance(template, dict):
+        out: dict[Any, Any] = {}
+        for k, v in template.items():
+            sub = null_skeleton(v)
+            if v is None or sub:
+                out[k] = sub
+        return out
+    if isinstance(template, list):
+        items = [null_skeleton(v) for v in template]
+        return items if any(items) else []
+    return None
 
 
 _ABSENT = object()
