@@ -123,3 +123,10 @@ def run_review(request: dict[str, Any]) -> dict[str, Any]:
 def run_review_part(parent_id: str) -> int:
     """A helper of review job `parent_id`: reviews its decisions until none is left."""
     return review_jobs.help_review(parent_id)
+
+
+def play_selfplay_game(args: list[Any]) -> dict[str, Any]:
+    """One self-play game of a training run (ai/train.py)."""
+    from ai.train import selfplay_job
+
+    return selfplay_job(args)

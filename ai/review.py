@@ -8,10 +8,11 @@ from), the decision played, and a seed. A task holds nothing the seat could not 
 fair by construction and independent of every other task: the tasks of a game can run in any
 order, on any worker (ai/jobs.py), and give the same answers.
 
-Each task is one ISMCTS search (ai/bots.py) from the view, with rewards that are win shares
-alone (`margin_weight=0`), so an option's mean reward is its estimated win chance. Per root
-option the estimate is shrunk toward the position's value by PRIOR_VISITS pseudo-visits, so
-that an option tried once and lost is not called a blunder on one rollout. From it:
+Each task is one ISMCTS search (ai/mcts.py) from the view, with rewards that are win shares
+alone (`RandomRollout(margin_weight=0)`), so an option's mean reward is its estimated win
+chance. Per root option the estimate is shrunk toward the position's value by PRIOR_VISITS
+pseudo-visits, so that an option tried once and lost is not called a blunder on one rollout.
+From it:
 
 - `win_before`: the position's value to the seat, the search's root estimate (the mean reward
   of all its iterations);
@@ -49,6 +50,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.bots import Budget, IsmctsBot, SearchResult
+from ai.evaluators import RandomRollout
 from engine.canonical import digest
 from engine.errors import IllegalDecision
 from engine.games import GameModule, engine_for_state
@@ -183,7 +185,7 @@ def review_task(
     eng = engine_for_state(view)
     cat = eng.get_catalog(catalog) if catalog is not None else None
     # no greedy prior: every option is searched, the one played included
-    bot = IsmctsBot(budget, margin_weight=0.0, prior_widening=0.0)
+    bot = IsmctsBot(budget, evaluator=RandomRollout(margin_weight=0.0), prior_widening=0.0)
     result = bot.choose(view, int(task["seed"]), cat, deadline)
     base = eng.WorldSampler(view, cat).base
     seat = int(task["seat"])

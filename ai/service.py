@@ -40,6 +40,7 @@ from typing import Any
 import ai.bots
 from ai.bots import BOT_NAMES, LEVELS, Bot, Budget, Catalog, Game, make_bot
 from ai.cache import PositionCache
+from ai.model import evaluation_version
 from engine.canonical import digest, dumps
 from engine.errors import EngineError, IllegalDecision, InvalidState, Problem, SetupError
 from engine.games import GameModule, engine_for_state, nulls_written
@@ -178,7 +179,9 @@ def _search(
     Returns (the stored answer: decision and stats, whether it came from the cache). A
     truncated search (stopped by `deadline`) is answered but not cached."""
     view = eng.game_view(g, seat)
-    key = cache_key(eng.INFO.rules_version, g.cat.hash, seat, view, settings)
+    # the evaluation is part of the answer: a new model never answers from an old one's cache
+    keyed = {**settings, "evaluation": evaluation_version(eng)}
+    key = cache_key(eng.INFO.rules_version, g.cat.hash, seat, view, keyed)
     stored = cache.get(key) if cache is not None else None
     if stored is not None:
         legal = {dumps(eng.action_to_json(g, seat, a)) for a in eng.legal_actions(g)}

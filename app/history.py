@@ -63,6 +63,7 @@ from engine.errors import (
 )
 from engine.games import DEFAULT_GAME, GameModule, engine
 from engine.messages import Msg, msg
+from engine.setup_fields import rounded_seed
 
 HISTORY = "history"
 COMPOSED = "composed"  # true on a state built from a position, and on its successors
@@ -187,7 +188,24 @@ def strip(
 # -- the history's content, read as strictly as the state -----------------------------------
 
 
-def mismatch(why: str, pointer: str, index: int | None = None) -> ApiError:
+def mismatch(why: str, pointer: str, index: int | None = None, setup: Any = None) -> ApiError:
+    """422 `history_mismatch`. When the history's set-up (`setup`) has a seed a client reading
+    JSON numbers as doubles may have rounded (`rounded_seed`), the answer says so rather than
+    blaming an edit: the rounded seed deals another game."""
+    seed = rounded_seed(setup)
+    if seed is not None:
+        said = msg(
+            (
+                "{why} The history's seed {seed} is above 2^53-1, the largest integer a client "
+                "reading JSON numbers as doubles (JavaScript, jq) keeps exactly: if such a "
+                "client relayed the state, it rounded the seed, which deals another game. Send "
+                "the history back byte for byte as the service wrote it, or start games with a "
+                "seed below 2^53 (the service picks one there when none is sent)."
+            ),
+            why=why,
+            seed=str(seed),
+        )
+        return ApiError(422, "history_mismatch", said, POINTER + "/setup/seed", index=index)
     return ApiError(
         422,
         "history_mismatch",

@@ -188,6 +188,7 @@ def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]
             msg("Decision {index} of the history is illegal there: {why}", index=index, why=why),
             f"{history.POINTER}/decisions/{err['index']}",
             err["index"],
+            setup,
         )
     state, sent = out["state"], body["state"]
     if state != sent:  # the state as the engine writes it: fields left out are recomputed
@@ -201,6 +202,7 @@ def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]
                     where=where,
                 ),
                 history.POINTER,
+                setup=setup,
             )
     return {
         "record": record_header(eng, state, len(decisions)),

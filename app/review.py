@@ -7,7 +7,7 @@ task (the deciding seat's view, the decision played, a seed) are made here, from
 public interface; the searches are ai/review.py's and read only the tasks.
 
 A review within the synchronous limit (its reviewed decisions times the per-decision budget at
-most MAX_ITERATIONS iterations and MAX_TIME_MS ms, ai/bots.py) is answered at once, under the
+most MAX_ITERATIONS iterations and MAX_TIME_MS ms, ai/base.py) is answered at once, under the
 same concurrency cap and SUGGEST_MAX_MS deadline as /v1/suggest. A larger one, or one with
 `"async": true`, runs as a background job (202 and /v1/jobs/{id}, app/jobs.py), split by
 decision over the workers (ai/jobs.py `run_review`).

@@ -12,7 +12,7 @@ create_app registers `bp` under /v1. Registering the blueprint also (`init_app`)
 - bounds each suggestion by SUGGEST_MAX_MS of wall time (default 20000), the plan included.
 
 A request with `"async": true`, or a budget above the synchronous limit (MAX_ITERATIONS,
-MAX_TIME_MS of ai/bots.py), is checked the same way and then queued as a background job
+MAX_TIME_MS of ai/base.py), is checked the same way and then queued as a background job
 instead (202 and /v1/jobs/{id}: app/jobs.py).
 """
 

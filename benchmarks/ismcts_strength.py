@@ -6,8 +6,8 @@ ISMCTS against greedy seats in 3- and 4-seat games (issue 10, item 3).
     python -m benchmarks.ismcts_strength iterations --rev 5295b59
 
 `iterations`: search speed alone. Both ISMCTS run a fixed 400-iteration budget on the same
-mid-game 2-seat views (random play from seeded deals), alternately, twice each; printed as
-iterations per CPU-second of this process.
+mid-game 2-seat views of `--game` (random play from seeded deals), alternately, `--rounds`
+times each; printed as iterations per CPU-second of this process.
 
 `baseline`: REV's engine/ and ai/ are extracted with `git archive` into a temporary directory
 as the packages `old_engine` and `old_ai` (their imports rewritten to match), and imported
@@ -15,8 +15,8 @@ in this process next to today's; the old ISMCTS then plays today's through the s
 (`ai.tournament.play_game`: today's engine, every decision from `game_view(state, seat)`,
 whose bytes are the same in both trees: tests/architectura/test_pinned_games.py). Each deal is played
 twice with the seats swapped; a shared win counts half; 95% Wilson interval. `--options JSON`
-passes keyword arguments to today's `IsmctsBot` (a search variant, e.g.
-`'{"mast_eps": 1.0}'` for uniformly random rollouts); `--rev` may name any commit, e.g. an
+passes keyword arguments to `benchmarks.variants.variant_bot` for today's bot (a search
+variant, e.g. `'{"mast_eps": 0.2}'` for MAST rollouts); `--rev` may name any commit, e.g. an
 earlier one of this tree for a head-to-head match against its search.
 
 `seats`: one ISMCTS seat against greedy seats; the ISMCTS seat goes round the table from deal
@@ -44,6 +44,8 @@ from typing import Any
 from ai.bots import Budget, GreedyBot, IsmctsBot
 from ai.tournament import play_game, wilson
 from benchmarks.local import extract, publish
+from benchmarks.variants import variant_bot
+from engine.games import GAMES, engine
 
 _IMPORTS = re.compile(r"\b(from|import) (engine|ai)\b")
 _RESOURCE = re.compile(r"(['\"])engine\.")
@@ -70,7 +72,7 @@ def baseline_match(
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ismcts-baseline-") as tmp:
         old = load_old_bots(rev, Path(tmp))
-        new_bot = IsmctsBot(Budget(time_ms=time_ms), **(options or {}))
+        new_bot = variant_bot(Budget(time_ms=time_ms), options or {})
         old_bot = old.IsmctsBot(old.Budget(time_ms=time_ms))
         points = 0.0
         wins = draws = losses = 0
@@ -117,9 +119,10 @@ def baseline_match(
     }
 
 
-def iterations_rate(rev: str, positions: int, rounds: int) -> dict[str, Any]:
-    import engine.architectura as arch
-
+def iterations_rate(
+    rev: str, positions: int, rounds: int, game: str = "architectura"
+) -> dict[str, Any]:
+    eng = engine(game)
     with tempfile.TemporaryDirectory(prefix="ismcts-baseline-") as tmp:
         old = load_old_bots(rev, Path(tmp))
         bots = {
@@ -129,12 +132,12 @@ def iterations_rate(rev: str, positions: int, rounds: int) -> dict[str, Any]:
         views = []
         for seed in range(positions):
             rnd = random.Random(seed)
-            g = arch.new_game_internal({"seats": 2, "seed": seed})
+            g = eng.load(eng.new_game(eng.tournament_setup(seed, 2, None)))
             for _ in range(8 + seed % 8):
-                arch.apply_action(g, rnd.choice(arch.legal_actions(g)))
-            seat = arch.current_player(g)
+                eng.apply_action(g, rnd.choice(eng.legal_actions(g)))
+            seat = eng.current_player(g)
             if seat is not None:
-                views.append(arch.game_view(g, seat))
+                views.append(eng.game_view(g, seat))
         rates: dict[str, list[float]] = {name: [] for name in bots}
         for _ in range(rounds):
             for name, bot in bots.items():
@@ -144,7 +147,8 @@ def iterations_rate(rev: str, positions: int, rounds: int) -> dict[str, Any]:
                 rates[name].append(done / (time.process_time() - t0))
                 print(f"{name}: {rates[name][-1]:.0f} iterations/CPU-s", file=sys.stderr)
     return {
-        "measure": "ISMCTS iterations per CPU-second, 400-iteration searches, 2-seat basic views",
+        "measure": "ISMCTS iterations per CPU-second, 400-iteration searches, 2-seat views",
+        "game": game,
         "positions": len(views),
         "rounds": rounds,
         "iterations_per_cpu_s": rates,
@@ -160,7 +164,7 @@ def seats_match(
     variant: str,
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    ismcts = IsmctsBot(Budget(time_ms=time_ms), **(options or {}))
+    ismcts = variant_bot(Budget(time_ms=time_ms), options or {})
     greedy = GreedyBot()
     share = 0.0
     wins = shared = 0
@@ -211,13 +215,14 @@ def main() -> None:
     its.add_argument("--rev", default="5295b59")
     its.add_argument("--positions", type=int, default=12)
     its.add_argument("--rounds", type=int, default=3)
+    its.add_argument("--game", choices=list(GAMES), default="architectura")
     its.add_argument("--out", help="write the summary to this JSON file")
     multi = sub.add_parser("seats", help="one ISMCTS seat against greedy seats")
     multi.add_argument("--seats", type=int, choices=(3, 4), required=True)
     multi.add_argument("--variant", choices=("basic", "advanced"), default="basic")
     for p in (base, multi):
         p.add_argument(
-            "--options", type=json.loads, default={}, help="JSON keyword arguments of IsmctsBot"
+            "--options", type=json.loads, default={}, help="JSON keyword arguments of variant_bot"
         )
         p.add_argument("--time-ms", type=int, default=100)
         p.add_argument("--games", type=int, default=200)
@@ -227,7 +232,7 @@ def main() -> None:
     if args.what == "baseline":
         summary = baseline_match(args.rev, args.time_ms, args.games, args.seed, args.options)
     elif args.what == "iterations":
-        summary = iterations_rate(args.rev, args.positions, args.rounds)
+        summary = iterations_rate(args.rev, args.positions, args.rounds, args.game)
     else:
         summary = seats_match(
             args.seats, args.time_ms, args.games, args.seed, args.variant, args.options

@@ -4,8 +4,10 @@
         --a '{"iterations": 40, "prior_widening": 2}' --b '{"iterations": 44}'
 
 `--a` and `--b` are JSON: `iterations` (the budget) and any keyword argument of
-`ai.bots.IsmctsBot`; `prior_widening` is 0 unless given (not the game's default, so that
-`{"iterations": 40}` is the search without the greedy prior). Iteration budgets keep the result independent of the machine's load;
+`benchmarks.variants.variant_bot` (`IsmctsBot`'s, and the variants measured and not kept:
+`mast_eps`, `greedy_eps`, `rollout_depth`, ...); `prior_widening` is 0 unless given (not the
+game's default, so that `{"iterations": 40}` is the search without the greedy prior); or a
+bot spec of `ai.tournament` (`greedy`, `hard`, `ismcts:100ms`). Iteration budgets keep the result independent of the machine's load;
 equal thinking time comes from choosing them so that the CPU time per decision
 (`time.process_time` around each `choose`, printed with its quartiles) matches. Two seats,
 each deal (`--seed`, `--seed`+1, ...) played twice with the seats swapped, one process; a
@@ -22,9 +24,10 @@ import sys
 import time
 from typing import Any
 
-from ai.bots import Bot, Budget, Catalog, IsmctsBot, SearchResult
+from ai.bots import Bot, Budget, Catalog, SearchResult, parse_bot_spec
 from ai.tournament import play_game, wilson
 from benchmarks.local import publish
+from benchmarks.variants import variant_bot
 from engine.games import GAMES
 
 
@@ -48,10 +51,18 @@ class Timed(Bot):
         return res
 
 
-def make(options: dict[str, Any]) -> IsmctsBot:
-    """The bot of `--a`/`--b`: without a `prior_widening`, no prior (the search before it)."""
+def make(options: dict[str, Any] | str) -> Bot:
+    """The bot of `--a`/`--b`: a bot spec, or ISMCTS settings, without a `prior_widening` no
+    prior (the search before it)."""
+    if isinstance(options, str):
+        return parse_bot_spec(options)[1]
     kw = {"prior_widening": 0.0, **options}
-    return IsmctsBot(Budget(iterations=int(kw.pop("iterations"))), **kw)
+    return variant_bot(Budget(iterations=int(kw.pop("iterations"))), kw)
+
+
+def side(text: str) -> dict[str, Any] | str:
+    """`--a`/`--b`: JSON settings, or a bot spec."""
+    return json.loads(text) if text.lstrip().startswith("{") else text
 
 
 def spread(xs: list[float]) -> dict[str, float]:
@@ -60,7 +71,9 @@ def spread(xs: list[float]) -> dict[str, float]:
             "min": min(xs), "max": max(xs)}  # fmt: skip
 
 
-def match(game: str, a: dict[str, Any], b: dict[str, Any], games: int, seed: int) -> dict[str, Any]:
+def match(
+    game: str, a: dict[str, Any] | str, b: dict[str, Any] | str, games: int, seed: int
+) -> dict[str, Any]:
     bot_a, bot_b = Timed(make(a)), Timed(make(b))
     points = 0.0
     wins = draws = losses = 0
@@ -105,8 +118,10 @@ def match(game: str, a: dict[str, Any], b: dict[str, Any], games: int, seed: int
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--game", choices=list(GAMES), required=True)
-    p.add_argument("--a", type=json.loads, required=True, help="JSON: iterations, IsmctsBot args")
-    p.add_argument("--b", type=json.loads, required=True)
+    p.add_argument(
+        "--a", type=side, required=True, help="JSON (iterations, variant_bot args) or a bot spec"
+    )
+    p.add_argument("--b", type=side, required=True)
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", help="write the summary to this JSON file")

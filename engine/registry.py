@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
@@ -22,6 +23,20 @@ from typing import Any
 def same_card(card: str) -> str:
     """A card's name in the balance report: its id, for a game whose ids name one kind."""
     return card
+
+
+@dataclass(frozen=True)
+class PositionFeatures:
+    """What a game's learned evaluation reads of a position (ai/model.py): game knowledge, so
+    it lives with the game. `of(g)` gives every seat's features in a world `g` (a row per
+    seat, as many floats as `names`), read from what every seat may see (never a hidden
+    card's identity: a world sampled from any seat's view gives the same values); `model` is
+    the file of the model trained on them (versioned data beside the game; None: not trained
+    yet)."""
+
+    names: tuple[str, ...]
+    of: Callable[[Any], list[list[float]]]
+    model: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -57,10 +72,13 @@ class GameInfo:
     # state's JSON: what the conformance suite (tests/common/test_conformance.py) checks a game
     # neither makes nor loses, decision after decision. None: not declared (not checked).
     state_cards: Callable[[Mapping[str, Any]], list[str]] | None = None
-    # The ISMCTS bot's greedy prior at the root for this game (ai/bots.py, PRIOR_WIDENING):
+    # The ISMCTS bot's greedy prior at the root for this game (ai/mcts.py, PRIOR_WIDENING):
     # (the widening constant, the largest iteration budget it is used at), as measured to make
     # the bot stronger at equal CPU time; (0.0, 0): never (docs/bots.md, "Tried: a greedy prior").
     bot_prior: tuple[float, int] = (0.0, 0)
+    # What its learned evaluation reads of a position, and the model (ai/model.py,
+    # docs/model.md); None: the bots evaluate by random playouts only.
+    features: PositionFeatures | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_seats <= self.max_seats:

@@ -19,6 +19,9 @@ C = TypeVar("C")
 
 SEATS = range(2, 5)  # both games are played by 2, 3 or 4 players
 SEED_LIMIT = 2**64
+# The largest integer every JSON client reads exactly: JavaScript and jq read JSON numbers as
+# doubles, which round integers above it. Every number the service chooses stays within it.
+JSON_SAFE_INT = 2**53 - 1
 
 
 def seats_field(clause: str) -> msgspec.Meta:
@@ -65,9 +68,18 @@ def well_formed(doc: Any) -> bool:
 
 
 def random_seed() -> int:
-    """A seed chosen at random (the system's generator, `secrets`), 0 to 2^64-1: a set-up's
-    seed when it gives none (A-1.6, F-1.9)."""
-    return secrets.randbelow(SEED_LIMIT)
+    """A seed chosen at random (the system's generator, `secrets`), 0 to 2^53-1: a set-up's
+    seed when it gives none (A-1.6, F-1.9). Below JSON_SAFE_INT, so that a client reading
+    JSON numbers as doubles sends the history back as it was written (a seed sent by the
+    client is kept as sent, up to 2^64-1: old states and records stay readable)."""
+    return secrets.randbelow(JSON_SAFE_INT + 1)
+
+
+def rounded_seed(setup: Any) -> int | None:
+    """The set-up's seed when a client reading JSON numbers as doubles may have rounded it
+    (above JSON_SAFE_INT), else None."""
+    seed: Any = setup.get("seed") if isinstance(setup, dict) else None
+    return int(seed) if is_int(seed) and seed > JSON_SAFE_INT else None
 
 
 def seeded(setup: Any) -> Any:

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 import random
+import sys
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import engine.architectura as arch
+from ai.bots import Bot
+from engine.games import engine
 
 
 def midgame(seed: int, decisions: int = 8, variant: str = "basic") -> dict[str, Any]:
@@ -98,3 +104,112 @@ def poisons(state: dict[str, Any], seat: int, good: dict[str, Any]) -> dict[str,
     }
     assert tuple(out) == POISONS
     return out
+
+
+class VirtualClock:
+    """A stand-in for the `time` module whose clock only moves when the engine steps, so
+    deadline tests count engine steps instead of racing a loaded machine's wall clock."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+class SlowEngine:
+    """A game's engine whose every step (on any copy) takes `delay` seconds of the virtual
+    clock: a stand-in for a custom catalog whose games are very long."""
+
+    def __init__(self, eng: Any, delay: float, clock: VirtualClock) -> None:
+        self.eng, self.delay, self.clock = eng, delay, clock
+        self.steps = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.eng, name)
+
+    def apply_action(self, g: Any, a: Any) -> None:
+        self.steps += 1
+        self.clock.now += self.delay
+        self.eng.apply_action(g, a)
+
+
+def slow_search(monkeypatch: Any, eng: Any, delay: float, *modules: Any) -> SlowEngine:
+    """Every bot reads the view's engine as `eng` slowed to `delay` virtual seconds a step, and
+    the search (ai.base, ai.mcts, ai.evaluators and `modules`) reads the virtual clock."""
+    import ai.base
+    import ai.evaluators
+    import ai.mcts
+
+    clock = VirtualClock()
+    slow = SlowEngine(eng, delay, clock)
+    monkeypatch.setattr(ai.base, "engine_for_state", lambda document: slow)
+    for module in (ai.base, ai.mcts, ai.evaluators, *modules):
+        monkeypatch.setattr(module, "time", clock)
+    return slow
+
+
+def wide_position(game_id: str, least: int = 8) -> dict[str, Any]:
+    """A 2-seat state of `game_id` at a decision with at least `least` options."""
+    eng = engine(game_id)
+    for seed in range(60):
+        rnd = random.Random(seed)
+        state = eng.new_game(eng.tournament_setup(seed, 2, None))
+        for _ in range(40):
+            moves = eng.legal_decisions(state)
+            if moves["game_over"]:
+                break
+            if len(moves["options"]) >= least:
+                return state
+            state, _ = eng.apply_all(state, [rnd.choice(moves["options"])])
+    raise AssertionError(f"{game_id}: no decision with {least} options")
+
+
+def seat_view(state: dict[str, Any]) -> dict[str, Any]:
+    eng = engine(state["game"])
+    return eng.player_view(state, eng.legal_decisions(state)["pending"]["seat"])
+
+
+def stats(res: Any) -> list[tuple[Any, int, float | None]]:
+    return [(o.action, o.visits, o.value) for o in res.options]
+
+
+def same_answer_behind_the_view(bot: Bot, game_id: str, redeals: int = 2) -> Any:
+    """`bot`'s answer on a wide position's view, checked to be the same when asked again and
+    on other states behind the same view (the hidden cards dealt again); returned."""
+    eng = engine(game_id)
+    view = seat_view(wide_position(game_id))
+    seat = view["view_of"]
+    first = bot.choose(view, 5)
+    assert stats(bot.choose(view, 5)) == stats(first)
+    sampler = eng.WorldSampler(view, None)
+    for k in range(redeals):
+        other = eng.game_to_json(sampler.sample(random.Random(k)))
+        assert eng.player_view(other, seat) == view
+        again = bot.choose(eng.player_view(other, seat), 5)
+        assert again.action == first.action and stats(again) == stats(first)
+    return first
+
+
+def old_bots() -> ModuleType:
+    """5928220's ai/bots.py (the search before it was split into phases and evaluators), kept
+    as tests/data/bots_5928220.py and loaded on today's engine as the module `bots_5928220`."""
+    if (module := sys.modules.get("bots_5928220")) is not None:
+        return module
+    path = Path(__file__).resolve().parent / "data" / "bots_5928220.py"
+    spec = importlib.util.spec_from_file_location("bots_5928220", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def answer(res: Any) -> tuple[Any, ...]:
+    """A search result's every number: the move, iterations, truncated, per option stats."""
+    return (
+        res.action,
+        res.iterations,
+        res.truncated,
+        [(o.action, o.visits, o.value) for o in res.options],
+    )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from engine.architectura.api import (
@@ -31,6 +32,8 @@ from engine.architectura.api import (
     validate,
 )
 from engine.architectura.catalog import Catalog, builtin_catalogs, load_catalog
+from engine.architectura.features import NAMES as FEATURE_NAMES
+from engine.architectura.features import position_features
 from engine.architectura.flow import CHANCE_EVENTS
 from engine.architectura.flow import deciding_seat as current_player
 from engine.architectura.flow import options as legal_actions
@@ -51,7 +54,7 @@ from engine.architectura.view import (
     sample_world,
 )
 from engine.protocol import is_terminal
-from engine.registry import GameInfo, register_game
+from engine.registry import GameInfo, PositionFeatures, register_game
 
 
 def tournament_setup(seed: int, seats: int, variant: str | None = None) -> dict[str, Any]:
@@ -146,5 +149,8 @@ INFO = GameInfo(
     bot_prior=(1.0, 10),  # easy only: docs/bots.md, "Tried: a greedy prior at the root"
     renderer="engine.architectura.render",
     state_cards=state_cards,
+    features=PositionFeatures(
+        FEATURE_NAMES, position_features, Path(__file__).parent / "data" / "model.json"
+    ),
 )
 register_game(INFO, sys.modules[__name__])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from engine.fora_de_prumo.api import (
@@ -32,6 +33,8 @@ from engine.fora_de_prumo.api import (
 )
 from engine.fora_de_prumo.building import SLOT_SIDE, Placement, cells_of, measure
 from engine.fora_de_prumo.catalog import Catalog, builtin_catalogs, load_catalog
+from engine.fora_de_prumo.features import NAMES as FEATURE_NAMES
+from engine.fora_de_prumo.features import position_features
 from engine.fora_de_prumo.flow import CHANCE_EVENTS, final_scores
 from engine.fora_de_prumo.flow import deciding_seat as current_player
 from engine.fora_de_prumo.flow import options as legal_actions
@@ -50,7 +53,7 @@ from engine.fora_de_prumo.view import (
     sample_world,
 )
 from engine.protocol import is_terminal
-from engine.registry import GameInfo, register_game
+from engine.registry import GameInfo, PositionFeatures, register_game
 
 
 def state_cards(state: Mapping[str, Any]) -> list[str]:
@@ -130,5 +133,8 @@ INFO = GameInfo(
     renderer="engine.fora_de_prumo.render",
     state_cards=state_cards,
     bot_prior=(2.0, 40),  # easy and medium: docs/bots.md, "Tried: a greedy prior at the root"
+    features=PositionFeatures(
+        FEATURE_NAMES, position_features, Path(__file__).parent / "data" / "model.json"
+    ),
 )
 register_game(INFO, sys.modules[__name__])

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
 
 import pytest
-from ai_support import hide_differently, lab_state, midgame
+from ai_support import hide_differently, lab_state, midgame, slow_search
 
 import engine.architectura as arch
 from ai.bots import (
+    DEADLINE_CHECK_STEPS,
     LEVELS,
     Bot,
     Budget,
@@ -20,7 +20,6 @@ from ai.bots import (
     make_bot,
     margin,
     parse_bot_spec,
-    rollout_reward,
 )
 from ai.service import suggest
 from engine.canonical import digest
@@ -128,12 +127,12 @@ def test_ismcts_searches_other_seats_decisions_with_availability_counts() -> Non
         if mover == 0 and a[0] == "play" and a[1] == lab_iid
     ]
     assert lab_children
-    visited = max(lab_children, key=lambda ch: ch.n)
-    assert visited.n > 1
+    visited = max(lab_children, key=lambda ch: ch.visits)
+    assert visited.visits > 1
     replies = visited.children
     assert replies and all(mover == 1 for mover, _ in replies)
     assert all(a[0] == "play_face_down" for _, a in replies)
-    assert any(ch.avail < visited.n - 1 for ch in replies.values())
+    assert any(ch.available < visited.visits - 1 for ch in replies.values())
     assert res.action in arch.legal_actions(g)
 
 
@@ -211,15 +210,11 @@ def test_bot_specs_and_levels() -> None:
     assert isinstance(b, IsmctsBot) and b.budget == Budget(time_ms=250)
     b = parse_bot_spec("ismcts:40it")[1]
     assert isinstance(b, IsmctsBot) and b.budget == Budget(iterations=40)
-    assert b.mast_eps == 1.0  # the default: uniformly random rollouts
-    b = parse_bot_spec("ismcts:40it:mast")[1]
-    assert isinstance(b, IsmctsBot) and b.budget == Budget(iterations=40) and b.mast_eps == 0.2
-    b = parse_bot_spec("ismcts:250ms:mast")[1]
-    assert isinstance(b, IsmctsBot) and b.budget == Budget(time_ms=250) and b.mast_eps == 0.2
     for level, budget in LEVELS.items():
         b = parse_bot_spec(level)[1]
         assert isinstance(b, IsmctsBot) and b.budget == budget
-    for bad in ("ismcts:fast", "ismcts:mast", "ismcts:40it:fast"):
+    # MAST rollouts are a benchmark's variant now (benchmarks/variants.py), no bot spec
+    for bad in ("ismcts:fast", "ismcts:mast", "ismcts:40it:fast", "ismcts:40it:mast"):
         with pytest.raises(ValueError):
             parse_bot_spec(bad)
     with pytest.raises(SetupError):
@@ -249,79 +244,38 @@ def test_ismcts_plays_three_and_four_seat_games(seats: int) -> None:
     assert all(c > 0 for c in count)
 
 
-class VirtualClock:
-    """A stand-in for the `time` module whose clock only moves when the engine steps, so
-    deadline tests count engine steps instead of racing a loaded machine's wall clock."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def perf_counter(self) -> float:
-        return self.now
-
-
-class SlowEngine:
-    """Architectura whose every step takes `delay` seconds of the virtual clock: a stand-in for
-    a custom catalog whose games are very long (one rollout then outlasts any small budget)."""
-
-    def __init__(self, delay: float, clock: VirtualClock) -> None:
-        self.delay = delay
-        self.clock = clock
-        self.steps = 0
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(arch, name)
-
-    def apply_action(self, g: Any, a: Any) -> None:
-        self.steps += 1
-        self.clock.now += self.delay
-        arch.apply_action(g, a)
-
-
-def _check_tree(bot: IsmctsBot, iterations: int) -> None:
+def check_tree(bot: IsmctsBot, iterations: int) -> None:
     """Only completed iterations are in the tree: every node was visited, root visits add
-    up to the iterations, no availability count is below its visits. The same for the MAST
-    table: each completed iteration counts a (seat, action) once at most, and the root move
-    it took at least once."""
+    up to the iterations, no availability count is below its visits."""
     root = bot.last_root
     assert root is not None
-    assert sum(ch.n for ch in root.children.values()) == iterations
+    assert sum(ch.visits for ch in root.children.values()) == iterations
     stack = list(root.children.values())
     while stack:
         nd = stack.pop()
-        assert nd.n >= 1 and nd.avail >= nd.n
+        assert nd.visits >= 1 and nd.available >= nd.visits
         stack.extend(nd.children.values())
-    if bot.mast_eps < 1:
-        table = bot.last_mast
-        assert table is not None
-        assert all(1 <= n <= iterations for t in table for _, n in t.values())
-        for (mover, a), ch in root.children.items():
-            assert table[mover][a][1] >= ch.n
-        if iterations == 0:
-            assert not any(table)
 
 
 def test_the_deadline_holds_inside_a_long_rollout(monkeypatch: pytest.MonkeyPatch) -> None:
     """A time budget is met within a few engine steps even when one iteration takes far longer
     (the clock is read every DEADLINE_CHECK_STEPS steps, in the descent and in the rollout);
     the cut iteration is discarded. The clock is virtual: 2 ms per engine step."""
-    import ai.bots
-
-    clock = VirtualClock()
-    slow = SlowEngine(0.002, clock)  # a 4-seat game has hundreds of steps: >0.5 s per iteration
-    monkeypatch.setattr(ai.bots, "engine_for_state", lambda document: slow)
-    monkeypatch.setattr(ai.bots, "time", clock)
-    overrun = ai.bots.DEADLINE_CHECK_STEPS * slow.delay
+    # a 4-seat game has hundreds of steps: >0.5 s per iteration
+    slow = slow_search(monkeypatch, arch, 0.002)
+    clock = slow.clock
+    overrun = DEADLINE_CHECK_STEPS * slow.delay
     state = arch.new_game({"seats": 4, "seed": 3})
     view = view_of(state)
-    bot = IsmctsBot(Budget(time_ms=50), mast_eps=0.2)
+    bot = IsmctsBot(Budget(time_ms=50))
     t0 = clock.now
     res = bot.choose(view, 0)
     assert clock.now - t0 <= 0.050 + overrun + 1e-9, clock.now - t0
     assert res.iterations == 0 and slow.steps > 0  # one iteration begun, none finished
     assert res.action in arch.legal_actions(arch.load(state))
     assert not res.truncated  # a time budget that ran its time is not "truncated"
-    _check_tree(bot, 0)
+    check_tree(bot, 0)
+    assert bot.last_root is not None and not bot.last_root.children
     # a deadline passed by the caller (the request's) cuts an iteration budget: truncated
     deadline = clock.now + 0.06
     res = IsmctsBot(Budget(iterations=5)).choose(view, 0, deadline=deadline)
@@ -331,94 +285,10 @@ def test_the_deadline_holds_inside_a_long_rollout(monkeypatch: pytest.MonkeyPatc
 
 def test_a_cut_iteration_leaves_the_tree_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
     """Several iterations complete, the one running at the deadline does not count."""
-    import ai.bots
-
-    clock = VirtualClock()
-    slow = SlowEngine(0.0002, clock)
-    monkeypatch.setattr(ai.bots, "engine_for_state", lambda document: slow)
-    monkeypatch.setattr(ai.bots, "time", clock)
+    slow_search(monkeypatch, arch, 0.0002)
     view = view_of(midgame(8))
-    bot = IsmctsBot(Budget(time_ms=150), mast_eps=0.2)
+    bot = IsmctsBot(Budget(time_ms=150))
     res = bot.choose(view, 1)
     assert res.iterations >= 1
-    _check_tree(bot, res.iterations)
+    check_tree(bot, res.iterations)
     assert sum(o.visits for o in res.options) == res.iterations
-
-
-class RecordingEngine:
-    """Architectura that records, at every step, the seat deciding, its options and the choice."""
-
-    def __init__(self) -> None:
-        self.steps: list[tuple[int | None, list[Any], Any]] = []
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(arch, name)
-
-    def apply_action(self, g: Any, a: Any) -> None:
-        self.steps.append((arch.current_player(g), list(arch.legal_actions(g)), a))
-        arch.apply_action(g, a)
-
-
-@pytest.mark.parametrize("seed", [6, 7])
-def test_mast_rollouts_take_the_best_mean_of_the_seat_deciding(seed: int) -> None:
-    """With epsilon 0, every rollout step with a choice takes an option whose MAST mean, for
-    the seat deciding, is the largest (an action the table has not seen counts 0.5), and the
-    (seat, action) pairs taken are reported for the update."""
-    g = arch.load(midgame(seed))
-    rnd = random.Random(seed)
-    table: list[dict[Any, list[float]]] = [{}, {}]
-    h = g.copy()
-    while not h.over:  # made-up means for about half the actions of one random playout
-        seat = arch.current_player(h)
-        assert seat is not None
-        for a in arch.legal_actions(h):
-            if rnd.random() < 0.5:
-                table[seat][a] = [rnd.random(), 1.0]
-        arch.apply_action(h, rnd.choice(arch.legal_actions(h)))
-    rec = RecordingEngine()
-    played: list[tuple[int, Any]] = []
-    reward = rollout_reward(rec, g, random.Random(1), mast=table, mast_eps=0.0, played=played)  # type: ignore[arg-type]
-    assert reward is not None and g.over
-
-    def mean(seat: int, a: Any) -> float:
-        st = table[seat].get(a)
-        return st[0] if st is not None else 0.5
-
-    chosen = [(s, opts, a) for s, opts, a in rec.steps if len(opts) > 1]
-    assert chosen and played == [(s, a) for s, _, a in chosen]
-    for s, opts, a in chosen:
-        assert s is not None and mean(s, a) == max(mean(s, o) for o in opts)
-
-
-def test_mast_search_is_deterministic_and_keeps_nothing_between_searches() -> None:
-    view = view_of(midgame(12))
-    bot = IsmctsBot(Budget(iterations=120), mast_eps=0.2)
-    a = bot.choose(view, 3)
-    first = bot.last_mast
-    bot.choose(view_of(midgame(13)), 3)  # another search in between
-    b = bot.choose(view, 3)
-    assert [(o.action, o.visits, o.value) for o in a.options] == [
-        (o.action, o.visits, o.value) for o in b.options
-    ]
-    assert bot.last_mast == first and bot.last_mast is not first
-    _check_tree(bot, 120)
-    assert IsmctsBot(Budget(iterations=20), mast_eps=1.0).choose(view, 3).iterations == 20
-
-
-@pytest.mark.parametrize("seed", [3, 21])
-def test_mast_search_reads_only_the_view(seed: int) -> None:
-    """The MAST table is filled from worlds sampled from the view: states that differ only in
-    what the seat cannot see give the same decision and statistics for the same seed."""
-    state = midgame(seed, decisions=7)
-    seat = arch.legal_decisions(state)["pending"]["seat"]
-    other = hide_differently(state, seat, random.Random(seed))
-    assert digest(view_of(state, seat)) == digest(view_of(other, seat))
-    bot = IsmctsBot(Budget(iterations=150), mast_eps=0.2)
-    a = bot.choose(view_of(state, seat), 9)
-    table = bot.last_mast
-    b = bot.choose(view_of(other, seat), 9)
-    assert a.action == b.action
-    assert [(o.action, o.visits, o.value) for o in a.options] == [
-        (o.action, o.visits, o.value) for o in b.options
-    ]
-    assert table == bot.last_mast

@@ -6,39 +6,14 @@ see. Every registered game."""
 from __future__ import annotations
 
 import math
-import random
 from typing import Any
 
 import pytest
+from ai_support import same_answer_behind_the_view, seat_view, stats, wide_position
 
-from ai import bots, review
+from ai import mcts, review
 from ai.bots import LEVELS, Budget, IsmctsBot, SearchResult, margin
 from engine.games import GAMES, engine, info
-
-
-def wide_position(game_id: str, least: int = 8) -> dict[str, Any]:
-    """A 2-seat state of `game_id` at a decision with at least `least` options."""
-    eng = engine(game_id)
-    for seed in range(60):
-        rnd = random.Random(seed)
-        state = eng.new_game(eng.tournament_setup(seed, 2, None))
-        for _ in range(40):
-            moves = eng.legal_decisions(state)
-            if moves["game_over"]:
-                break
-            if len(moves["options"]) >= least:
-                return state
-            state, _ = eng.apply_all(state, [rnd.choice(moves["options"])])
-    raise AssertionError(f"{game_id}: no decision with {least} options")
-
-
-def seat_view(state: dict[str, Any]) -> dict[str, Any]:
-    eng = engine(state["game"])
-    return eng.player_view(state, eng.legal_decisions(state)["pending"]["seat"])
-
-
-def stats(res: Any) -> list[tuple[Any, int, float | None]]:
-    return [(o.action, o.visits, o.value) for o in res.options]
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
@@ -63,23 +38,6 @@ def test_the_prior_searches_only_the_greedy_best_options(game_id: str) -> None:
     # control: without the prior, 16 iterations try every one of the (8 or more) options
     plain = IsmctsBot(Budget(iterations=16), prior_widening=0.0).choose(view, 3)
     assert sum(1 for o in plain.options if o.visits > 0) >= 8
-
-
-def same_answer_behind_the_view(bot: IsmctsBot, game_id: str, redeals: int = 2) -> Any:
-    """`bot`'s answer on a wide position's view, checked to be the same when asked again and
-    on other states behind the same view (the hidden cards dealt again); returned."""
-    eng = engine(game_id)
-    view = seat_view(wide_position(game_id))
-    seat = view["view_of"]
-    first = bot.choose(view, 5)
-    assert stats(bot.choose(view, 5)) == stats(first)
-    sampler = eng.WorldSampler(view, None)
-    for k in range(redeals):
-        other = eng.game_to_json(sampler.sample(random.Random(k)))
-        assert eng.player_view(other, seat) == view
-        again = bot.choose(eng.player_view(other, seat), 5)
-        assert again.action == first.action and stats(again) == stats(first)
-    return first
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
@@ -116,7 +74,7 @@ def test_a_time_budget_searches_without_the_prior(
     def ranking(*args: Any) -> Any:
         raise AssertionError("ranked")
 
-    monkeypatch.setattr(bots, "greedy_ranking", ranking)
+    monkeypatch.setattr(mcts, "greedy_ranking", ranking)
     view = seat_view(wide_position(game_id, least=12))
     assert IsmctsBot(Budget(time_ms=20)).choose(view, 1).iterations > 0
     if info(game_id).bot_prior[0] > 0:  # control: the same game's easy level ranks

@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import inspect
 import json
+import math
 import random
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -36,6 +37,7 @@ from http_support import make_app, ok, post
 
 from ai.balance import run_balance
 from ai.bots import Bot, Budget, GreedyBot, IsmctsBot, RandomBot
+from ai.model import model_for
 from ai.tournament import play_game, run_match
 from engine.canonical import dumps
 from engine.errors import EngineError, IllegalDecision, SetupError
@@ -350,6 +352,42 @@ def test_a_view_is_the_same_in_every_world_dealt_from_it(game: str) -> None:
                     eng.player_view(state, other)
                 )
     assert differed, "no sampled world differed from the state: the check saw nothing hidden"
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_positions_features_read_only_what_every_seat_sees(game: str) -> None:
+    """The learned evaluation's features (GameInfo.features, ai/model.py) are one row per
+    seat of as many finite numbers as the game names, and the same in every world dealt from
+    any seat's view as in the state itself: they read no hidden card."""
+    eng = engine(game)
+    feats = eng.INFO.features
+    assert feats is not None, f"{game} declares no features for its learned evaluation"
+    assert len(set(feats.names)) == len(feats.names)
+    moved = 0
+    for state in _viewed(game):
+        g = eng.load(state)
+        rows = feats.of(g)
+        assert len(rows) == g.n
+        assert all(len(r) == len(feats.names) and all(math.isfinite(x) for x in r) for r in rows)
+        moved += rows != feats.of(eng.new_game_internal(played(game)[0].setup))
+        for seat in range(g.n):
+            sampler = eng.WorldSampler(eng.player_view(state, seat))
+            for k in range(WORLDS):
+                assert feats.of(sampler.sample(random.Random(k))) == rows
+    assert moved, "the features never changed along the games: they say nothing"
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_the_games_model_is_its_own_and_gives_win_shares(game: str) -> None:
+    """Every game ships a trained model (its GameInfo.features.model): it names the game's
+    features, and its estimate is a win share per seat (each in 0..1, summing to 1)."""
+    eng = engine(game)
+    model = model_for(eng)
+    assert model is not None, f"{game} has no trained model (python -m ai.train --game {game})"
+    assert model.names == eng.INFO.features.names and model.version.startswith(game + "/")
+    for state in _viewed(game):
+        shares = model.shares(eng.INFO.features.of(eng.load(state)))
+        assert all(0.0 <= x <= 1.0 for x in shares) and abs(sum(shares) - 1) < 1e-9
 
 
 def _drop_one_unseen(view: Any) -> bool:

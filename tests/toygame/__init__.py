@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from engine import canonical
@@ -26,7 +27,7 @@ from engine.errors import (
     unknown_keys,
 )
 from engine.protocol import DecisionProtocol, finish_view
-from engine.registry import GameInfo, register_game
+from engine.registry import GameInfo, PositionFeatures, register_game
 from engine.setup_fields import SetupClauses, check_shared_fields, is_int, setup_catalog
 
 GAME_ID = "toy-match"
@@ -222,6 +223,21 @@ def final_scores(g: Game) -> JSON:
 
 def returns(g: Game) -> list[float]:
     return _PROTOCOL.returns(g)
+
+
+FEATURE_NAMES = ("points", "hand", "to_move", "points*progress", "hand*progress")
+
+
+def position_features(g: Game) -> list[list[float]]:
+    """What the learned evaluation reads (ai/model.py): per seat, the points of its played
+    cards and its hand's size (TM-6: an empty hand wins), whose turn it is, and both again
+    weighed by the share of the deck drawn; all public."""
+    progress = 1.0 - len(g.deck) / max(1, len(g.cat.cards))
+    rows = []
+    for s, sc in enumerate(final_scores(g)["seats"]):
+        points, hand = float(sc["total"]), float(sc["hand_count"])
+        rows.append([points, hand, 1.0 if g.seat == s else 0.0, points * progress, hand * progress])
+    return rows
 
 
 # -- TM-1 the set-up ---------------------------------------------------------------------------
@@ -629,6 +645,9 @@ INFO = GameInfo(
     play_decision="play",  # TM-3.1
     renderer="toygame.render",
     state_cards=state_cards,
+    features=PositionFeatures(
+        FEATURE_NAMES, position_features, Path(__file__).parent / "model.json"
+    ),
 )
 
 register_game(INFO, sys.modules[__name__])

@@ -1,0 +1,199 @@
+"""The learned evaluation: each seat's win share in a position, from its game's features.
+
+Game-agnostic: what a position's features are is game knowledge, declared by each game
+(`GameInfo.features`: their names, a function of a world, the model file beside the game);
+this module reads the model file and turns features into win shares, for any registered game.
+
+The model is a conditional logit (McFadden 1974): each seat's features `x_s` give it a utility
+`u_s = w . x_s`, and its win share is `exp(u_s) / sum_t exp(u_t)`. One weight vector serves
+2, 3 and 4 seats, a position's seats are judged by the same rule (a seat's features say
+nothing of which seat it is), and the shares always sum to 1, as win shares do (A-8.2, F-8:
+a shared win is split). It costs one dot product per seat: pure Python, no numpy at run time
+(the fit, `ai/train.py`, needs numpy: the `train` extra).
+
+The file is plain JSON: the game, the feature names it was fitted on (a game whose features
+changed refuses a stale model rather than misreading it), the weights, and how it was trained.
+Its `version` (the game, the generation and a digest of the weights) goes into the position
+cache's keys (ai/cache.py), so a new model never answers from an old model's cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ai.base import Budget
+from ai.evaluators import RandomRollout, final_rewards
+from ai.mcts import IsmctsBot, greedy_ranking
+from engine.games import GameModule
+
+FORMAT = "card-referee-eval/1"
+# UCB's exploration constant for a search judged by the model: its rewards are smooth win
+# shares, not the 0/1 of a playout, so the values of sibling options lie closer together and
+# a smaller c lets them count (0.1-0.3 measured alike, 0.7 worse: docs/model.md)
+EXPLORATION = 0.15
+
+
+class ModelError(ValueError):
+    """A model file that cannot serve its game (its format, game or feature names)."""
+
+
+@dataclass(frozen=True)
+class Model:
+    """A fitted evaluation of one game (module doc)."""
+
+    game: str
+    names: tuple[str, ...]
+    weights: tuple[float, ...]
+    generation: int = 1
+    trained: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def version(self) -> str:
+        """`<game>/g<generation>/<digest of names and weights>`: what cache keys carry."""
+        doc = json.dumps([self.names, self.weights]).encode()
+        return f"{self.game}/g{self.generation}/{hashlib.sha256(doc).hexdigest()[:12]}"
+
+    def shares(self, rows: list[list[float]]) -> list[float]:
+        """Each seat's win share from every seat's features (`PositionFeatures.of`)."""
+        w = self.weights
+        utils = [sum(a * b for a, b in zip(w, row, strict=True)) for row in rows]
+        top = max(utils)
+        exps = [math.exp(u - top) for u in utils]
+        total = sum(exps)
+        return [e / total for e in exps]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "version": self.version,
+            "generation": self.generation,
+            "features": list(self.names),
+            "weights": list(self.weights),
+            "trained": self.trained,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Any, eng: GameModule) -> Model:
+        """A model file's document, checked against the game that will use it."""
+        feats = eng.INFO.features
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise ModelError(f"not a {FORMAT} model")
+        if doc.get("game") != eng.INFO.id:
+            raise ModelError(f"a model of {doc.get('game')!r}, not of {eng.INFO.id!r}")
+        names, weights = doc.get("features"), doc.get("weights")
+        if feats is None or names != list(feats.names):
+            raise ModelError(f"{eng.INFO.id}: the model's features are not the game's")
+        if not isinstance(weights, list) or len(weights) != len(names):
+            raise ModelError(f"{eng.INFO.id}: one weight per feature")
+        if not all(isinstance(x, int | float) and math.isfinite(x) for x in weights):
+            raise ModelError(f"{eng.INFO.id}: weights are finite numbers")
+        gen = doc.get("generation", 1)
+        return cls(
+            eng.INFO.id,
+            tuple(names),
+            tuple(float(x) for x in weights),
+            gen if isinstance(gen, int) else 1,
+            doc.get("trained") or {},
+        )
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+
+def model_path(eng: GameModule) -> Path | None:
+    """Where the game keeps its model (None: it declares no features)."""
+    feats = eng.INFO.features
+    return feats.model if feats is not None else None
+
+
+@cache
+def _load(game: str, path: Path, mtime: float) -> Model:
+    from engine.games import engine
+
+    return Model.from_json(json.loads(path.read_text()), engine(game))
+
+
+def evaluation_version(eng: GameModule) -> str:
+    """What judges the game's positions in a served search: its model's version, or
+    `playouts` (a game without a model); the position cache's keys carry it."""
+    model = model_for(eng)
+    return model.version if model is not None else "playouts"
+
+
+def model_for(eng: GameModule) -> Model | None:
+    """The game's trained model, read once per file version; None when it has none."""
+    path = model_path(eng)
+    if path is None or not path.is_file():
+        return None
+    return _load(eng.INFO.id, path, path.stat().st_mtime)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelEvaluator:
+    """A search's evaluation of a leaf by the learned model (ai/evaluators.py's `Evaluator`):
+    the world played on by `steps` uniformly random steps (0: none), then each seat's win
+    share as the model estimates it; a game that ends on the way is scored by its result
+    (`final_rewards`, win shares). `model` None: each game's own trained model (`model_for`);
+    for a game without one, what a search without a model does (`RandomRollout`)."""
+
+    model: Model | None = None
+    steps: int = 0
+
+    def model_of(self, eng: GameModule) -> Model | None:
+        return self.model if self.model is not None else model_for(eng)
+
+    def evaluate(
+        self, eng: GameModule, g: Any, rnd: random.Random, deadline: float
+    ) -> list[float] | None:
+        model = self.model_of(eng)
+        feats = eng.INFO.features
+        if model is None or feats is None:
+            return FALLBACK.evaluate(eng, g, rnd, deadline)
+        legal, step = eng.legal_actions, eng.apply_action
+        for _ in range(self.steps):
+            if g.over:
+                break
+            opts = legal(g)
+            step(g, opts[rnd.randrange(len(opts))])
+        if g.over:
+            return final_rewards(eng, g, 0.0)
+        return model.shares(feats.of(g))
+
+
+FALLBACK = RandomRollout()
+
+
+def model_ranking(
+    eng: GameModule, world: Any, opts: list[Any], seat: int, rnd: random.Random
+) -> list[Any]:
+    """The root's options best first by the model's win share for `seat` one ply later on
+    `world` (a prior for the search, ai/mcts.py `Ranking`), ties in a seeded random order;
+    the greedy margin's ranking for a game without a model."""
+    model, feats = model_for(eng), eng.INFO.features
+    if model is None or feats is None:
+        return greedy_ranking(eng, world, opts, seat, rnd)
+    shuffled = list(opts)
+    rnd.shuffle(shuffled)
+    values = {}
+    for a in shuffled:
+        g = world.copy()
+        eng.apply_action(g, a)
+        values[a] = final_rewards(eng, g, 0.0)[seat] if g.over else model.shares(feats.of(g))[seat]
+    return sorted(shuffled, key=lambda a: -values[a])
+
+
+def learned_search(budget: Budget, prior_widening: float | None = None) -> IsmctsBot:
+    """ISMCTS whose leaves the game's learned model judges (random playouts for a game without
+    one), with its exploration constant (EXPLORATION)."""
+    return IsmctsBot(
+        budget, exploration=EXPLORATION, evaluator=ModelEvaluator(), prior_widening=prior_widening
+    )

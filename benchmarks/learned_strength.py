@@ -1,0 +1,135 @@
+"""Bot strength of the learned evaluation (issue 31), in one run, side by side:
+
+    python -m benchmarks.learned_strength --game architectura --a model:300it --b base:300it --games 400
+    python -m benchmarks.learned_strength --game fora-de-prumo --a model:100ms --b base:100ms --seats 3
+    python -m benchmarks.learned_strength --game architectura --a model:2560it --b model:640it
+
+`--a` and `--b` are bot specs (`ai.bots.parse_bot_spec`: `model:<n>it`, `ismcts:<n>ms`, a level,
+...), or `base:<n>it` / `base:<n>ms`: the ISMCTS of commit `--rev` (default 5928220, the bot
+served before the learned evaluation), its `ai/bots.py` alone loaded beside today's, so both
+bots search on the same (compiled) engine and only the search differs.
+
+Two seats: each deal is played twice with the seats swapped. Three or four: one seat of A
+against B on the others, A's seat going round the table from game to game. A's win share
+(1 per win, 1/k for a k-way shared win) with its 95% Wilson interval, and each side's mean
+thinking time per decision. The games run in `--processes` processes (fork); a time budget
+is wall-clock, so a loaded machine shortens both sides alike. `--out FILE` appends the summary
+as one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import multiprocessing as mp
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from ai.bots import Bot, parse_bot_spec
+from ai.tournament import play_game, wilson
+from benchmarks.local import ROOT
+from engine.games import GAMES
+
+_BOTS: dict[str, Bot] = {}
+_REV: list[str] = ["5928220"]
+
+
+def baseline_module(rev: str) -> Any:
+    """REV's ai/bots.py, imported as a module of its own on today's engine."""
+    name = f"baseline_bots_{rev}"
+    if name in sys.modules:
+        return sys.modules[name]
+    text = subprocess.run(
+        ["git", "show", f"{rev}:ai/bots.py"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+    path = Path(tempfile.mkdtemp(prefix="baseline-bots-")) / f"{name}.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def make_bot(spec: str) -> Bot:
+    if spec not in _BOTS:
+        if spec.startswith("base:"):
+            old = baseline_module(_REV[0])
+            arg = spec.split(":", 1)[1]
+            key = "time_ms" if arg.endswith("ms") else "iterations"
+            _BOTS[spec] = old.IsmctsBot(old.Budget(**{key: int(arg[:-2])}))
+        else:
+            _BOTS[spec] = parse_bot_spec(spec)[1]
+    return _BOTS[spec]
+
+
+def play(job: tuple[str, str, str, int, int, int]) -> tuple[float, float, float]:
+    """One game: (game, A, B, deal, seats, A's seat) -> A's share, A's and B's ms a decision."""
+    game, a, b, deal, seats, mine = job
+    bots = [make_bot(b)] * seats
+    bots[mine] = make_bot(a)
+    shares, think, count = play_game(deal, bots, game=game)
+    others = [i for i in range(seats) if i != mine]
+    return (
+        shares[mine],
+        think[mine] / max(1, count[mine]),
+        sum(think[i] for i in others) / max(1, sum(count[i] for i in others)),
+    )
+
+
+def jobs(game: str, a: str, b: str, games: int, seats: int, seed: int) -> list[Any]:
+    if seats == 2:
+        return [(game, a, b, seed + i // 2, 2, i % 2) for i in range(games)]
+    return [(game, a, b, seed + i, seats, i % seats) for i in range(games)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.learned_strength")
+    p.add_argument("--game", choices=list(GAMES), required=True)
+    p.add_argument("--a", required=True)
+    p.add_argument("--b", required=True)
+    p.add_argument("--games", type=int, default=400)
+    p.add_argument("--seats", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--rev", default="5928220")
+    p.add_argument("--processes", type=int, default=2)
+    p.add_argument("--out")
+    args = p.parse_args(argv)
+    _REV[0] = args.rev
+    for spec in (args.a, args.b):
+        make_bot(spec)  # a bad spec fails here, before the pool
+    work = jobs(args.game, args.a, args.b, args.games, args.seats, args.seed)
+    t0 = time.time()
+    with mp.get_context("fork").Pool(args.processes) as pool:
+        out = pool.map(play, work, chunksize=1)
+    points = sum(o[0] for o in out)
+    lo, hi = wilson(points, len(out))
+    summary = {
+        "game": args.game,
+        "seats": args.seats,
+        "a": args.a,
+        "b": args.b if not args.b.startswith("base:") else f"{args.b} ({args.rev})",
+        "games": len(out),
+        "seed": args.seed,
+        "a_share": round(points / len(out), 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "fair_share": round(1 / args.seats, 4),
+        "a_ms_per_decision": round(sum(o[1] for o in out) / len(out), 2),
+        "b_ms_per_decision": round(sum(o[2] for o in out) / len(out), 2),
+        "seconds": round(time.time() - t0),
+    }
+    print(json.dumps(summary), flush=True)
+    if args.out:
+        with open(args.out, "a", encoding="utf-8") as f:
+            f.write(json.dumps(summary) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

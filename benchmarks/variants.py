@@ -1,0 +1,232 @@
+"""Search variants measured and not kept (docs/bots.md, the "Tried" sections), as evaluators
+and a bot subclass plugged into `ai.mcts.IsmctsBot`, for the benchmark commands that measured
+them (`benchmarks.search_variants`, `benchmarks.ismcts_strength --options`):
+
+- truncated rollouts (`rollout_depth`, `margin_scale`): at most `depth` steps, then each seat's
+  score margin as the position stands, `0.5 + 0.5 * tanh(margin / scale)`;
+- greedy rollouts (`greedy_eps`, `greedy_steps`, `greedy_sample`): epsilon-greedy on the greedy
+  bot's one-ply margin;
+- MAST rollouts (`mast_eps`): epsilon-greedy on the search's mean reward per seat and action
+  (Finnsson & Bjornsson 2008; with ISMCTS: Powley, Whitehouse & Cowling 2014).
+
+`variant_bot(budget, options)` builds the bot from the keyword arguments `IsmctsBot` took
+before they left it (5928220), with the same answers for the same seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from ai.base import DEADLINE_CHECK_STEPS, Action, Budget, Game, SearchResult, Start, option_margins
+from ai.evaluators import Evaluator, RandomRollout, final_rewards
+from ai.mcts import Descent, IsmctsBot, Node
+from engine.games import GameModule
+
+# MAST's probability of a random option (the measured setting) and of a greedy rollout's
+MAST_EPS = 0.2
+MAX_ROLLOUT_CHOICES = 1 << 30  # a greedy rollout without `steps`: every choice
+
+
+class Rollout:
+    """A playout to the end whose every step is `choose`'s (uniformly random here; a forced
+    step draws too); with a `depth`, cut after that many steps and scored by `margin_rewards`.
+    The clock is read every DEADLINE_CHECK_STEPS steps."""
+
+    def __init__(
+        self, margin_weight: float = 0.1, depth: int | None = None, scale: float = 12.0
+    ) -> None:
+        self.margin_weight, self.depth, self.scale = margin_weight, depth, scale
+
+    def start(self) -> None:
+        """Called before each playout."""
+
+    def choose(
+        self, eng: GameModule, g: Game, opts: list[Action], rnd: random.Random, deadline: float
+    ) -> Action | None:
+        """The step to take, or None when `deadline` passed while choosing."""
+        return opts[rnd.randrange(len(opts))]
+
+    def evaluate(
+        self, eng: GameModule, g: Game, rnd: random.Random, deadline: float
+    ) -> list[float] | None:
+        self.start()
+        clock = time.perf_counter
+        steps = 0
+        while not g.over:
+            if self.depth is not None and steps >= self.depth:
+                return margin_rewards(eng, g, self.scale)
+            a = self.choose(eng, g, eng.legal_actions(g), rnd, deadline)
+            if a is None:
+                return None
+            eng.apply_action(g, a)
+            steps += 1
+            if steps % DEADLINE_CHECK_STEPS == 0 and clock() >= deadline:
+                return None
+        return final_rewards(eng, g, self.margin_weight)
+
+
+def margin_rewards(eng: GameModule, g: Game, scale: float) -> list[float]:
+    """A truncated playout's rewards: `0.5 + 0.5 * tanh(margin / scale)` per seat, its score
+    margin over the best other seat as the position stands."""
+    totals = [s["total"] for s in eng.final_scores(g)["seats"]]
+    return [
+        0.5 + 0.5 * math.tanh((t - max(totals[:s] + totals[s + 1 :])) / scale)
+        for s, t in enumerate(totals)
+    ]
+
+
+class GreedyRollout(Rollout):
+    """Greedy rollouts: for the first `steps` choices of a playout (None: all), a random option
+    with probability `eps`, else one with the best one-ply margin for the seat deciding
+    (`option_margins`, the greedy bot's evaluation) among all options or `sample` of them drawn
+    at random, ties at random; random steps after."""
+
+    def __init__(
+        self,
+        eps: float,
+        steps: int | None = None,
+        sample: int | None = None,
+        margin_weight: float = 0.1,
+        depth: int | None = None,
+        scale: float = 12.0,
+    ) -> None:
+        super().__init__(margin_weight, depth, scale)
+        self.eps, self.steps, self.sample = eps, steps, sample
+        self.left = 0  # the choices of this playout still to be made epsilon-greedily
+
+    def start(self) -> None:
+        self.left = self.steps if self.steps is not None else MAX_ROLLOUT_CHOICES
+
+    def choose(
+        self, eng: GameModule, g: Game, opts: list[Action], rnd: random.Random, deadline: float
+    ) -> Action | None:
+        if self.left <= 0 or len(opts) == 1:
+            return opts[rnd.randrange(len(opts))]
+        self.left -= 1
+        if rnd.random() < self.eps:
+            return opts[rnd.randrange(len(opts))]
+        mover = eng.current_player(g)
+        assert mover is not None
+        sample = self.sample
+        cands = opts if sample is None or len(opts) <= sample else rnd.sample(opts, sample)
+        values = option_margins(eng, g, cands, mover, deadline)
+        if len(values) < len(cands) or time.perf_counter() >= deadline:
+            return None
+        best = max(values)
+        ties = [a for a, v in zip(cands, values, strict=True) if v == best]
+        return ties[0] if len(ties) == 1 else ties[rnd.randrange(len(ties))]
+
+
+# A MAST table: per seat, action -> [mean reward, count]
+Table = list[dict[Action, list[float]]]
+
+
+class MastRollout(Rollout):
+    """MAST rollouts: a step with a choice takes, with probability `eps`, a random option,
+    else the best mean in the seat's `table` (the first on a tie; an action not in it counts
+    0.5); a forced step draws nothing. The (seat, action) pairs taken are kept in `played`."""
+
+    def __init__(
+        self,
+        eps: float = MAST_EPS,
+        margin_weight: float = 0.1,
+        depth: int | None = None,
+        scale: float = 12.0,
+    ) -> None:
+        super().__init__(margin_weight, depth, scale)
+        self.eps = eps
+        self.table: Table = []
+        self.played: list[tuple[int, Action]] = []
+
+    def start(self) -> None:
+        self.played = []
+
+    def choose(
+        self, eng: GameModule, g: Game, opts: list[Action], rnd: random.Random, deadline: float
+    ) -> Action | None:
+        if len(opts) == 1:
+            return opts[0]
+        mover = eng.current_player(g)
+        assert mover is not None
+        if rnd.random() < self.eps:
+            a = opts[rnd.randrange(len(opts))]
+        else:
+            a = _best_mean(opts, self.table[mover])
+        self.played.append((mover, a))
+        return a
+
+
+def _best_mean(opts: list[Action], table: dict[Action, list[float]]) -> Action:
+    best_v, best = -1.0, opts[0]
+    for o in opts:
+        st = table.get(o)
+        v = st[0] if st is not None else 0.5
+        if v > best_v:
+            best_v, best = v, o
+    return best
+
+
+class MastBot(IsmctsBot):
+    """ISMCTS with MAST rollouts: the table lives for one search (`last_mast` keeps the last),
+    and each completed iteration adds its reward to every (seat, action) it took, in the tree
+    or in the rollout, once."""
+
+    def __init__(self, budget: Budget, rollout: MastRollout, **kw: Any) -> None:
+        super().__init__(budget, evaluator=rollout, **kw)
+        self.rollout = rollout
+        self.last_mast: Table | None = None
+
+    def pick(self, start: Start, seed: int, deadline: float | None) -> SearchResult:
+        self.rollout.table = [{} for _ in range(start.sampler.base.n)]
+        result = super().pick(start, seed, deadline)
+        self.last_mast = self.rollout.table
+        return result
+
+    def back_up(self, root: Node, descent: Descent, reward: list[float]) -> None:
+        super().back_up(root, descent, reward)
+        table = self.rollout.table
+        for seat, a in {*_edges(root, descent.path), *self.rollout.played}:
+            st = table[seat].get(a)
+            if st is None:
+                table[seat][a] = [reward[seat], 1.0]
+            else:  # running mean, count
+                st[1] += 1.0
+                st[0] += (reward[seat] - st[0]) / st[1]
+
+
+def _edges(root: Node, path: list[Node]) -> list[tuple[int, Action]]:
+    """The (seat, action) edges from `root` along `path`."""
+    return [
+        next(key for key, ch in parent.children.items() if ch is child)
+        for parent, child in zip([root, *path], path, strict=False)
+    ]
+
+
+def variant_bot(budget: Budget, options: dict[str, Any]) -> IsmctsBot:
+    """An ISMCTS bot from `IsmctsBot`'s keyword arguments as they were at 5928220:
+    `exploration`, `prior_widening`, `margin_weight`, and the variants `rollout_depth`,
+    `margin_scale`, `mast_eps`, `greedy_eps`, `greedy_steps`, `greedy_sample` (1 for an eps:
+    off). MAST and greedy rollouts exclude each other."""
+    kw = dict(options)
+    mast_eps, greedy_eps = kw.pop("mast_eps", 1.0), kw.pop("greedy_eps", 1.0)
+    steps, sample = kw.pop("greedy_steps", None), kw.pop("greedy_sample", None)
+    weight, depth, scale = (
+        kw.pop("margin_weight", 0.1),
+        kw.pop("rollout_depth", None),
+        kw.pop("margin_scale", 12.0),
+    )
+    if mast_eps < 1 and greedy_eps < 1:
+        raise ValueError("greedy rollouts and MAST rollouts exclude each other")
+    if mast_eps < 1:
+        return MastBot(budget, MastRollout(mast_eps, weight, depth, scale), **kw)
+    evaluator: Evaluator
+    if greedy_eps < 1:
+        evaluator = GreedyRollout(greedy_eps, steps, sample, weight, depth, scale)
+    elif depth is not None:
+        evaluator = Rollout(weight, depth, scale)
+    else:
+        evaluator = RandomRollout(weight)
+    return IsmctsBot(budget, evaluator=evaluator, **kw)

@@ -1,0 +1,155 @@
+"""The learned evaluation (ai/model.py) and its training command (ai/train.py), on the games
+and on Toy Match (tests/toygame/, registered here for this module only)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import toygame
+
+from ai.evaluators import RandomRollout, final_rewards
+from ai.model import FORMAT, Model, ModelError, ModelEvaluator, model_for
+from ai.train import fit, main, positions, scores, selfplay
+from engine.games import engine
+from engine.registry import register_game, unregister_game
+
+# importing toygame registered it: the modules collected after this one see engine/'s games
+unregister_game(toygame.GAME_ID)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _toy_match() -> Iterator[None]:
+    register_game(toygame.INFO, toygame)
+    yield
+    unregister_game(toygame.GAME_ID)
+
+
+def _midgame(game: str, seats: int = 2, steps: int = 12, seed: int = 3) -> Any:
+    eng = engine(game)
+    g = eng.new_game_internal({"game": game, "seats": seats, "seed": seed})
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        if g.over:
+            break
+        opts = eng.legal_actions(g)
+        eng.apply_action(g, opts[rnd.randrange(len(opts))])
+    return g
+
+
+def test_shares_follow_the_utilities_and_sum_to_one() -> None:
+    m = Model("toy-match", ("a", "b"), (1.0, -2.0))
+    shares = m.shares([[1.0, 0.0], [0.0, 0.0], [0.0, 1.0]])
+    assert abs(sum(shares) - 1) < 1e-12
+    assert shares[0] > shares[1] > shares[2]
+    assert math.isclose(shares[0] / shares[1], math.e)
+    # large utilities do not overflow
+    assert m.shares([[1000.0, 0.0], [0.0, 0.0]])[0] == pytest.approx(1.0)
+
+
+def test_a_model_file_round_trips_and_its_version_follows_its_weights(tmp_path: Path) -> None:
+    eng = engine("toy-match")
+    names = eng.INFO.features.names
+    m = Model("toy-match", names, tuple(float(i) for i in range(len(names))), 2, {"games": 3})
+    m.save(tmp_path / "m.json")
+    back = Model.from_json(json.loads((tmp_path / "m.json").read_text()), eng)
+    assert back == m and back.version == m.version and back.trained == {"games": 3}
+    assert back.version.startswith("toy-match/g2/")
+    other = Model("toy-match", names, (*m.weights[:-1], 9.5), 2)
+    assert other.version != m.version
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda d: d.update(format="x/1"), "not a " + FORMAT),
+        (lambda d: d.update(game="architectura"), "not of 'toy-match'"),
+        (lambda d: d["features"].append("extra"), "features are not the game's"),
+        (lambda d: d["weights"].pop(), "one weight per feature"),
+        (lambda d: d["weights"].__setitem__(0, float("nan")), "finite"),
+        (lambda d: d["weights"].__setitem__(0, "1"), "finite"),
+    ],
+)
+def test_a_model_that_cannot_serve_its_game_is_refused(change: Any, says: str) -> None:
+    eng = engine("toy-match")
+    doc = Model("toy-match", eng.INFO.features.names, (0.5,) * 5).to_json()
+    bad = copy.deepcopy(doc)
+    change(bad)
+    with pytest.raises(ModelError, match=says):
+        Model.from_json(bad, eng)
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo", "toy-match"])
+def test_the_evaluator_gives_the_models_shares_after_its_random_steps(game: str) -> None:
+    eng = engine(game)
+    model = model_for(eng)
+    assert model is not None
+    g = _midgame(game)
+    expected = model.shares(eng.INFO.features.of(g))
+    assert ModelEvaluator().evaluate(eng, g.copy(), random.Random(1), math.inf) == expected
+    # with steps: the same as stepping the same random stream by hand, then the model
+    walked, rnd = g.copy(), random.Random(5)
+    for _ in range(3):
+        if not walked.over:
+            opts = eng.legal_actions(walked)
+            eng.apply_action(walked, opts[rnd.randrange(len(opts))])
+    want = (
+        final_rewards(eng, walked, 0.0)
+        if walked.over
+        else model.shares(eng.INFO.features.of(walked))
+    )
+    assert ModelEvaluator(steps=3).evaluate(eng, g.copy(), random.Random(5), math.inf) == want
+
+
+def test_a_finished_game_is_scored_by_its_result_and_a_passed_deadline_stops() -> None:
+    eng = engine("architectura")
+    g = _midgame("architectura", steps=500)
+    assert g.over
+    shares = ModelEvaluator().evaluate(eng, g, random.Random(1), math.inf)
+    assert shares == final_rewards(eng, g, 0.0) and sum(shares or []) == pytest.approx(1)
+
+
+def test_a_game_without_a_model_is_played_out_at_random(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a search without a model does (RandomRollout), deadline included."""
+    eng = engine("architectura")
+    monkeypatch.setattr("ai.model.model_for", lambda eng: None)
+    ev, plain = ModelEvaluator(), RandomRollout()
+    assert ev.evaluate(eng, _midgame("architectura"), random.Random(1), 0.0) is None
+    out = ev.evaluate(eng, _midgame("architectura"), random.Random(4), math.inf)
+    assert out == plain.evaluate(eng, _midgame("architectura"), random.Random(4), math.inf)
+
+
+def test_the_fit_learns_what_decides_the_toy_game_and_beats_the_even_split() -> None:
+    """Toy Match: an empty hand wins (TM-6.1), so once half the deck is drawn a bigger hand
+    means a smaller share; on held-out games the model's log-loss beats an even split's."""
+    games = selfplay("toy-match", "greedy", 120, [2, 3], 1, 1, None, False)
+    train = [g for g in games if g["deal"] % 5]
+    held = [g for g in games if not g["deal"] % 5]
+    w = fit(train)
+    names = engine("toy-match").INFO.features.names
+    for progress in (0.5, 0.75, 1.0):
+        assert w[names.index("hand")] + progress * w[names.index("hand*progress")] < 0
+    s = scores(held, w)
+    assert s["model"]["log_loss"] < s["even"]["log_loss"]
+    assert s["positions"] == sum(len(positions(g)[0]) for g in held)
+    assert sum(c["count"] for c in s["calibration"]) == sum(
+        len(positions(g)[0]) * g["seats"] for g in held
+    )
+
+
+def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
+    """The same command twice (the second naming the default seat counts) writes the same
+    model, byte for byte in its weights and version."""
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    common = ["--game", "toy-match", "--games", "30", "--bot", "greedy", "--quiet"]
+    assert main([*common, "--processes", "1", "--out", str(a)]) == 0
+    assert main([*common, "--processes", "1", "--out", str(b), "--seats", "2,2,3,4"]) == 0
+    doc_a, doc_b = json.loads(a.read_text()), json.loads(b.read_text())
+    assert doc_a["weights"] == doc_b["weights"] and doc_a["version"] == doc_b["version"]
+    assert doc_a["trained"]["held_out"]["model"]["log_loss"] > 0

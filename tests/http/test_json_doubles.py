@@ -1,0 +1,111 @@
+"""Every number the service writes survives a client that reads JSON numbers as doubles
+(JavaScript's JSON.parse, jq): a game started without a seed is played to its end and written
+down (/v1/record) by such a client, in both games, sealed or not. Before the service picked
+its random seeds below 2^53, 99.95 % of such games ended in 422 `history_mismatch` at the
+record (issue 29)."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from http_support import make_app
+
+from engine.setup_fields import JSON_SAFE_INT, random_seed
+
+
+def _js_number(v: float) -> int | float:
+    """A double as JavaScript's JSON.stringify writes it: an integral value in its shortest
+    round-trip digits, padded with zeros (1.2345678901234567e19 -> 12345678901234567000)."""
+    return int(Decimal(repr(v))) if v.is_integer() else v
+
+
+def _as_js(doc: Any) -> Any:
+    if isinstance(doc, float):
+        return _js_number(doc)
+    if isinstance(doc, list):
+        return [_as_js(x) for x in doc]
+    if isinstance(doc, dict):
+        return {k: _as_js(x) for k, x in doc.items()}
+    return doc
+
+
+def js_round_trip(text: bytes) -> Any:
+    """What a JavaScript client holds after JSON.parse and sends back after JSON.stringify:
+    every number a double."""
+    return _as_js(json.loads(text, parse_int=float))
+
+
+class DoublesClient:
+    """A client that reads every answer's numbers as doubles and sends what it read."""
+
+    def __init__(self, **config: Any) -> None:
+        self.http = make_app(**config).test_client()
+
+    def post(self, path: str, body: Any) -> tuple[int, Any]:
+        r = self.http.post(path, data=json.dumps(body), content_type="application/json")
+        return r.status_code, js_round_trip(r.data)
+
+
+def play_and_record(client: DoublesClient, setup: dict[str, Any]) -> tuple[int, Any, Any]:
+    """A game from `setup` played to its end (the first option each time), then recorded:
+    (the record's status, the record, the final state)."""
+    status, doc = client.post("/v1/games", setup)
+    assert status == 200, doc
+    state = doc["state"]
+    for _ in range(2000):
+        if state["game_over"]:
+            break
+        status, doc = client.post(
+            "/v1/resolve", {"state": state, "decisions": [state["pending"]["options"][0]]}
+        )
+        assert status == 200, doc
+        state = doc["state"]
+    assert state["game_over"]
+    status, record = client.post("/v1/record", {"state": state})
+    return status, record, state
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+@pytest.mark.parametrize("sealed", [False, True], ids=["unsealed", "sealed"])
+def test_a_doubles_client_records_a_game_started_without_a_seed(game: str, sealed: bool) -> None:
+    config = {"STATE_SECRET": "s" * 32} if sealed else {}
+    client = DoublesClient(**config)
+    status, record, state = play_and_record(client, {"game": game, "seats": 2})
+    assert status == 200, record
+    seed = record["setup"]["seed"]
+    assert 0 <= seed <= JSON_SAFE_INT
+    # the record replays to the state the client holds
+    status, replay = client.post("/v1/replay", record)
+    assert status == 200 and replay["ok"] is True, replay
+    assert replay["state"]["scores"] == state["scores"]
+
+
+def test_random_seeds_stay_within_what_doubles_keep() -> None:
+    seeds = [random_seed() for _ in range(2000)]
+    assert all(0 <= s <= JSON_SAFE_INT for s in seeds)
+    assert all(float(s) == s for s in seeds)
+    # and they use the range: more than half are above 2^52
+    assert sum(s > 2**52 for s in seeds) > 900
+
+
+def test_a_rounded_seed_is_named_in_the_mismatch() -> None:
+    """A game set up with a seed above 2^53 by a client that keeps integers, then relayed by
+    one that reads doubles: the record's refusal says the seed may have been rounded, rather
+    than blaming an edit."""
+    exact = DoublesClient()
+    big = 12345678901234567891
+    state = exact.http.post("/v1/games", json={"seats": 2, "seed": big}).get_json()["state"]
+    for _ in range(6):
+        option = state["pending"]["options"][0]
+        r = exact.http.post("/v1/resolve", json={"state": state, "decisions": [option]})
+        state = r.get_json()["state"]
+    rounded = js_round_trip(json.dumps({"state": state}).encode())
+    assert rounded["state"]["history"]["setup"]["seed"] != big
+    status, problem = exact.post("/v1/record", rounded)
+    assert status == 422
+    assert problem["code"] == "history_mismatch"
+    assert "2^53" in problem["detail"] and "doubles" in problem["detail"]
+    assert problem["pointer"] == "/state/history/setup/seed"
