@@ -197,13 +197,15 @@ class IsmctsBot(Bot):
     def __init__(
         self,
         budget: Budget,
-        exploration: float = 0.7,
+        exploration: float | Callable[[GameModule], float] = 0.7,
         evaluator: Evaluator | None = None,
         prior_widening: float | None = PRIOR_WIDENING,
         ranking: Ranking | None = None,
     ) -> None:
         self.budget = budget
-        self.c = exploration
+        # UCB's c, or the game's (a function of its engine: the learned model's own constant)
+        self.exploration = exploration
+        self.c = exploration if isinstance(exploration, float | int) else 0.7
         self.evaluator: Evaluator = evaluator if evaluator is not None else RandomRollout()
         self.prior_widening = prior_widening  # 0: no prior; None: the game's
         # how the prior ranks the root's options (default: the greedy bot's one-ply margin)
@@ -218,6 +220,8 @@ class IsmctsBot(Bot):
             return SearchResult(opts[0], 0, start.ms(), [])
         rnd = random.Random(seed)
         root = Node(-1)
+        if callable(self.exploration):
+            self.c = self.exploration(eng)
         # a time-only budget also stops at MAX_ITERATIONS; one longer than a synchronous call
         # may have (a job's) at JOB_MAX_ITERATIONS, so that its time is what bounds it
         long = (self.budget.time_ms or 0) > MAX_TIME_MS

@@ -34,10 +34,11 @@ from ai.mcts import IsmctsBot, greedy_ranking
 from engine.games import GameModule
 
 FORMAT = "card-referee-eval/1"
-# UCB's exploration constant for a search judged by the model: its rewards are smooth win
-# shares, not the 0/1 of a playout, so the values of sibling options lie closer together and
-# a smaller c lets them count (0.1-0.3 measured alike, 0.7 worse: docs/model.md)
+# UCB's exploration constant for a search judged by a model that names none: its rewards are
+# smooth win shares, not the 0/1 of a playout, so sibling options' values lie closer together
+# and a smaller c than the playouts' lets them count (docs/model.md)
 EXPLORATION = 0.15
+PLAYOUT_EXPLORATION = 0.7
 
 
 class ModelError(ValueError):
@@ -52,12 +53,15 @@ class Model:
     names: tuple[str, ...]
     weights: tuple[float, ...]
     generation: int = 1
+    # UCB's exploration constant for a search judged by this model (EXPLORATION by default;
+    # measured per game: docs/model.md)
+    exploration: float = 0.15
     trained: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
     @property
     def version(self) -> str:
-        """`<game>/g<generation>/<digest of names and weights>`: what cache keys carry."""
-        doc = json.dumps([self.names, self.weights]).encode()
+        """`<game>/g<generation>/<digest of names, weights and c>`: what cache keys carry."""
+        doc = json.dumps([self.names, self.weights, self.exploration]).encode()
         return f"{self.game}/g{self.generation}/{hashlib.sha256(doc).hexdigest()[:12]}"
 
     def shares(self, rows: list[list[float]]) -> list[float]:
@@ -75,6 +79,7 @@ class Model:
             "game": self.game,
             "version": self.version,
             "generation": self.generation,
+            "search": {"exploration": self.exploration},
             "features": list(self.names),
             "weights": list(self.weights),
             "trained": self.trained,
@@ -96,11 +101,16 @@ class Model:
         if not all(isinstance(x, int | float) and math.isfinite(x) for x in weights):
             raise ModelError(f"{eng.INFO.id}: weights are finite numbers")
         gen = doc.get("generation", 1)
+        search = doc.get("search") or {}
+        c = search.get("exploration", EXPLORATION) if isinstance(search, dict) else None
+        if not isinstance(c, int | float) or isinstance(c, bool) or not 0 < c < 10:
+            raise ModelError(f"{eng.INFO.id}: search.exploration is a number above 0")
         return cls(
             eng.INFO.id,
             tuple(names),
             tuple(float(x) for x in weights),
             gen if isinstance(gen, int) else 1,
+            float(c),
             doc.get("trained") or {},
         )
 
@@ -147,6 +157,7 @@ class ModelEvaluator:
 
     model: Model | None = None
     steps: int = 0
+    mix: float = 0.0  # the weight of a random playout's result beside the model's estimate
 
     def model_of(self, eng: GameModule) -> Model | None:
         return self.model if self.model is not None else model_for(eng)
@@ -166,10 +177,18 @@ class ModelEvaluator:
             step(g, opts[rnd.randrange(len(opts))])
         if g.over:
             return final_rewards(eng, g, 0.0)
-        return model.shares(feats.of(g))
+        shares = model.shares(feats.of(g))
+        if self.mix <= 0:
+            return shares
+        played = PLAYOUT.evaluate(eng, g, rnd, deadline)
+        if played is None:
+            return None
+        mix = self.mix
+        return [(1 - mix) * a + mix * b for a, b in zip(shares, played, strict=True)]
 
 
 FALLBACK = RandomRollout()
+PLAYOUT = RandomRollout(margin_weight=0.0)
 
 
 def model_ranking(
@@ -191,9 +210,19 @@ def model_ranking(
     return sorted(shuffled, key=lambda a: -values[a])
 
 
+def exploration_of(eng: GameModule) -> float:
+    """UCB's c for a search judged by the game's model (its file's `search.exploration`); the
+    playouts' 0.7 for a game without one."""
+    model = model_for(eng)
+    return model.exploration if model is not None else PLAYOUT_EXPLORATION
+
+
 def learned_search(budget: Budget, prior_widening: float | None = None) -> IsmctsBot:
     """ISMCTS whose leaves the game's learned model judges (random playouts for a game without
-    one), with its exploration constant (EXPLORATION)."""
+    one), with the model's exploration constant."""
     return IsmctsBot(
-        budget, exploration=EXPLORATION, evaluator=ModelEvaluator(), prior_widening=prior_widening
+        budget,
+        exploration=exploration_of,
+        evaluator=ModelEvaluator(),
+        prior_widening=prior_widening,
     )

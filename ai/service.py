@@ -43,8 +43,9 @@ from ai.cache import PositionCache
 from ai.model import evaluation_version
 from engine.canonical import digest, dumps
 from engine.errors import EngineError, IllegalDecision, InvalidState, Problem, SetupError
-from engine.games import GameModule, engine_for_state
+from engine.games import GameModule, engine_for_state, nulls_written
 from engine.messages import msg
+from engine.protocol import view_mismatch, with_nulls
 
 log = logging.getLogger("ai.service")
 
@@ -225,14 +226,21 @@ class InvalidView(InvalidState):
 
 
 def load_view(
-    eng: GameModule, view: dict[str, Any], seat: int, cat: Catalog | None
+    eng: GameModule, view: dict[str, Any], seat: int | None, cat: Catalog | None
 ) -> tuple[Game, Any]:
     """A full state consistent with `view` and the world sampler built on it; refuses (422)
-    anything that is not exactly the view /v1/view answers for `seat` of some valid state.
+    anything that is not exactly the view /v1/view answers for `seat` of some valid state,
+    its null fields left out or not (`with_nulls`), naming the first field that differs.
     Pointers of problems are relative to the view."""
     if not isinstance(view, dict):
         raise InvalidView([Problem("invalid_view", msg("A view is a JSON object."))])
     view_of = view.get("view_of")
+    if seat is None:  # the view's own seat
+        if not isinstance(view_of, int) or isinstance(view_of, bool):
+            raise InvalidView([_not_a_view(view)])
+        seat = view_of
+    elif "view_of" not in view:
+        raise InvalidView([_not_a_view(view)])
     if view_of != seat or isinstance(view_of, bool):
         whose = (
             msg(
@@ -256,9 +264,17 @@ def load_view(
             None,
             "/view/view_of",
         )
+    view = nulls_written(eng, view)
     try:
         sampler = eng.WorldSampler(view, cat)
-        same = digest(eng.game_view(sampler.base, seat)) == digest(view)
+        expected = eng.game_view(sampler.base, seat)
+        # the nulls the template could not place (in a city's cards, say) from the view of
+        # the state rebuilt from it: every one of its null fields may be left out
+        mismatch = (
+            None
+            if digest(expected) == digest(view)  # the common case, in C
+            else view_mismatch(with_nulls(view, expected), expected)
+        )
     except InvalidState as e:  # the state rebuilt from it is inconsistent
         raise InvalidView(e.problems) from None
     except EngineError:
@@ -274,24 +290,34 @@ def load_view(
                 )
             ]
         ) from None
-    if not same:
-        raise InvalidView(
-            [
-                Problem(
-                    "invalid_view",
-                    msg(
-                        "This view does not match any consistent state: send the answer of /v1/view "
-                        "unchanged."
-                    ),
-                )
-            ]
-        )
+    if mismatch is not None:
+        raise InvalidView([mismatch])
     return sampler.base, sampler
+
+
+def _not_a_view(doc: dict[str, Any]) -> Problem:
+    """A document sent as a view without `view_of`: a state (it has its `rng`) is told to
+    be sent as `state`; anything else, what a view is."""
+    if isinstance(doc.get("rng"), str):
+        return Problem(
+            "state_not_view",
+            msg(
+                "This is a state (it has its rng), not a seat's view: send it as `state` "
+                "(the seat's view is taken from it), or send what POST /v1/view answers as "
+                "`view`."
+            ),
+            "/rng",
+        )
+    return Problem(
+        "invalid_view",
+        msg("A view names its seat (view_of): send what POST /v1/view answers, unchanged."),
+        "/view_of",
+    )
 
 
 def suggest(
     state: dict[str, Any] | None,
-    seat: int,
+    seat: int | None,
     *,
     view: dict[str, Any] | None = None,
     level: str | None = None,
@@ -305,7 +331,8 @@ def suggest(
     max_ms: int | None = None,
 ) -> dict[str, Any]:
     """The decision `seat` should take now, with the search statistics behind it, from the
-    full `state` or from the seat's `view` (give exactly one).
+    full `state` or from the seat's `view` (give exactly one). Without a seat, the view's own
+    (`view_of`) or the seat the state asks.
 
     With plan="turn", also the rest of the seat's turn: each later decision is searched on
     the seat's view of the position the earlier ones lead to, for as long as the same turn
@@ -344,8 +371,11 @@ def suggest(
     sampler = None
     if view is not None:
         g, sampler = load_view(eng, view, seat, cat)
+        seat = view["view_of"]
     else:
         g = eng.load(state, cat)
+        if seat is None:  # the seat the state asks
+            seat = eng.require_decider(g, None, "/state/pending")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
             raise IllegalDecision(
                 "unknown_seat", msg("seat must be 0..{last}", last=g.n - 1), None, "/seat"
@@ -355,7 +385,7 @@ def suggest(
     out: dict[str, Any] = {
         "decision": stored["decision"],
         "bot": settings["bot"],
-        "level": level,
+        "level": level if settings["bot"] == "ismcts" else None,  # the others have none
         "settings": settings,
         "stats": stored["stats"],
         "cached": cached,
@@ -460,7 +490,7 @@ def suggest_request(
     budget = body.get("budget") or {}
     return suggest(
         body.get("state"),
-        body["seat"],
+        body.get("seat"),
         view=body.get("view"),
         level=body.get("level"),
         iterations=budget.get("iterations"),

@@ -36,6 +36,8 @@ from ai.bots import Bot, parse_bot_spec
 from ai.taskqueue import QueueUnavailable, run_games
 from engine.games import DEFAULT_GAME, GAMES, engine
 
+MATCH_SEATS = 2  # a match (and so the rating ladder, ai/ratings.py) is two bots' games
+
 
 def decision_seed(deal: int, k: int) -> int:
     return (deal * 1_000_003 + k * 7_919) % (2**63)
@@ -117,7 +119,7 @@ def play_job(args: Sequence[Any]) -> GameResult:
     """One game of a match: (bot A, bot B, deal, swapped, variant, game). What a local
     process and a queue worker (ai.jobs.play_match_game) both run."""
     a, b, deal, swapped, variant, game = args
-    specs = [b, a] if swapped else [a, b]
+    specs = [b, a] if swapped else [a, b]  # MATCH_SEATS: one seat each
     scores, think, count = play_game(deal, [worker_bot(s) for s in specs], variant, game=game)
     return GameResult(deal, swapped, scores, think, count)
 

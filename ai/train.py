@@ -36,7 +36,7 @@ from typing import Any
 from tqdm import tqdm
 
 from ai.bots import parse_bot_spec
-from ai.model import Model, model_path
+from ai.model import EXPLORATION, Model, model_path
 from ai.taskqueue import QueueUnavailable, run_games
 from ai.tournament import play_game, run_local, worker_bot
 from engine.games import GAMES, engine
@@ -251,6 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--queue", metavar="REDIS_URL", help="play on RQ workers (docs/scale.md)")
     p.add_argument("--ridge", type=float, default=1.0)
     p.add_argument("--generation", type=int, default=1)
+    p.add_argument(
+        "--exploration", type=float, default=EXPLORATION, help="UCB's c kept with the model"
+    )
     p.add_argument("--out", help="the model file (default: the game's own, beside it)")
     p.add_argument("--data", help="also keep the self-play games (JSON: their moves)")
     p.add_argument("--from-data", nargs="+", help="fit on games kept by --data (one or more files)")
@@ -302,7 +305,14 @@ def main(argv: list[str] | None = None) -> int:
         "train": scores(train, weights),
         "held_out": scores(held, weights) if held else None,
     }
-    model = Model(eng.INFO.id, eng.INFO.features.names, tuple(weights), args.generation, report)
+    model = Model(
+        eng.INFO.id,
+        eng.INFO.features.names,
+        tuple(weights),
+        args.generation,
+        args.exploration,
+        report,
+    )
     out = Path(args.out) if args.out else model_path(eng)
     assert out is not None
     model.save(out)

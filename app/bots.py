@@ -18,8 +18,11 @@ from typing import Any
 from flask import Blueprint, Response, request
 
 from ai.bots import LEVELS
+from ai.service import DEFAULT_LEVEL
+from ai.tournament import MATCH_SEATS
 from app.errors import ApiError
 from app.jsonio import json_response
+from app.review import REVIEW_LEVEL
 from engine.games import GAMES, unknown_game
 
 bp = Blueprint("bots", __name__, url_prefix="/v1")
@@ -117,6 +120,7 @@ def game_bots(game: str) -> dict[str, Any]:
             "date": str(doc.get("date", "")),
             "engine_build": str(doc.get("engine_build", "")),
             "games": _games(doc),
+            "seats": MATCH_SEATS,  # its figures are of 2-seat games
             "ordered": doc.get("ordered") is True,
         }
     return out
@@ -128,4 +132,11 @@ def bots_index() -> Response:
     wanted = request.args.get("game")
     if wanted is not None and wanted not in GAMES:
         raise ApiError(404, "unknown_game", unknown_game(wanted), "/game")
-    return json_response({"games": [game_bots(g) for g in GAMES if wanted in (None, g)]})
+    return json_response(
+        {
+            # the level of POST /v1/suggest with neither a level nor a budget, and of a review
+            "default_level": DEFAULT_LEVEL,
+            "review_default_level": REVIEW_LEVEL,
+            "games": [game_bots(g) for g in GAMES if wanted in (None, g)],
+        }
+    )

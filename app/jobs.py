@@ -7,9 +7,12 @@ iterations, MAX_TIME_MS ms; a job may have up to JOB_MAX_ITERATIONS / JOB_MAX_TI
 request is checked in full first, by the same code as a synchronous call, so a bad request is
 the same 400/422 at once and never a failed job. Then:
 
-- without REDIS_URL, with Redis unreachable, or with no worker listening on the queue, the
-  answer is 503 `jobs_unavailable` (a job nobody would run is not queued), with `Retry-After`
-  unless the service has no job store at all (no REDIS_URL: retrying cannot help);
+- without REDIS_URL the service runs no jobs, a condition no retry changes: 422
+  `budget_too_large` for a budget above the synchronous limit (the endpoint asked, the work
+  it needs against the limit, and what would fit), 422 `jobs_not_configured` for
+  `"async": true` (`without_jobs`); a job id is then 404 `job_not_found`;
+- with Redis unreachable, or with no worker listening on the queue, the answer is 503
+  `jobs_unavailable` with `Retry-After` (a job nobody would run is not queued);
 - when this client already has JOB_QUEUE_PER_CLIENT jobs queued or running (the client as
   the rate limiter counts it: its address after TRUSTED_PROXY_HOPS), 429
   `job_quota_exceeded` with `Retry-After`;
@@ -54,14 +57,14 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
 from ai import taskqueue as jobq
-from ai.bots import MAX_ITERATIONS, MAX_TIME_MS
+from ai.bots import LEVELS, MAX_ITERATIONS, MAX_TIME_MS
 from ai.service import suggest_request
 from app.endpoint import engine_errors
 from app.errors import ApiError
 from app.jsonio import json_response
 from app.limits import client_id
 from app.settings import env_int
-from engine.messages import msg
+from engine.messages import Msg, msg
 
 bp = Blueprint("jobs", __name__)
 
@@ -124,8 +127,7 @@ def _on_register(state: BlueprintSetupState) -> None:
 
 def wants_job(body: dict[str, Any]) -> bool:
     """Run as a job: asked for, or a budget above the synchronous limit."""
-    budget = body.get("budget") or {}
-    large = budget.get("iterations", 0) > MAX_ITERATIONS or budget.get("time_ms", 0) > MAX_TIME_MS
+    large = large_budget(body.get("budget") or {})
     if large and body.get("run_async") is False:
         raise ApiError(
             422,
@@ -141,9 +143,16 @@ def wants_job(body: dict[str, Any]) -> bool:
     return bool(body.get("run_async")) or large
 
 
-def _unavailable(why: str, transient: bool = True) -> ApiError:
-    """503 `jobs_unavailable`; `Retry-After` only when coming back can help (Redis down, no
-    worker yet), not on a service configured without a job store."""
+def large_budget(budget: dict[str, Any]) -> bool:
+    """A suggestion's budget above the synchronous limit."""
+    iterations: int = budget.get("iterations", 0)
+    time_ms: int = budget.get("time_ms", 0)
+    return iterations > MAX_ITERATIONS or time_ms > MAX_TIME_MS
+
+
+def _unavailable(why: str) -> ApiError:
+    """503 `jobs_unavailable` with `Retry-After`: Redis down or no worker yet, which coming
+    back can mend (a service without a job store says so otherwise: `without_jobs`)."""
     return ApiError(
         503,
         "jobs_unavailable",
@@ -154,8 +163,69 @@ def _unavailable(why: str, transient: bool = True) -> ApiError:
             iterations=MAX_ITERATIONS,
             ms=MAX_TIME_MS,
         ),
-        headers={"Retry-After": str(RETRY_AFTER_S)} if transient else None,
+        headers={"Retry-After": str(RETRY_AFTER_S)},
     )
+
+
+def configured() -> bool:
+    """This service runs background jobs (it has REDIS_URL)."""
+    return current_app.extensions.get(EXTENSION) is not None
+
+
+def without_jobs(endpoint: str, over: Msg | None, pointer: str) -> ApiError:
+    """422 on a service without a job store (no REDIS_URL), where no retry can help: `over`
+    says why the request needs a job (its work against the synchronous limit, and what
+    would fit: `budget_too_large`); None, that it asked for one (`"async": true`:
+    `jobs_not_configured`)."""
+    if over is None:
+        return ApiError(
+            422,
+            "jobs_not_configured",
+            msg(
+                "This service runs no background jobs (REDIS_URL is not set), so {endpoint} "
+                'cannot run as one: leave out "async" to have it answered at once, within the '
+                "synchronous limit of {iterations} iterations and {ms} ms of search.",
+                endpoint=endpoint,
+                iterations=MAX_ITERATIONS,
+                ms=MAX_TIME_MS,
+            ),
+            "/async",
+        )
+    return ApiError(
+        422,
+        "budget_too_large",
+        msg(
+            "This service runs no background jobs (REDIS_URL is not set), so {endpoint} is "
+            "answered only within the synchronous limit of {iterations} iterations and {ms} "
+            "ms of search: {over}",
+            endpoint=endpoint,
+            iterations=MAX_ITERATIONS,
+            ms=MAX_TIME_MS,
+            over=over,
+        ),
+        pointer,
+    )
+
+
+def budget_over(budget: dict[str, Any]) -> Msg:
+    """Why a suggestion's budget needs a job, and what fits instead."""
+    largest = max(LEVELS, key=lambda k: LEVELS[k].iterations or 0)
+    return msg(
+        "this budget asks {asked}. Send a budget within the limit, or a level (the largest, "
+        "{level}, searches {level_iterations} iterations).",
+        asked=work(budget.get("iterations"), budget.get("time_ms")),
+        level=largest,
+        level_iterations=LEVELS[largest].iterations,
+    )
+
+
+def work(iterations: int | None, time_ms: int | None) -> Msg:
+    """A search's work in words: its iterations, its time, or both."""
+    if iterations is not None and time_ms is not None:
+        return msg("{iterations} iterations and {ms} ms", iterations=iterations, ms=time_ms)
+    if time_ms is not None:
+        return msg("{ms} ms", ms=time_ms)
+    return msg("{iterations} iterations", iterations=iterations)
 
 
 def _full(e: jobq.QueueFull) -> ApiError:
@@ -193,8 +263,8 @@ def _full(e: jobq.QueueFull) -> ApiError:
 
 def _conn() -> redis.Redis:
     conn: redis.Redis | None = current_app.extensions.get(EXTENSION)
-    if conn is None:
-        raise _unavailable(msg("the service has no Redis (REDIS_URL is not set)"), transient=False)
+    if conn is None:  # the callers ask `configured` first: a request is refused before this
+        raise without_jobs(msg("this request"), None, "")
     return conn
 
 
@@ -206,6 +276,10 @@ def start_suggest(body: dict[str, Any]) -> Response:
         # the synchronous path's own checks (state or view, seat, decider, catalog,
         # settings, plan) without its search: a random choice costs one list of options
         suggest_request(body, max_ms=1000, bot="random")
+    if not configured():
+        budget = body.get("budget") or {}
+        over = budget_over(budget) if large_budget(budget) else None
+        raise without_jobs("/v1/suggest", over, "/budget" if over is not None else "/async")
     return _enqueue(FUNC, {k: v for k, v in body.items() if k != "run_async"})
 
 
@@ -322,9 +396,16 @@ def _job(conn: redis.Redis, job_id: str) -> Job:
 
 def _conn_for(job_id: str) -> redis.Redis:
     """The job store, once `job_id` has the shape of one (404 first: no Redis is needed to
-    know that a string is not a job id)."""
+    know that a string is not a job id; and a service without a job store has no job)."""
     if not ID.match(job_id):
         raise ApiError(404, "job_not_found", msg("No job has this id."), "")
+    if not configured():
+        raise ApiError(
+            404,
+            "job_not_found",
+            msg("No job has this id: this service runs no background jobs (no REDIS_URL)."),
+            "",
+        )
     return _conn()
 
 

@@ -16,6 +16,7 @@ decision over the workers (ai/jobs.py `run_review`).
 from __future__ import annotations
 
 import time
+from collections import Counter
 from typing import Any
 
 from flask import Blueprint, Response, current_app
@@ -27,16 +28,16 @@ from ai.service import MAX_SEED
 from app import schemas
 from app.endpoint import engine_errors, read_body
 from app.errors import ApiError
-from app.jobs import start_review
+from app.jobs import configured, start_review, without_jobs, work
 from app.jsonio import json_response
 from app.record import from_history
 from app.replay import run_replay
 from app.schemas import Envelope, JsonBool, _strict_int
 from app.seal import require_readable
-from app.suggest import GATE, BudgetSchema, busy
+from app.suggest import GATE, BudgetSchema, Gate
 from engine.errors import IllegalDecision
 from engine.games import MAX_SEATS, GameModule
-from engine.messages import msg
+from engine.messages import Msg, msg
 
 bp = Blueprint("review", __name__, url_prefix="/v1")
 
@@ -132,6 +133,37 @@ def _large(budget: Budget, tasks: int) -> bool:
     ) * tasks > MAX_TIME_MS
 
 
+def _over(budget: Budget, walked: list[Decision]) -> Msg:
+    """Why a review is over the synchronous limit (its decisions times the per-decision
+    budget), and what would fit: the largest level for the whole game, and this budget for
+    the seat with the fewest decisions to review (`seats`)."""
+    per_seat = Counter(d.seat for d in walked if d.task is not None)
+    tasks = sum(per_seat.values())
+    out = msg(
+        "{tasks} decisions to review, {per} each: {total} in all.",
+        tasks=tasks,
+        per=work(budget.iterations, budget.time_ms),
+        total=work(_times(budget.iterations, tasks), _times(budget.time_ms, tasks)),
+    )
+    fitting = [k for k, b in LEVELS.items() if not _large(b, tasks)]
+    if fitting:
+        level = max(fitting, key=lambda k: LEVELS[k].iterations or 0)
+        out = msg("{problem} Level {level} would fit.", problem=out, level=level)
+    seat, fewest = min(per_seat.items(), key=lambda kv: (kv[1], kv[0]))
+    if len(per_seat) > 1 and not _large(budget, fewest):
+        out = msg(
+            '{problem} So would this budget for one seat: "seats": [{seat}] ({count} decisions).',
+            problem=out,
+            seat=seat,
+            count=fewest,
+        )
+    return out
+
+
+def _times(amount: int | None, n: int) -> int | None:
+    return None if amount is None else amount * n
+
+
 def _walk(
     eng: GameModule, g: Any, decisions: list[Any], body: dict[str, Any], base: int
 ) -> list[Decision]:
@@ -163,20 +195,23 @@ def review() -> Response:
     walked = _walk(eng, g, decisions, body, base)
     tasks = [d.task for d in walked if d.task is not None]
     large = _large(budget, len(tasks))
+    where = "/budget" if "budget" in body else "/level"
     if large and body.get("run_async") is False:
         raise ApiError(
             422,
             "budget_too_large",
             msg(
                 "A synchronous review may search at most {iterations} iterations and {ms} ms "
-                'in all ({tasks} decisions to review); leave out "async": false to run it as '
-                "a job.",
+                'in all: {over} Or leave out "async": false to run it as a job.',
                 iterations=MAX_ITERATIONS,
                 ms=MAX_TIME_MS,
-                tasks=len(tasks),
+                over=_over(budget, walked),
             ),
-            "/budget" if "budget" in body else "/level",
+            where,
         )
+    if (large or body.get("run_async")) and not configured():
+        over = _over(budget, walked) if large else None
+        raise without_jobs("/v1/review", over, where if large else "/async")
     head = {"game": eng.INFO.id, "settings": settings, "evaluation": evaluation(eng)}
     rows = [{"index": d.index, "seat": d.seat, "options": d.options} for d in walked]
     if large or body.get("run_async"):
@@ -202,13 +237,9 @@ def _run(
     catalog: Any,
     seats: int,
 ) -> dict[str, Any]:
-    gate = current_app.extensions[GATE]
-    if not gate.acquire(blocking=False):
-        raise busy()
-    try:
+    gate: Gate = current_app.extensions[GATE]
+    with gate.slot():
         deadline = time.perf_counter() + int(current_app.config["SUGGEST_MAX_MS"]) / 1000
         with engine_errors(catalog="/catalog"):
             done = review_all(tasks, budget, catalog, deadline)
-    finally:
-        gate.release()
     return {**head, **assemble(walked, done, seats)}

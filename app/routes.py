@@ -108,27 +108,40 @@ def resolve() -> Response:
         # a state whose seal verified is read without its consistency checks (docs/trust.md)
         sealed = req.opened is not None and req.opened.authentic
         state, events = eng.apply_all(body["state"], decisions, body.get("catalog"), sealed)
-        if "events_for" in body:
-            seat = body["events_for"]
-            if seat >= len(state["seats"]):
-                raise EngineError(
-                    "unknown_seat",
-                    msg("events_for must be a seat 0..{last}", last=len(state["seats"]) - 1),
-                    eng.INFO.seats_clause,
-                    "/events_for",
-                )
-            events = eng.events_for_seat(events, seat)
-    if body.get("notation"):
-        notation.annotate(eng, events, decisions)
-    return json_response(
-        {
-            "state": issue_state(state, req.origin.extended(eng, decisions), req.opened),
-            "events": events,
-            "pending": in_language(state["pending"]),
-            "game_over": state["game_over"],
-            "scores": state["scores"],
-        }
-    )
+        copies = _copies(eng, events, body.get("events_for"), len(state["seats"]))
+    if isinstance(body.get("events_for"), int):  # one seat's copy, in place of the log
+        events = copies[0]["events"]
+    for log in [events, *(c["events"] for c in copies)] if body.get("notation") else []:
+        notation.annotate(eng, log, decisions)
+    out = {
+        "state": issue_state(state, req.origin.extended(eng, decisions), req.opened),
+        "events": events,
+        "pending": in_language(state["pending"]),
+        "game_over": state["game_over"],
+        "scores": state["scores"],
+    }
+    if isinstance(body.get("events_for"), list):  # several seats' copies, beside the log
+        out["events_by_seat"] = copies
+    return json_response(out)
+
+
+def _copies(
+    eng: GameModule, events: list[dict[str, Any]], wanted: Any, seats: int
+) -> list[dict[str, Any]]:
+    """Each seat's copy of the events that `events_for` names (a seat, or an array of
+    them), in its order: [{seat, events}]."""
+    if wanted is None:
+        return []
+    asked = wanted if isinstance(wanted, list) else [wanted]
+    for i, seat in enumerate(asked):
+        if seat >= seats:
+            raise EngineError(
+                "unknown_seat",
+                msg("events_for must be a seat 0..{last}", last=seats - 1),
+                eng.INFO.seats_clause,
+                f"/events_for/{i}" if isinstance(wanted, list) else "/events_for",
+            )
+    return [{"seat": seat, "events": eng.events_for_seat(events, seat)} for seat in asked]
 
 
 @bp.post("/validate")

@@ -27,8 +27,10 @@ from marshmallow import (
     validates_schema,
 )
 
+from engine.describe import brief
 from engine.errors import MAX_PROBLEMS
 from engine.games import DEFAULT_GAME, GAMES, MAX_SEATS, engine, info
+from engine.guesses import closest, did_you_mean, guesses
 from engine.messages import Msg, msg, template
 from engine.setup_fields import seeded
 
@@ -110,6 +112,31 @@ class DecisionItem(fields.Field):  # type: ignore[type-arg]
         )
 
 
+class SeatOrSeats(fields.Field):  # type: ignore[type-arg]
+    """A seat, or an array of 1 to MAX_SEATS different seats (each an integer from 0 to
+    MAX_SEATS - 1): `events_for` of POST /v1/resolve."""
+
+    @staticmethod
+    def accepts(value: Any) -> bool:
+        seats = value if type(value) is list else [value]
+        return (
+            1 <= len(seats) <= MAX_SEATS
+            and all(type(s) is int and 0 <= s < MAX_SEATS for s in seats)
+            and len(set(seats)) == len(seats)
+        )
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not self.accepts(value):
+            raise ValidationError(self.wanted())
+        return value
+
+    @staticmethod
+    def wanted() -> Msg:
+        return msg(
+            "a seat (an integer from 0 to {hi}) or an array of different seats", hi=MAX_SEATS - 1
+        )
+
+
 def _decisions(least: int) -> BoundedList:
     return BoundedList(
         DecisionItem(),
@@ -138,10 +165,125 @@ def refuse_many_unknown(data: dict[str, Any], known: Collection[str]) -> None:
         raise ValidationError(messages)
 
 
+def wanted(field: fields.Field) -> Msg | None:  # type: ignore[type-arg]
+    """What a field of an envelope takes, in words ("an integer from 0 to 3"); None for a
+    field whose own messages say it."""
+    if isinstance(field, JsonInteger):
+        lo, hi = _range(field)
+        return msg("an integer from {lo} to {hi}", lo=lo, hi=hi)
+    if isinstance(field, JsonBool):
+        return msg("true or false")
+    if isinstance(field, SeatOrSeats):
+        return field.wanted()
+    if isinstance(field, DecisionItem):
+        return msg("a decision object or a decision in notation (a string)")
+    if isinstance(field, fields.String):
+        return _wanted_string(field)
+    if isinstance(field, BoundedList):
+        return msg("an array of at most {most} {what}", most=field.bound(), what=field.what)
+    if isinstance(field, fields.List):
+        item = wanted(field.inner)
+        sizes = [v for v in field.validators if isinstance(v, validate.Length)]
+        if item is None or not sizes:
+            return None
+        return msg(
+            "an array of {least} to {most} entries, each {item}",
+            least=sizes[0].min,
+            most=sizes[0].max,
+            item=item,
+        )
+    if isinstance(field, fields.Dict | fields.Nested | SetupField):
+        return msg("an object")
+    return None
+
+
+def _range(field: fields.Field) -> tuple[Any, Any]:  # type: ignore[type-arg]
+    ranges = [v for v in field.validators if isinstance(v, validate.Range)]
+    return (ranges[0].min, ranges[0].max) if ranges else (None, None)
+
+
+def _wanted_string(field: fields.String) -> Msg:
+    for v in field.validators:
+        if isinstance(v, validate.OneOf):
+            return msg("one of {choices}", choices=guesses([str(c) for c in v.choices]))
+        if isinstance(v, validate.Length):
+            return msg("a string of {least} to {most} characters", least=v.min, most=v.max)
+    return msg("a string")
+
+
+def refusal(field: fields.Field, name: str, value: Any) -> Msg | None:  # type: ignore[type-arg]
+    """The sentence refusing `value` for `field` (sent as `name`): the type and range it
+    takes, what was sent, and the closest choices to a misspelt one; None when the field
+    itself takes the value (a schema's own check refused it) or its messages say it better
+    (an array's length or entries, an object's fields)."""
+    want = wanted(field)
+    if want is None:
+        return None
+    if isinstance(value, list) and isinstance(field, fields.List):
+        return None
+    if isinstance(value, dict) and isinstance(field, fields.Dict | fields.Nested | SetupField):
+        return None
+    try:
+        field.deserialize(value)
+    except ValidationError:
+        pass
+    else:
+        return None
+    # what the field takes, and what was sent (as the set-up's readers say it,
+    # engine/setup_fields.py)
+    sentence = msg(
+        "{field} must be {wanted}, not {value}.", field=name, wanted=want, value=brief(value)
+    )
+    choices = [v.choices for v in field.validators if isinstance(v, validate.OneOf)]
+    if choices and isinstance(value, str):
+        return did_you_mean(sentence, closest(value, [str(c) for c in choices[0]]))
+    return sentence
+
+
+def _refused(field: fields.Field, name: str, value: Any, why: Any) -> Any:  # type: ignore[type-arg]
+    """A field's messages, each refusal of its value (or of an array's entry) said as
+    `refusal` says it."""
+    if isinstance(field, fields.List) and isinstance(value, list) and isinstance(why, dict):
+        return {
+            i: _refused(field.inner, f"{name}[{i}]", value[i], sub)
+            if isinstance(i, int) and 0 <= i < len(value)
+            else sub
+            for i, sub in why.items()
+        }
+    sentence = refusal(field, name, value)
+    return why if sentence is None else [sentence]
+
+
+def unknown_field(name: str, known: Collection[str]) -> Msg:
+    """The sentence refusing a field a body does not have: the closest known names, or else
+    every one of them."""
+    found = closest(name, known)
+    if found:
+        return did_you_mean(UNKNOWN_FIELD, found)
+    return msg("Unknown field; this request takes {known}.", known=guesses(sorted(known)))
+
+
 class Envelope(Schema):
     """A request envelope, the base of every request schema (nested ones too): unknown fields
     are refused, and more of them than MAX_PROBLEMS at once before anything is read
-    (`refuse_many_unknown`; a set-up, whose fields are its game's, by `load_setup`)."""
+    (`refuse_many_unknown`; a set-up, whose fields are its game's, by `load_setup`). A
+    refusal says what the field takes (`refusal`), and an unknown name the closest known
+    ones, as the games' readers do."""
+
+    def handle_error(self, error: ValidationError, data: Any, **kwargs: Any) -> None:
+        messages = error.messages
+        if not isinstance(data, dict) or not isinstance(messages, dict):
+            return
+        by_name = {f.data_key or name: f for name, f in self.load_fields.items()}
+        out = dict(messages)
+        for key, why in messages.items():
+            field = by_name.get(key)
+            if field is not None and key in data:
+                out[key] = _refused(field, str(key), data[key], why)
+            elif field is None and key in data and len(data) <= MAX_PROBLEMS:
+                out[key] = [unknown_field(str(key), list(by_name))]
+        if out != messages:
+            raise ValidationError(out, data=error.data, valid_data=error.valid_data)
 
     @pre_load
     def _few_unknown(self, data: Any, **kwargs: Any) -> Any:
@@ -245,7 +387,8 @@ class StateSchema(Envelope):
 
 class ResolveSchema(StateSchema):
     decisions = _decisions(1)
-    events_for = _strict_int(validate=validate.Range(0, MAX_SEATS - 1))
+    # a seat's copy of the events (`events`), or several seats' (`events_by_seat`)
+    events_for = SeatOrSeats()
     notation = JsonBool()  # each event names its decision in notation
 
 
@@ -340,6 +483,8 @@ def _plain(field: fields.Field) -> Plain | None:  # type: ignore[type-arg]
         return lambda x: (type(x) is bool, x)
     if kind is DecisionItem:
         return lambda x: (DecisionItem.accepts(x), x)
+    if kind is SeatOrSeats:
+        return lambda x: (SeatOrSeats.accepts(x), x)
     return None
 
 

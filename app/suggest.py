@@ -5,8 +5,10 @@ create_app registers `bp` under /v1. Registering the blueprint also (`init_app`)
   otherwise, and adds its readiness check (not critical: without the cache /readyz says
   "degraded"); the bots' loggers ("ai.*") write JSON lines through the app's handler;
 - caps the searches running at once in this worker process at SUGGEST_CONCURRENCY (default
-  1): one more is refused at once with 503 `suggest_busy` and `Retry-After`, so the other
-  threads of a gthread worker stay free for cheap requests (/healthz, /v1/resolve, ...);
+  1): one more waits up to SUGGEST_WAIT_MS (default 500) for a free slot, then is refused
+  with 503 `suggest_busy` and a `Retry-After` of the recent searches' mean length (`Gate`),
+  so the other threads of a gthread worker stay free for cheap requests (/healthz,
+  /v1/resolve, ...);
 - bounds each suggestion by SUGGEST_MAX_MS of wall time (default 20000), the plan included.
 
 A request with `"async": true`, or a budget above the synchronous limit (MAX_ITERATIONS,
@@ -17,7 +19,11 @@ instead (202 and /v1/jobs/{id}: app/jobs.py).
 from __future__ import annotations
 
 import logging
+import math
 import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, cast
 
 from flask import Blueprint, Flask, Response, current_app
@@ -41,7 +47,58 @@ bp = Blueprint("suggest", __name__)
 EXTENSION = "position_cache"
 GATE = "suggest_gate"
 DEFAULT_CONCURRENCY = 1
-RETRY_AFTER_S = 1  # the default level answers in ~0.1 s; a slot frees up within seconds
+DEFAULT_WAIT_MS = 500  # a busy slot's wait: the default level answers in ~0.1 s
+FIRST_GUESS_MS = 1000  # a search's length before any has been timed
+RECENT_WEIGHT = 0.2  # of the latest search in the mean length (an exponential moving mean)
+
+
+class Gate:
+    """The searches this process may run at once (SUGGEST_CONCURRENCY), and how long they
+    have lately taken, for a refusal's Retry-After."""
+
+    def __init__(self, slots: int, wait_ms: int) -> None:
+        self.slots, self.wait_s = slots, wait_ms / 1000
+        self._free = threading.BoundedSemaphore(slots)
+        self.mean_ms = float(FIRST_GUESS_MS)
+
+    @contextmanager
+    def slot(self) -> Iterator[None]:
+        """A slot, waited for up to SUGGEST_WAIT_MS (503 `suggest_busy` after that); the
+        search's length counted in the mean when it ends."""
+        if not self._free.acquire(timeout=self.wait_s):
+            raise self.busy()
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            took = (time.perf_counter() - t0) * 1000
+            self.mean_ms += RECENT_WEIGHT * (took - self.mean_ms)  # a race only blurs a mean
+            self._free.release()
+
+    def busy(self) -> ApiError:
+        """503 `suggest_busy`: every slot held the whole wait (a review's too,
+        app/review.py); come back after about one search's length."""
+        retry = max(1, math.ceil(self.mean_ms / 1000))
+        if self.slots == 1:
+            sentence = msg(
+                "This server process is already running a search, its only one at a time "
+                "(SUGGEST_CONCURRENCY), and it did not end within {wait} ms; searches here "
+                "take about {mean} ms: try again in {retry} s.",
+                wait=round(self.wait_s * 1000),
+                mean=round(self.mean_ms),
+                retry=retry,
+            )
+        else:
+            sentence = msg(
+                "This server process is already running {limit} searches at once, its most "
+                "(SUGGEST_CONCURRENCY), and none ended within {wait} ms; searches here take "
+                "about {mean} ms: try again in {retry} s.",
+                limit=self.slots,
+                wait=round(self.wait_s * 1000),
+                mean=round(self.mean_ms),
+                retry=retry,
+            )
+        return ApiError(503, "suggest_busy", sentence, headers={"Retry-After": str(retry)})
 
 
 class BudgetSchema(Envelope):
@@ -59,7 +116,8 @@ class BudgetSchema(Envelope):
 class SuggestSchema(Envelope):
     state = fields.Dict()
     view = fields.Dict()  # the answer of /v1/view for `seat`, in place of the state
-    seat = _strict_int(required=True, validate=validate.Range(0, MAX_SEATS - 1))
+    # absent: the view's own seat (`view_of`), or the seat the state asks (its pending)
+    seat = _strict_int(validate=validate.Range(0, MAX_SEATS - 1))
     level = fields.String(validate=validate.OneOf(list(LEVELS)))
     budget = fields.Nested(BudgetSchema)
     seed = _strict_int(load_default=0, validate=validate.Range(0, MAX_SEED))
@@ -95,7 +153,10 @@ def init_app(app: Flask) -> PositionCache:
         "SUGGEST_CONCURRENCY", env_int("SUGGEST_CONCURRENCY", DEFAULT_CONCURRENCY)
     )
     app.config.setdefault("SUGGEST_MAX_MS", env_int("SUGGEST_MAX_MS", SAFETY_MS))
-    app.extensions[GATE] = threading.BoundedSemaphore(int(app.config["SUGGEST_CONCURRENCY"]))
+    app.config.setdefault("SUGGEST_WAIT_MS", env_int("SUGGEST_WAIT_MS", DEFAULT_WAIT_MS))
+    app.extensions[GATE] = Gate(
+        int(app.config["SUGGEST_CONCURRENCY"]), int(app.config["SUGGEST_WAIT_MS"])
+    )
     ai_log = logging.getLogger("ai")
     for handler in logging.getLogger("app").handlers:
         # the JSON-lines handler of app/logging.py (not whatever else is attached for now)
@@ -121,23 +182,6 @@ def _on_register(state: BlueprintSetupState) -> None:
     init_app(cast(Flask, state.app))
 
 
-def busy() -> ApiError:
-    """503 `suggest_busy`: this process already runs SUGGEST_CONCURRENCY searches (a review's
-    too, app/review.py)."""
-    return ApiError(
-        503,
-        "suggest_busy",
-        msg(
-            (
-                "This server process is already running its {limit} searches at once "
-                "(SUGGEST_CONCURRENCY); try again shortly."
-            ),
-            limit=current_app.config["SUGGEST_CONCURRENCY"],
-        ),
-        headers={"Retry-After": str(RETRY_AFTER_S)},
-    )
-
-
 @bp.post("/suggest")
 def suggest_route() -> Response:
     """The decision a bot would take for `seat` now, with its search statistics."""
@@ -145,14 +189,7 @@ def suggest_route() -> Response:
     if wants_job(body):
         return start_suggest(body)
     cache: PositionCache | None = current_app.extensions.get(EXTENSION)
-    gate: threading.BoundedSemaphore = current_app.extensions[GATE]
-    if not gate.acquire(blocking=False):
-        raise busy()
-    try:
-        with engine_errors(state="/view" if "view" in body else "/state"):
-            out = suggest_request(
-                body, max_ms=int(current_app.config["SUGGEST_MAX_MS"]), cache=cache
-            )
-    finally:
-        gate.release()
+    gate: Gate = current_app.extensions[GATE]
+    with gate.slot(), engine_errors(state="/view" if "view" in body else "/state"):
+        out = suggest_request(body, max_ms=int(current_app.config["SUGGEST_MAX_MS"]), cache=cache)
     return json_response(out)

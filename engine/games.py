@@ -18,6 +18,7 @@ the registry when asked (`GAMES` too), so nothing else names it.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol, Self, TypeVar, cast, overload
@@ -25,6 +26,7 @@ from typing import Any, Protocol, Self, TypeVar, cast, overload
 from engine import architectura, fora_de_prumo  # each registers itself: see _PACKAGES
 from engine.errors import InvalidState, Problem, SetupError, short_repr
 from engine.messages import Msg, msg
+from engine.protocol import null_skeleton, with_nulls
 from engine.registry import GameInfo, register_game, registered
 
 __all__ = [
@@ -263,3 +265,34 @@ def engine_for_state(document: Any) -> GameModule:
 
 def all_engines() -> dict[str, GameModule]:
     return {gid: engine(gid) for gid in GAMES}
+
+
+MAX_TEMPLATE_SEATS = 8  # a view's seats read for its template (more: no template)
+MAX_VARIANT = 40  # the characters of a view's variant read for its template
+
+
+def nulls_written(eng: GameModule, view: Any) -> Any:
+    """A view sent back with its null fields written in where a view of the same game, seats,
+    viewer and variant at the start of a game has them null (`engine.protocol.with_nulls`):
+    what a serializer that drops nulls leaves out, read as a state's absent nulls are. The
+    view is otherwise as sent (its own reader says what else is wrong)."""
+    if not isinstance(view, dict):
+        return view
+    seats, viewer, variant = view.get("seats"), view.get("view_of"), view.get("variant")
+    if not isinstance(seats, list) or not isinstance(viewer, int) or isinstance(viewer, bool):
+        return view
+    if not 0 <= viewer < len(seats) <= MAX_TEMPLATE_SEATS:
+        return view
+    if not (variant is None or (isinstance(variant, str) and len(variant) <= MAX_VARIANT)):
+        return view
+    return with_nulls(view, _template_view(eng.INFO.id, len(seats), viewer, variant))
+
+
+@functools.lru_cache(maxsize=256)
+def _template_view(game: str, seats: int, viewer: int, variant: str | None) -> Any:
+    eng = engine(game)
+    try:
+        g = eng.new_game_internal(eng.tournament_setup(0, seats, variant))
+    except (SetupError, InvalidState):
+        return None  # no such game: the view's reader says what is wrong
+    return null_skeleton(eng.game_view(g, viewer))

@@ -22,6 +22,7 @@ from engine.errors import (
     InvalidState,
     Problem,
     SetupError,
+    pointer_token,
     short_repr,
 )
 from engine.messages import Msg, msg
@@ -312,3 +313,114 @@ class DecisionProtocol(Generic[G, A]):
         """Per seat: 1 for a sole winner, 1/k for k sharing the win, else 0."""
         winners = self.final_scores(g)["winners"]
         return [1.0 / len(winners) if s in winners else 0.0 for s in range(g.n)]
+
+
+# -- views sent back (POST /v1/suggest, the bots' WorldSampler) ---------------------------------
+
+MAX_COMPARED_DEPTH = 64  # a view is a few levels deep; a difference deeper is named there
+
+
+def with_nulls(doc: Any, template: Any) -> Any:
+    """`doc` with every field that is null in `template` (a view of the same game, seats and
+    viewer) and absent from `doc` written in as null: what a serializer that drops nulls
+    leaves out, read as a state's absent nulls are. Array entries follow the template's entry
+    at the same place (its last one past its end); nothing else is changed, and `doc` itself
+    is answered when nothing is missing (the common case: no copy)."""
+    if isinstance(doc, dict) and isinstance(template, dict):
+        out: dict[Any, Any] | None = None
+        for k, t in template.items():
+            if t is None:
+                if k not in doc:
+                    out = dict(doc) if out is None else out
+                    out[k] = None
+            elif k in doc and isinstance(t, dict | list):
+                v = doc[k]
+                filled = with_nulls(v, t)
+                if filled is not v:
+                    out = dict(doc) if out is None else out
+                    out[k] = filled
+        return doc if out is None else out
+    if isinstance(doc, list) and isinstance(template, list) and template:
+        last = len(template) - 1
+        items = [with_nulls(v, template[min(i, last)]) for i, v in enumerate(doc)]
+        return doc if all(a is b for a, b in zip(items, doc, strict=True)) else items
+    return doc
+
+
+def null_skeleton(template: Any) -> Any:
+    """The part of `template` that `with_nulls` reads: its null fields and the objects and
+    arrays that lead to them (an empty array or object where there are none), so that filling
+    a view walks a few fields instead of the whole of it."""
+    if isinstance(template, dict):
+        out: dict[Any, Any] = {}
+        for k, v in template.items():
+            sub = null_skeleton(v)
+            if v is None or sub:
+                out[k] = sub
+        return out
+    if isinstance(template, list):
+        items = [null_skeleton(v) for v in template]
+        return items if any(items) else []
+    return None
+
+
+_ABSENT = object()
+
+
+def first_difference(sent: Any, expected: Any, pointer: str = "", depth: int = 0) -> str | None:
+    """The JSON pointer of the first place where `sent` differs from `expected` (in the
+    expected document's order, JSON's types told apart: 1 is not 1.0 nor true), None when
+    they are the same."""
+    if type(sent) is not type(expected):
+        return pointer
+    if depth >= MAX_COMPARED_DEPTH:
+        return None if sent == expected else pointer
+    if isinstance(sent, dict):
+        for k in [*expected, *(k for k in sent if k not in expected)]:
+            a, b = sent.get(k, _ABSENT), expected.get(k, _ABSENT)
+            where = f"{pointer}/{pointer_token(str(k))}"
+            if a is _ABSENT or b is _ABSENT:
+                return where
+            found = first_difference(a, b, where, depth + 1)
+            if found is not None:
+                return found
+        return None
+    if isinstance(sent, list):
+        for i, (a, b) in enumerate(zip(sent, expected, strict=False)):
+            found = first_difference(a, b, f"{pointer}/{i}", depth + 1)
+            if found is not None:
+                return found
+        return None if len(sent) == len(expected) else f"{pointer}/{min(len(sent), len(expected))}"
+    return None if sent == expected else pointer
+
+
+def at_pointer(doc: Any, pointer: str) -> Any:
+    """The value at a pointer `first_difference` gave (`_ABSENT` past the document)."""
+    for token in pointer.split("/")[1:]:
+        key = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(doc, dict) and key in doc:
+            doc = doc[key]
+        elif isinstance(doc, list) and key.isdigit() and int(key) < len(doc):
+            doc = doc[int(key)]
+        else:
+            return _ABSENT
+    return doc
+
+
+def view_mismatch(sent: Any, expected: Any, clause: str | None = None) -> Problem | None:
+    """The problem of a view that is not the view of the state rebuilt from it (`expected`):
+    its first field that differs, with its pointer (relative to the view) and both values;
+    None when there is none."""
+    where = first_difference(sent, expected)
+    if where is None:
+        return None
+    has, wants = at_pointer(sent, where), at_pointer(expected, where)
+    detail = msg(
+        "This view does not match any consistent state: {pointer} is {sent} where the view "
+        "of a state consistent with the rest of it has {expected}. Send the answer of "
+        "/v1/view unchanged (its null fields may be left out).",
+        pointer=where or "/",
+        sent=msg("absent") if has is _ABSENT else brief(has),
+        expected=msg("nothing") if wants is _ABSENT else brief(wants),
+    )
+    return Problem("invalid_view", detail, where, clause)

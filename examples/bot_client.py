@@ -5,13 +5,17 @@
     python examples/bot_client.py --base http://localhost:9000 --bot greedy
     BASE=http://referee.example:8000 python examples/bot_client.py   # as the README's BASE
 
-Standard library only. The referee stores nothing, so this script is also the table: it keeps
-the full state, and for each decision asks /v1/view for the deciding seat's view and hands
-only that view to the seat's player. A player decides from the view alone, with the service's
-bot (/v1/suggest given the view, never the state) or (`--bot local`) a seeded random choice
-among the options its view lists. The table sends the decision to /v1/resolve. At the end the
-game is written down with /v1/record from the last state alone (a state carries its history)
-and checked with /v1/replay.
+Standard library only; docs/clients.md explains each step. The referee stores nothing, so
+this script is also the table: it keeps the full state, and for each decision asks /v1/view
+for the deciding seat's view (`pending.seat`, not `turn.seat`: a Laboratory or a Guesthouse
+asks another seat in the middle of a turn) and hands only that view to the seat's player. A
+player decides from the view alone, with the service's bot (/v1/suggest given the view, never
+the state; its seat is the view's own) or (`--bot local`) a seeded random choice among the
+options its view lists. The table sends the decision to /v1/resolve, asking for every seat's
+copy of the events at once (`events_for`: all seats) and relays each seat its own. A busy
+service (503 with Retry-After) is asked again after the wait it names. At the end the game
+is written down with /v1/record from the last state alone (a state carries its history) and
+checked with /v1/replay.
 """
 
 from __future__ import annotations
@@ -21,9 +25,13 @@ import json
 import os
 import random
 import sys
+import time
 import urllib.error
 import urllib.request
 from typing import Any
+
+RETRIES = 5  # a 503 with Retry-After (a busy search slot) is asked again this many times
+MAX_WAIT_S = 10.0  # the longest wait honoured
 
 
 class Referee:
@@ -33,23 +41,28 @@ class Referee:
         self.base = base.rstrip("/")
 
     def post(self, path: str, body: dict[str, Any]) -> Any:
-        req = urllib.request.Request(
-            self.base + path,
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        try:
-            with urllib.request.urlopen(req, timeout=120) as r:
-                return json.load(r)
-        except urllib.error.HTTPError as e:  # a problem+json body: say what the referee said
-            problem = json.load(e)
-            detail = f"{path}: {e.code} {problem.get('code')}: {problem.get('detail')}"
-            raise SystemExit(detail) from None
-        except urllib.error.URLError as e:  # nothing listens there: say where we looked
-            raise SystemExit(
-                f"cannot reach the referee at {self.base} ({e.reason}). Start it with "
-                "`bash scripts/serve.sh`, or give its URL with --base or BASE."
-            ) from None
+        data = json.dumps(body).encode()
+        for attempt in range(RETRIES + 1):
+            req = urllib.request.Request(
+                self.base + path, data=data, headers={"Content-Type": "application/json"}
+            )
+            try:
+                with urllib.request.urlopen(req, timeout=120) as r:
+                    return json.load(r)
+            except urllib.error.HTTPError as e:  # a problem+json body
+                problem = json.load(e)
+                wait = e.headers.get("Retry-After")
+                if e.code == 503 and wait and attempt < RETRIES:  # busy: come back as told
+                    time.sleep(min(float(wait), MAX_WAIT_S))
+                    continue
+                detail = f"{path}: {e.code} {problem.get('code')}: {problem.get('detail')}"
+                raise SystemExit(detail) from None
+            except urllib.error.URLError as e:  # nothing listens there: say where we looked
+                raise SystemExit(
+                    f"cannot reach the referee at {self.base} ({e.reason}). Start it with "
+                    "`bash scripts/serve.sh`, or give its URL with --base or BASE."
+                ) from None
+        raise AssertionError("unreachable")  # every attempt returns, retries or raises
 
 
 class Player:
@@ -58,13 +71,19 @@ class Player:
     def __init__(self, referee: Referee, seat: int, bot: str, seed: int) -> None:
         self.referee, self.seat, self.bot = referee, seat, bot
         self.rng = random.Random(seed * 31 + seat)
+        self.seen: list[dict[str, Any]] = []  # the events as this seat may see them
+
+    def observe(self, events: list[dict[str, Any]]) -> None:
+        """This seat's copy of what happened (others' drawn cards withheld: `hidden`)."""
+        self.seen.extend(events)
 
     def decide(self, view: dict[str, Any]) -> dict[str, Any]:
         assert view["view_of"] == self.seat
         if self.bot == "local":
             options: list[dict[str, Any]] = view["pending"]["options"]
             return self.rng.choice(options)
-        body = {"view": view, "seat": self.seat, "bot": self.bot, "seed": self.rng.randrange(2**31)}
+        # no `seat`: the view's own (view_of)
+        body = {"view": view, "bot": self.bot, "seed": self.rng.randrange(2**31)}
         if self.bot == "ismcts":
             body["level"] = "easy"
         answer = self.referee.post("/v1/suggest", body)
@@ -83,8 +102,16 @@ def play(base: str, game: str, seats: int, seed: int, bot: str, quiet: bool = Fa
         view = referee.post("/v1/view", {"state": state, "seat": seat})
         decision = players[seat].decide(view)
         answer = referee.post(
-            "/v1/resolve", {"state": state, "decisions": [decision], "notation": True}
+            "/v1/resolve",
+            {
+                "state": state,
+                "decisions": [decision],
+                "notation": True,
+                "events_for": list(range(seats)),  # every seat's copy in one call
+            },
         )
+        for copy in answer["events_by_seat"]:
+            players[copy["seat"]].observe(copy["events"])
         log.append(decision)
         state = answer["state"]
         if not quiet:
@@ -100,6 +127,7 @@ def play(base: str, game: str, seats: int, seed: int, bot: str, quiet: bool = Fa
         f"record: {len(record['decisions'])} decisions, {record['record']['rules_version']}, "
         f"replayed ok={check['ok']}"
     )
+    print("events relayed:", ", ".join(f"seat {p.seat}: {len(p.seen)}" for p in players))
     return 0 if check["ok"] and check["state"] == state else 1
 
 

@@ -23,7 +23,14 @@ from app.render import LEGENDS, MAX_SVG_BYTES, RENDERERS
 from app.render.marks import last_events_field, marks
 from app.schemas import Envelope, _strict_int, exactly_one
 from engine.errors import EngineError
-from engine.games import GAMES, MAX_SEATS, GameModule, engine_for_state, unknown_game
+from engine.games import (
+    GAMES,
+    MAX_SEATS,
+    GameModule,
+    engine_for_state,
+    nulls_written,
+    unknown_game,
+)
 from engine.messages import Msg, msg
 from engine.render.board import Board
 
@@ -125,7 +132,7 @@ def _from_view(body: dict[str, Any]) -> tuple[GameModule, Any, dict[str, Any], i
         )
     try:
         cat = eng.get_catalog(body["catalog"]) if "catalog" in body else None
-        g = eng.WorldSampler(view, cat).base
+        g = eng.WorldSampler(nulls_written(eng, view), cat).base
         doc = eng.game_view(g, viewer)
     except EngineError as e:
         raise from_engine(e, state="/view") from None

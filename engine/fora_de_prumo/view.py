@@ -24,7 +24,7 @@ from engine.fora_de_prumo.serialize import (
     resolve_catalog,
 )
 from engine.messages import msg
-from engine.protocol import finish_view
+from engine.protocol import finish_view, view_mismatch, with_nulls
 
 
 def player_view(state: Any, seat: int, catalog: Any = None) -> dict[str, Any]:
@@ -120,15 +120,25 @@ class WorldSampler:
         try:
             self._read(view, catalog)
             expected = game_view(self.base, self.viewer)
+            # its null fields may be left out (a serializer drops them), as a state's may
+            view = with_nulls(view, expected)
             # `==` first: it stops at the first difference (a hostile view can hold 2 MB the
             # reader never looked at, under `pending`); canonical JSON then tells 1 from 1.0
             same = expected == view and canonical.dumps(expected) == canonical.dumps(view)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError):
-            same = False  # the sampler reads the shape game_view writes: any other is no view
-        if not same:
+            # the sampler reads the shape game_view writes: any other is no view
             raise InvalidState(
                 [
                     Problem(
+                        "invalid_view", msg("This is not a view written by game_view."), "", "F-R6"
+                    )
+                ]
+            ) from None
+        if not same:  # its first field that differs, named
+            raise InvalidState(
+                [
+                    view_mismatch(view, expected, "F-R6")
+                    or Problem(
                         "invalid_view", msg("This is not a view written by game_view."), "", "F-R6"
                     )
                 ]

@@ -56,13 +56,15 @@ def test_shares_follow_the_utilities_and_sum_to_one() -> None:
 def test_a_model_file_round_trips_and_its_version_follows_its_weights(tmp_path: Path) -> None:
     eng = engine("toy-match")
     names = eng.INFO.features.names
-    m = Model("toy-match", names, tuple(float(i) for i in range(len(names))), 2, {"games": 3})
+    m = Model("toy-match", names, tuple(float(i) for i in range(len(names))), 2, 0.3, {"games": 3})
     m.save(tmp_path / "m.json")
     back = Model.from_json(json.loads((tmp_path / "m.json").read_text()), eng)
     assert back == m and back.version == m.version and back.trained == {"games": 3}
-    assert back.version.startswith("toy-match/g2/")
-    other = Model("toy-match", names, (*m.weights[:-1], 9.5), 2)
+    assert back.version.startswith("toy-match/g2/") and back.exploration == 0.3
+    other = Model("toy-match", names, (*m.weights[:-1], 9.5), 2, 0.3)
     assert other.version != m.version
+    # the search's constant is part of the answer, hence of the version
+    assert Model("toy-match", names, m.weights, 2, 0.4).version != m.version
 
 
 @pytest.mark.parametrize(
@@ -74,6 +76,8 @@ def test_a_model_file_round_trips_and_its_version_follows_its_weights(tmp_path: 
         (lambda d: d["weights"].pop(), "one weight per feature"),
         (lambda d: d["weights"].__setitem__(0, float("nan")), "finite"),
         (lambda d: d["weights"].__setitem__(0, "1"), "finite"),
+        (lambda d: d["search"].update(exploration=0), "exploration is a number above 0"),
+        (lambda d: d.update(search=[1]), "exploration is a number above 0"),
     ],
 )
 def test_a_model_that_cannot_serve_its_game_is_refused(change: Any, says: str) -> None:
@@ -153,3 +157,47 @@ def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
     doc_a, doc_b = json.loads(a.read_text()), json.loads(b.read_text())
     assert doc_a["weights"] == doc_b["weights"] and doc_a["version"] == doc_b["version"]
     assert doc_a["trained"]["held_out"]["model"]["log_loss"] > 0
+
+
+def test_the_served_search_takes_each_games_constant(monkeypatch: pytest.MonkeyPatch) -> None:
+    """learned_search reads UCB's c from the game's model, and the playouts' for a game
+    without one."""
+    from ai.base import Budget
+    from ai.model import PLAYOUT_EXPLORATION, exploration_of, learned_search
+
+    for game in ("architectura", "fora-de-prumo"):
+        eng = engine(game)
+        model = model_for(eng)
+        assert model is not None and exploration_of(eng) == model.exploration
+    bot = learned_search(Budget(iterations=3))
+    eng = engine("fora-de-prumo")
+    g = _midgame("fora-de-prumo")
+    bot.choose(eng.game_view(g, eng.current_player(g)), 1)
+    assert bot.c == exploration_of(eng) != PLAYOUT_EXPLORATION
+    monkeypatch.setattr("ai.model.model_for", lambda eng: None)
+    assert exploration_of(engine("architectura")) == PLAYOUT_EXPLORATION
+
+
+def test_the_service_answers_with_the_model_and_without_numpy() -> None:
+    """The training stack is an extra: a process where numpy cannot be imported still loads
+    every game's model and answers a suggestion judged by it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "from app import create_app\n"
+        "c = create_app({'TESTING': True}).test_client()\n"
+        "for game in ('architectura', 'fora-de-prumo'):\n"
+        "    s = c.post('/v1/games', json={'game': game, 'seats': 2, 'seed': 1}).get_json()\n"
+        "    st = s['state']\n"
+        "    r = c.post('/v1/suggest', json={'state': st, 'seat': st['pending']['seat'],"
+        " 'level': 'easy'})\n"
+        "    assert r.status_code == 200, r.get_json()\n"
+        "from ai.model import model_for\nfrom engine.games import engine\n"
+        "assert all(model_for(engine(g)) for g in ('architectura', 'fora-de-prumo'))\n"
+        "assert 'numpy' not in {m for m in sys.modules if sys.modules[m] is not None}\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "ok", out.stderr[-2000:]

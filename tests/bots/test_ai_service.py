@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 import time
 from typing import Any
 
@@ -331,29 +332,49 @@ def test_plan_turn_stops_when_the_deadline_passes_between_steps(
     assert "truncated" not in cut["stats"]  # the first search itself was whole
 
 
-def test_a_suggest_beyond_the_concurrency_cap_is_refused_at_once() -> None:
-    """SUGGEST_CONCURRENCY searches at once per process; one more: 503 with Retry-After,
-    without waiting; the slot freed, the same request is served."""
-    app = create_app({"REDIS_URL": None, "TESTING": True, "SUGGEST_CONCURRENCY": 2})
+def test_a_suggest_beyond_the_concurrency_cap_waits_briefly_then_is_refused() -> None:
+    """SUGGEST_CONCURRENCY searches at once per process; one more waits SUGGEST_WAIT_MS for a
+    slot, then 503 with a Retry-After of the recent searches' mean length (issue 29); the slot
+    freed, the same request is served."""
+    app = create_app(
+        {"REDIS_URL": None, "TESTING": True, "SUGGEST_CONCURRENCY": 2, "SUGGEST_WAIT_MS": 300}
+    )
     client = app.test_client()
     state = midgame(3)
     body = {"state": state, "seat": state["pending"]["seat"], "level": "easy"}
     gate = app.extensions["suggest_gate"]
-    assert gate.acquire(blocking=False) and gate.acquire(blocking=False)  # two searches run
+    free = gate._free
+    assert free.acquire(blocking=False) and free.acquire(blocking=False)  # two searches run
+    gate.mean_ms = 3200.0  # searches here have lately taken 3.2 s
     try:
         t0 = time.perf_counter()
         r = client.post("/v1/suggest", json=body)
-        assert time.perf_counter() - t0 < 1.0
+        waited = time.perf_counter() - t0
+        assert 0.3 <= waited < 1.5
         problem = check_response("POST", "/v1/suggest", r)
         assert r.status_code == 503 and problem["code"] == "suggest_busy"
-        assert r.headers["Retry-After"] == "1"
+        assert r.headers["Retry-After"] == "4"
+        assert "running 2 searches at once" in problem["detail"]
+        assert "3200 ms" in problem["detail"]
         assert client.get("/healthz").status_code == 200
+        # a slot freed during the wait is taken: the request is served, not refused
+        threading.Timer(0.1, free.release).start()
+        assert client.post("/v1/suggest", json=body).status_code == 200
     finally:
-        gate.release()
+        free.release()
     assert client.post("/v1/suggest", json=body).status_code == 200
-    gate.release()
-    # every slot is free again (the served request gave its slot back)
-    assert [gate.acquire(blocking=False) for _ in range(3)] == [True, True, False]
+    # every slot is free again (the served requests gave their slots back)
+    assert [free.acquire(blocking=False) for _ in range(3)] == [True, True, False]
+    assert gate.mean_ms < 3200.0  # the searches served counted in the mean
+
+
+def test_one_slot_is_said_in_the_singular() -> None:
+    app = create_app({"REDIS_URL": None, "TESTING": True, "SUGGEST_WAIT_MS": 10})
+    gate = app.extensions["suggest_gate"]
+    with app.test_request_context():
+        detail = gate.busy().detail
+    assert "already running a search, its only one at a time" in detail
+    assert "1 searches" not in detail
 
 
 def _plant(cache: MemoryCache, key: str, value: bytes) -> None:

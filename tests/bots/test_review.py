@@ -245,7 +245,7 @@ def test_a_record_that_does_not_replay_is_refused_where_it_breaks() -> None:
         ({"level": "grandmaster"}, 400, "invalid_request", "/level"),
         ({"level": "easy", "budget": CHEAP}, 400, "invalid_request", "/budget"),
         ({"budget": {"iterations": 20_000}, "async": False}, 422, "budget_too_large", "/budget"),
-        ({"budget": {"iterations": 20_000}}, 503, "jobs_unavailable", ""),
+        ({"budget": {"iterations": 20_000}}, 422, "budget_too_large", "/budget"),  # no Redis
         ({"seats": [3]}, 422, "unknown_seat", "/seats/0"),
         ({"seats": []}, 400, "invalid_request", "/seats"),
     ],
@@ -405,3 +405,23 @@ def test_each_evaluation_of_the_win_search_tells_a_lost_decision(toy: Any, evalu
     row = review_task(task, Budget(40), evaluator=evaluator)
     assert row["verdict"] == "blunder" and row["judged_by"] == "win", row
     assert review_task(task, Budget(40), evaluator=evaluator) == row
+
+
+def test_a_review_too_large_without_a_job_store_says_what_would_fit() -> None:
+    """No REDIS_URL (this CLIENT): a review over the synchronous limit is 422, not a 503 (no
+    retry helps), and says so of /v1/review: its decisions, the work they need against the
+    limit, the largest level and the one seat that would fit (issue 29)."""
+    eng = engine(GAMES[0])
+    setup = eng.tournament_setup(3, 4, None)
+    rec = {"setup": setup, "decisions": random_game(eng, setup, 3)}
+    r = CLIENT.post("/v1/review", json={**rec, "level": "expert"})
+    body = check_response("POST", "/v1/review", r)
+    assert r.status_code == 422 and body["code"] == "budget_too_large", body
+    assert body["pointer"] == "/level" and "Retry-After" not in r.headers
+    detail = body["detail"]
+    assert "/v1/review" in detail and "/v1/suggest" not in detail, detail
+    tasks = int(detail.split(": ")[1].split(" decisions")[0])
+    assert tasks * 640 > 20_000
+    assert f"{tasks} decisions to review, 640 iterations each: {tasks * 640} iterations" in detail
+    assert "Level hard would fit." in detail, detail
+    assert '"seats": [' in detail, detail

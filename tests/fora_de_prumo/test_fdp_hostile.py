@@ -230,7 +230,7 @@ VIEW_CASES = {
         "too_long",
         "/view/seats/0/work/building",
     ),
-    "pending": (("pending",), ZEROS, "invalid_view", "/view"),
+    "pending": (("pending",), ZEROS, "invalid_view", "/view/pending"),  # the field named
     "seat_fields": (("seats", 1, "*"), MANY_KEYS, "unknown_field", None),
     "view_fields": (("*",), MANY_KEYS, "unknown_field", None),
 }

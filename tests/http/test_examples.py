@@ -86,16 +86,21 @@ def test_the_readme_commands_are_the_scripts(walkthrough: str) -> None:
         )
 
 
+GAMES = ("architectura", "fora-de-prumo")
+
+
 @pytest.mark.parametrize(
     "args",
     [
-        ["--game", "architectura", "--seats", "2", "--seed", "3"],
-        ["--game", "architectura", "--seats", "3", "--seed", "4", "--bot", "local"],
-        ["--game", "fora-de-prumo", "--seats", "2", "--seed", "5"],
+        ["--game", game, "--seats", str(seats), "--seed", str(seats), "--bot", bot]
+        for game in GAMES
+        for seats, bot in ((2, "greedy"), (3, "local"), (4, "random"))
     ],
-    ids=["architectura-greedy", "architectura-local", "fora-de-prumo-greedy"],
+    ids=[f"{game}-{seats}" for game in GAMES for seats in (2, 3, 4)],
 )
 def test_the_bot_client_plays_a_whole_game_from_views(base: str, args: list[str]) -> None:
+    """Both games with 2, 3 and 4 seats (issue 29; docs/clients.md), cheap bots: the service's
+    greedy and random bots from the view, and a local random choice."""
     run = subprocess.run(
         [sys.executable, str(ROOT / "examples" / "bot_client.py"), "--base", base, *args],
         capture_output=True,
@@ -107,6 +112,9 @@ def test_the_bot_client_plays_a_whole_game_from_views(base: str, args: list[str]
     assert "replayed ok=True" in run.stdout
     moves = [line for line in run.stdout.splitlines() if re.match(r"\s*\d+  seat \d: ", line)]
     assert len(moves) > 10
+    seats = int(args[args.index("--seats") + 1])
+    relayed = re.search(r"events relayed: (.*)", run.stdout)
+    assert relayed and relayed.group(1).count("seat ") == seats  # one call served them all
 
 
 def test_the_bot_client_reads_base_and_explains_a_refused_connection(base: str) -> None:

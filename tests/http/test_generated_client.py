@@ -157,3 +157,48 @@ def test_generated_client_asks_for_a_suggestion(client_pkg: ModuleType, base: st
     assert answer.bot == models.BotName.ISMCTS and answer.settings.iterations == 30
     assert answer.decision.to_dict() in options
     assert [o.decision.to_dict() for o in answer.stats.options] == options
+
+
+def sent_as(model: Any, value: Any) -> Any:
+    """An answer's typed value as the input model a request takes (docs/clients.md)."""
+    return model.from_dict(value.to_dict())
+
+
+def test_generated_client_plays_from_views_as_docs_clients_shows(
+    client_pkg: ModuleType, base: str
+) -> None:
+    """docs/clients.md's loop, typed: each pending seat's view, a suggestion from that view
+    alone (its seat the view's own), the decision resolved with every seat's events."""
+    models = _mod("models")
+    client = client_pkg.Client(base_url=base, raise_on_unexpected_status=True)
+    for setup in (
+        models.Setup(seats=3, seed=2),
+        models.ForaDePrumoSetup.from_dict({"game": "fora-de-prumo", "seats": 3, "seed": 2}),
+    ):
+        state = _mod("api.game.new_game").sync(client=client, body=setup).state
+        relayed = [0, 0, 0]
+        for _ in range(12):
+            seat = state.pending.seat  # not state.turn.seat
+            view = _mod("api.game.player_view").sync(
+                client=client,
+                body=models.ViewRequest(state=sent_as(models.StateInput, state), seat=seat),
+            )
+            answer = _mod("api.game.suggest").sync(
+                client=client,
+                body=models.SuggestFromView(
+                    view=sent_as(models.ViewInput, view), bot=models.BotName.GREEDY
+                ),
+            )
+            assert answer.decision.seat == seat
+            result = _mod("api.game.resolve").sync(
+                client=client,
+                body=models.ResolveRequest(
+                    state=sent_as(models.StateInput, state),
+                    decisions=[sent_as(models.DecisionObject, answer.decision)],
+                    events_for=[0, 1, 2],
+                ),
+            )
+            for copy in result.events_by_seat:
+                relayed[copy.seat] += len(copy.events)
+            state = result.state
+        assert all(relayed)

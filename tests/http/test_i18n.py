@@ -282,7 +282,8 @@ def test_a_translation_comes_from_the_template_not_the_english() -> None:
         "/v1/legal-moves", json={"state": {}, key: 1}, headers={"Accept-Language": "de"}
     )
     problem = r.get_json()["problems"][0]
-    assert problem["pointer"] == f"/{key}" and problem["detail"] == "Unbekanntes Feld."
+    assert problem["pointer"] == f"/{key}"
+    assert problem["detail"] == "Unbekanntes Feld; diese Anfrage nimmt 'catalog', 'state'."
     assert r.get_json()["detail"].startswith(f"/{key}")  # not read as "{card} is not in …"
     assert read_back(f"/{key}", "de") != f"/{key}"  # as reading the English back once did
 
@@ -412,7 +413,7 @@ def test_the_extractor_finds_messages_however_they_are_written() -> None:
         "{where}: {why}",  # a 400's detail, app.errors.from_validation
         "{problem} (and {more} more)",  # engine.errors.summary
         "card ",  # a part of a sentence: "unknown {what}field {field}"
-        "the service has no Redis (REDIS_URL is not set)",
+        "this request",  # an argument of a message: app.jobs._conn
         "decisions (MAX_DECISIONS)",  # BoundedList(what=…)
         "Unprocessable request",  # a title
     ]:
@@ -511,7 +512,12 @@ def test_a_400_names_the_field_and_translates_marshmallow() -> None:
     r = CLIENT.post(
         "/v1/view", json={"state": {}, "seat": "two"}, headers={"Accept-Language": "pt"}
     )
-    assert r.get_json()["detail"] == "/seat: Não é um número inteiro válido."
+    assert r.get_json()["detail"] == "/seat: seat deve ser um número inteiro de 0 a 3, não 'two'."
+    # a misspelt field: the closest names (issue 29)
+    r = CLIENT.post(
+        "/v1/view", json={"state": {}, "seta": 0, "seat": 0}, headers={"Accept-Language": "de"}
+    )
+    assert r.get_json()["detail"] == "/seta: Unbekanntes Feld. Meinten Sie 'seat', 'state'?"
     # a set-up's values are its game's (422), translated as the engine's messages are
     r = CLIENT.post("/v1/games", json={"seats": 5, "seed": 1}, headers={"Accept-Language": "pt"})
     assert r.get_json()["detail"] == "Architectura é jogado por 2, 3 ou 4 jogadores."
@@ -624,7 +630,10 @@ def test_messages_inside_messages_are_translated() -> None:
     hostile = ": " * 300
     r = CLIENT.post("/v1/legal-moves", json={"state": {}, hostile: 1},
                     headers={"Accept-Language": "de"})  # fmt: skip
-    assert r.status_code == 400 and r.get_json()["problems"][0]["detail"] == "Unbekanntes Feld."
+    assert r.status_code == 400
+    assert r.get_json()["problems"][0]["detail"] == (
+        "Unbekanntes Feld; diese Anfrage nimmt 'catalog', 'state'."
+    )
     assert r.get_json()["detail"].startswith("/" + hostile[:100])
     bounded_list = "Must hold {least} to {most} {what}, not {count}."
     made = msg(bounded_list, least=1, most=2000, what=msg("decisions (MAX_DECISIONS)"), count=2001)

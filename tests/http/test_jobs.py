@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from ai_support import midgame
+from http_support import check_response
 
 from ai.queue import local_workers
 from ai.redis_server import RedisServer, free_port
@@ -186,36 +187,50 @@ def test_without_redis_or_workers_a_job_is_refused_with_503(
     make_app: Any,
     fresh_redis_server: RedisServer,
 ) -> None:
+    """Redis down or no worker yet: 503 with Retry-After, since coming back can help."""
     b = body(budget={"iterations": 50}, **{"async": True})
     dead = f"redis://127.0.0.1:{free_port()}/0"
-    for config in ({}, {"REDIS_URL": dead}, {"REDIS_URL": fresh_redis_server.url}):
+    for config in ({"REDIS_URL": dead}, {"REDIS_URL": fresh_redis_server.url}):
         c = make_app(**config).test_client()
         r = c.post("/v1/suggest", json=b)
         assert r.status_code == 503, (config, r.get_json())
         problem = r.get_json()
         assert problem["code"] == "jobs_unavailable"
-        # Retry-After where coming back can help (Redis down, no worker yet), never on a
-        # service without a job store (issue 18: no Retry-After where a retry cannot help)
-        if config:
-            assert int(r.headers["Retry-After"]) >= 1
-        else:
-            assert "Retry-After" not in r.headers
+        assert int(r.headers["Retry-After"]) >= 1
         assert r.headers["Content-Type"] == "application/problem+json"
         checks = c.get("/readyz").get_json()["checks"]
-        if not config:
-            assert "REDIS_URL" in problem["detail"]
-            assert "jobs" not in checks  # off by configuration, not a fault
-        elif config["REDIS_URL"] == dead:
+        if config["REDIS_URL"] == dead:
             assert "Redis unavailable" in problem["detail"]
         else:
             assert "no worker" in problem["detail"]
             assert checks["jobs"]["ok"] is False  # degraded: nobody would run a job
         # the synchronous path is unaffected
         assert c.post("/v1/suggest", json={**b, "async": False}).status_code == 200
-    no_redis = make_app().test_client()
-    r = no_redis.get("/v1/jobs/00000000-0000-4000-8000-000000000000")
-    assert r.status_code == 503 and r.get_json()["code"] == "jobs_unavailable"
+
+
+def test_without_a_job_store_nothing_is_a_503(make_app: Any) -> None:
+    """No REDIS_URL: no retry can help, so no answer is a 503 (issue 29). A job asked for is
+    422 `jobs_not_configured`; a budget above the synchronous limit, 422 `budget_too_large`
+    naming the endpoint, the work asked against the limit and the largest level; a job id,
+    404."""
+    c = make_app().test_client()
+    assert "jobs" not in c.get("/readyz").get_json()["checks"]  # off by configuration
+    r = c.post("/v1/suggest", json=body(budget={"iterations": 50}, **{"async": True}))
+    problem = check_response("POST", "/v1/suggest", r)
+    assert r.status_code == 422 and problem["code"] == "jobs_not_configured", problem
+    assert problem["pointer"] == "/async" and "REDIS_URL" in problem["detail"]
     assert "Retry-After" not in r.headers
+    r = c.post("/v1/suggest", json=body(budget={"iterations": 50_000}))
+    problem = check_response("POST", "/v1/suggest", r)
+    assert r.status_code == 422 and problem["code"] == "budget_too_large", problem
+    assert problem["pointer"] == "/budget"
+    for words in ("/v1/suggest", "20000 iterations", "50000 iterations", "expert"):
+        assert words in problem["detail"], (words, problem["detail"])
+    # the synchronous path is unaffected
+    assert c.post("/v1/suggest", json=body(budget={"iterations": 50})).status_code == 200
+    r = c.get("/v1/jobs/00000000-0000-4000-8000-000000000000")
+    assert r.status_code == 404 and r.get_json()["code"] == "job_not_found"
+    assert "no background jobs" in r.get_json()["detail"]
 
 
 def test_requests_are_checked_before_anything_is_queued(client: Any) -> None:

@@ -26,7 +26,7 @@ VALUES: list[Any] = [
 ]  # fmt: skip
 GOOD: dict[str, list[Any]] = {  # values each field accepts
     "state": [{}, {"game": "architectura"}], "decisions": [[{}], ["p"], [{"t": 1}, "x"]],
-    "catalog": [{}], "events_for": [0, 3], "notation": [True, False], "seat": [0, 3],
+    "catalog": [{}], "events_for": [0, 3, [0, 2]], "notation": [True, False], "seat": [0, 3],
     "setup": [{"seats": 2, "seed": 1}], "record": [{}], "game": ["fora-de-prumo"],
     "seats": [2, 16], "seed": [0, 2**64 - 1],
 }  # fmt: skip
