@@ -44,15 +44,21 @@ def final_rewards(eng: GameModule, g: Game, margin_weight: float) -> list[float]
     out = []
     for s in range(g.n):
         win = 1.0 / len(winners) if s in winners else 0.0
-        out.append((1 - margin_weight) * win + margin_weight * margin_reward(lead(totals, s)))
+        # written as the search always computed it: the same floats, the same answers
+        shifted = clamped(lead(totals, s)) + MARGIN_CLAMP
+        out.append((1 - margin_weight) * win + margin_weight * shifted / (2 * MARGIN_CLAMP))
     return out
+
+
+def clamped(margin: int) -> int:
+    """A margin (points, + or -) clamped to +-MARGIN_CLAMP."""
+    return max(-MARGIN_CLAMP, min(MARGIN_CLAMP, margin))
 
 
 def margin_reward(margin: int) -> float:
     """A margin (points, + or -) as a reward: clamped to +-MARGIN_CLAMP, mapped to [0, 1]
     (0.5: level)."""
-    m = max(-MARGIN_CLAMP, min(MARGIN_CLAMP, margin))
-    return (m + MARGIN_CLAMP) / (2 * MARGIN_CLAMP)
+    return (clamped(margin) + MARGIN_CLAMP) / (2 * MARGIN_CLAMP)
 
 
 def play_out(eng: GameModule, g: Game, rnd: random.Random, deadline: float) -> bool:
