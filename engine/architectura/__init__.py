@@ -1,4 +1,4 @@
-"""Architectura: rules engine (clauses A-1 to A-10 of docs/rules.md).
+"""Architectura: rules engine (clauses A-1 to A-10 of docs/architectura/rules.md).
 
 Two faces:
 - JSON (for the HTTP layer, referees, clients): `new_game`, `legal_decisions`, `apply`,
