@@ -61,6 +61,13 @@ class GameInfo:
     # (the widening constant, the largest iteration budget it is used at), as measured to make
     # the bot stronger at equal CPU time; (0.0, 0): never (docs/bots.md, "Tried: a greedy prior").
     bot_prior: tuple[float, int] = (0.0, 0)
+    # What a page shows of the game without naming it (GET /v1/games, /play): a cell [a, b] of
+    # its options and events in words ({0}, {1} its numbers; translated as msgctxt "cell"),
+    # and the set-up fields a person picks, each with its choices (the first the default).
+    cell_name: str = "({0}, {1})"
+    setup_choices: Mapping[str, tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({}), hash=False
+    )
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_seats <= self.max_seats:
@@ -73,6 +80,10 @@ class GameInfo:
         unordered = set(self.setup_defaults) - set(self.setup_order)
         if unordered:
             raise ValueError(f"{self.id}: defaults of fields out of setup_order: {unordered}")
+        unchosen = {k for k, v in self.setup_choices.items() if k not in self.setup_order or not v}
+        if unchosen:
+            raise ValueError(f"{self.id}: choices out of setup_order or empty: {unchosen}")
+        object.__setattr__(self, "setup_choices", MappingProxyType(dict(self.setup_choices)))
         object.__setattr__(self, "setup_defaults", MappingProxyType(dict(self.setup_defaults)))
 
     @property

@@ -443,6 +443,9 @@ def _chips(
     return out, rows * (CHIP_H + 6)
 
 
+# each kind of pending decision (serialize.STEP_INFO) and the label the status line draws
+STEP_LABELS = {"buy": "buy", "lay": "lay", "final": "final turn"}
+
 # the engine's score components (F-8.4 order) and the label each is drawn with
 SCORE_PARTS = (
     ("qualified_connections", "qualified"),
@@ -559,7 +562,7 @@ def _top(board: Board, width: float) -> tuple[list[str], float]:
             "Turn {turn} · seat {seat} · {kind}: {prompt} [{clause}]",
             turn=turn.get("number", "?"),
             seat=pending.get("seat"),
-            kind=pending.get("kind"),
+            kind=board.t(STEP_LABELS.get(pending.get("kind", ""), "?")),
             prompt=board.word(pending.get("prompt", ""), "prompt"),
             clause=pending.get("clause", ""),
         )

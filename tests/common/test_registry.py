@@ -331,6 +331,8 @@ def _module(facts: GameInfo | None) -> ModuleType:
         ({"clause_prefix": "t"}, "clause prefix 't'"),
         ({"seats_clause": "A-1.1"}, "clause 'A-1.1' is not one of its own"),
         ({"setup_defaults": {"variant": "x"}}, "out of setup_order: {'variant'}"),
+        ({"setup_choices": {"variant": ("basic",)}}, "choices out of setup_order or empty"),
+        ({"setup_choices": {"catalog": ()}}, "choices out of setup_order or empty"),
     ],
 )
 def test_a_game_info_refuses_facts_that_do_not_hold_together(

@@ -1,7 +1,7 @@
 """Every path a docstring or comment of the code names (or any text of a script, a
 configuration file or the page) is a file or directory of the repository, as every link of the
-documents is (test_docs_links.py): a reader sent to `docs/rules.md` or
-`fora-de-prumo.md` once found neither. A path is one under a top-level directory of the
+documents is (test_docs_links.py): the engines' docstrings once sent a reader to rule pages
+that had moved. A path is one under a top-level directory of the
 repository (`docs/…`, `tests/…`, `engine/…`, …) or a bare document name (`review.md`: some
 document of that name exists); a path a command writes (after `--out`, `--plot`, …) and a
 pattern (`*`, `{…}`, `<…>`) are not checked."""

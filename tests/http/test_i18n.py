@@ -75,7 +75,7 @@ def _render_labels() -> set[str]:
 
     found = set(architectura.ZONES) | {label for _, label in fora_de_prumo.SCORE_PARTS}
     found |= {symbol for _, symbol, _, _ in fora_de_prumo.SUIT_STYLE.values()}
-    found |= set(DECIDED_BY.values())
+    found |= set(DECIDED_BY.values()) | set(fora_de_prumo.STEP_LABELS.values())
     for path in sorted(
         [*(ROOT / "engine" / "render").glob("*.py"), *(ROOT / "engine").glob("*/render.py")]
     ):
