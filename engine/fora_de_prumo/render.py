@@ -26,6 +26,7 @@ C = 58  # cell size
 PAD = 16
 CHIP_W, CHIP_H = 104, 52  # a space chip is its two cells at CHIP_H each
 MIN_PANEL_W = 470
+NARROW_PANEL_W = 330  # one seat a row (a phone's 390 px, its margins kept)
 
 SUIT_STYLE = {  # F-2.2: code, symbol, colour (strong, light)
     "exteriores": ("G", "sun", "#3f9d3f", "#d7efcf"),
@@ -568,7 +569,7 @@ def _top(board: Board, width: float) -> tuple[list[str], float]:
         )
         if doc.get("final_round"):
             now += " · " + board.t("final round")
-    parts = shared.heading(board, "Fora de Prumo", PAD, now)
+    parts = shared.heading(board, "Fora de Prumo", PAD, now, int((width - 2 * PAD) / 7))
     parts.append(text(PAD, 70, board.t("market"), class_="b", font_size=12, fill="#6b5d45"))
     deck = board.t("deck {deck}", deck=shared.count(doc, "deck"))
     parts.append(text(PAD, 86, deck, font_size=11, fill="#555"))
@@ -592,12 +593,15 @@ def _top(board: Board, width: float) -> tuple[list[str], float]:
 
 def render(board: Board) -> str:
     n = len(board.doc["seats"])
+    # two seats a row, or as many as the request's `columns` allows: one a row (a phone) in
+    # narrower panels, so that the picture grows down, not sideways
+    per_row = min(board.columns or 2, n)
+    least = MIN_PANEL_W if per_row > 1 else NARROW_PANEL_W
     widths = []
     for seat in range(n):
         cells = list(_shown_building(board, seat)[0].occ) or [(0, 0)]
         bw = (max(c[0] for c in cells) - min(c[0] for c in cells) + 3) * C
-        widths.append(max(MIN_PANEL_W, bw + 40))
-    per_row = 2 if n > 1 else 1
+        widths.append(max(least, bw + 40))
     rows = [list(range(i, min(i + per_row, n))) for i in range(0, n, per_row)]
     width = max(sum(widths[s] for s in row) for row in rows) + 2 * PAD
     top, y = _top(board, width)

@@ -71,3 +71,24 @@ def test_names_a_catalog_does_not_translate_stay_as_they_are() -> None:
     r = CLIENT.get("/v1/catalogs/reference?game=fora-de-prumo", headers={"Accept-Language": "de"})
     body = check_response("GET", "/v1/catalogs/{catalog_id}", r)
     assert body["names"] == {c["id"]: c["name"] for c in body["catalog"]["cards"]}
+
+
+def test_a_game_drawn_without_a_legend_is_refused_with_a_404_not_a_500(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Toy Match (tests/toygame/), registered for this test: its legend, then none."""
+    import toygame
+    import toygame.render
+
+    from engine.registry import register_game, unregister_game
+
+    register_game(toygame.INFO, toygame)
+    try:
+        assert CLIENT.get("/v1/legend?game=toy-match").status_code == 200
+        monkeypatch.delattr(toygame.render, "legend")
+        r = CLIENT.get("/v1/legend?game=toy-match", headers={"Accept-Language": "de"})
+        body = check_response("GET", "/v1/legend", r)
+        assert r.status_code == 404 and body["code"] == "no_renderer"
+        assert "toy-match" in body["detail"] and "Legende" in body["detail"]
+    finally:
+        unregister_game(toygame.GAME_ID)
