@@ -495,13 +495,19 @@ def _panel_head(board: Board, seat: int, x: float, y: float, w: float) -> list[s
     hand = board.t("hand {hand}", hand=shared.count(s, "hand"))
     first, second = _score_lines(board, score)
     told = board.t("score as it stands (F-8.4 order): {score}", score=first)
+    narrow = w < MIN_PANEL_W  # one seat a row on a phone: closer, and the lines cut to fit
+    chars = (
+        int((w - 32) / 5.5) if narrow else 1000
+    )  # of the 10 px score lines (the first whole in its title)
     return [
         text(x + 16, y + 18, name, class_="b", font_size=16, fill=seat_colour(seat)),
-        text(x + 160, y + 18, hand, font_size=12, fill="#444"),
-        shared.status(board, x + w - 110, y + 18, *shared.standing(board, seat)),
+        text(x + (130 if narrow else 160), y + 18, hand, font_size=12, fill="#444"),
+        shared.status(
+            board, x + w - (72 if narrow else 110), y + 18, *shared.standing(board, seat)
+        ),
         shared.points(board, x + w - 16, y + 18, score["total"]),
-        el("g", title(told), text(x + 16, y + 38, first, font_size=10, fill="#555")),
-        text(x + 16, y + 52, second, font_size=10, fill="#555"),
+        el("g", title(told), text(x + 16, y + 38, clip(first, chars), font_size=10, fill="#555")),
+        text(x + 16, y + 52, clip(second, chars), font_size=10, fill="#555"),
     ]
 
 
@@ -569,7 +575,10 @@ def _top(board: Board, width: float) -> tuple[list[str], float]:
         )
         if doc.get("final_round"):
             now += " · " + board.t("final round")
-    parts = shared.heading(board, "Fora de Prumo", PAD, now, int((width - 2 * PAD) / 7))
+    narrow = width < 2 * MIN_PANEL_W  # one seat a row: the status line cut to the picture's width
+    parts = shared.heading(
+        board, "Fora de Prumo", PAD, now, int((width - 2 * PAD) / 7) if narrow else 130
+    )
     parts.append(text(PAD, 70, board.t("market"), class_="b", font_size=12, fill="#6b5d45"))
     deck = board.t("deck {deck}", deck=shared.count(doc, "deck"))
     parts.append(text(PAD, 86, deck, font_size=11, fill="#555"))
