@@ -445,7 +445,7 @@ def _chips(
 
 
 # each kind of pending decision (serialize.STEP_INFO) and the label the status line draws
-STEP_LABELS = {"buy": "buy", "lay": "lay", "final": "final turn"}
+STEP_LABELS = {"buy": "buy", "lay": "lay", "final": "final"}
 
 # the engine's score components (F-8.4 order) and the label each is drawn with
 SCORE_PARTS = (
