@@ -1,6 +1,6 @@
 # The referee: gunicorn serving app:create_app() as a non-root user, on the compiled engine.
-#   docker build -t architectura-referee .
-#   docker run --rm -p 8000:8000 architectura-referee
+#   docker build -t card-game-referee .
+#   docker run --rm -p 8000:8000 card-game-referee
 # /readyz's `engines` (and the startup log) say which engine runs (docs/compiled.md).
 
 # Build stage: the compiled engine needs a C compiler, which the runtime image does not carry.
@@ -15,7 +15,7 @@ COPY pyproject.toml ./
 RUN mkdir -p app engine ai benchmarks \
     && touch app/__init__.py engine/__init__.py ai/__init__.py benchmarks/__init__.py \
     && pip install '.[compile]' \
-    && pip uninstall -y architectura-referee \
+    && pip uninstall -y card-game-referee \
     && rm -rf app engine ai benchmarks build *.egg-info
 COPY engine ./engine
 COPY scripts/compile.py ./scripts/
@@ -40,7 +40,7 @@ COPY pyproject.toml ./
 RUN mkdir -p app engine ai benchmarks \
     && touch app/__init__.py engine/__init__.py ai/__init__.py benchmarks/__init__.py \
     && pip install . \
-    && pip uninstall -y architectura-referee \
+    && pip uninstall -y card-game-referee \
     && rm -rf app engine ai benchmarks build *.egg-info
 
 COPY engine ./engine

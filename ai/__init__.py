@@ -1,4 +1,5 @@
-"""Bots for Architectura: random, greedy and ISMCTS, a position cache and a tournament runner.
+"""Bots for every registered game (random, greedy and ISMCTS), a position cache and a tournament
+runner.
 
 `ai.bots` holds the bots (they read only a seat's view; the ISMCTS search is `ai.mcts`, how
 it judges a position `ai.evaluators`, what every bot shares `ai.base`), `ai.service` the

@@ -15,7 +15,7 @@ from marshmallow import Schema
 from app import history, notation, schemas
 from app.endpoint import engine_errors, game_of, read_body
 from app.errors import ApiError, bounded, prefixed
-from app.i18n import answer_language, said_in, translate_prompt
+from app.i18n import answer_language, gettext, said_in, translate_prompt
 from app.jsonio import json_response
 from app.replay import run_replay
 from app.seal import issue_state, require_dealt
@@ -27,6 +27,7 @@ from engine.games import (
     engine,
     engine_for,
     engine_for_state,
+    info,
     unknown_game,
 )
 from engine.messages import msg
@@ -43,6 +44,30 @@ def new_game() -> Response:
         state = eng.new_game(setup)
     origin = history.Origin.dealt(eng, setup, state["catalog"])
     return json_response({"state": issue_state(state, origin)})
+
+
+@bp.get("/games")
+def games() -> Response:
+    """Every registered game, as a page shows it without naming it (/play): its name, seat
+    range, seat colours (its default catalog's, when seats have colours), how a cell is named
+    and the set-up fields a person picks; names and cells in the asked language."""
+    lang = answer_language()
+    return said_in(json_response({"games": [_game_facts(g, lang) for g in GAMES]}), lang)
+
+
+def _game_facts(game_id: str, lang: str) -> dict[str, Any]:
+    facts = info(game_id)
+    eng = engine(game_id)
+    colours = eng.builtin_catalogs()[facts.default_catalog].summary().get("colours", [])
+    return {
+        "game": game_id,
+        "name": facts.name,
+        "seats": {"min": facts.min_seats, "max": facts.max_seats},
+        "colours": [{"colour": c, "name": gettext(lang, c, "colour") or c} for c in colours],
+        "cell": gettext(lang, facts.cell_name, "cell") or facts.cell_name,
+        "setup": {k: list(v) for k, v in facts.setup_choices.items()},
+        "catalog": facts.default_catalog,
+    }
 
 
 Reading = Callable[[GameModule, dict[str, Any]], Any]
@@ -216,4 +241,11 @@ def catalog(catalog_id: str) -> Response:
         )
     out = cat.summary()
     out["catalog"] = cat.to_json()
-    return said_in(json_response(out), "en")  # its names and texts as the catalog has them
+    # the document as the catalog has it; `names`, each card's name in the asked language (as
+    # the pictures draw it: msgctxt "card"), for a page's sentences
+    lang = answer_language()
+    cards = out["catalog"].get("cards", [])
+    out["names"] = {
+        c["id"]: gettext(lang, c["name"], "card") or c["name"] for c in cards if "name" in c
+    }
+    return said_in(json_response(out), "en" if lang == "en" else f"{lang}, en")

@@ -79,6 +79,13 @@ class GameInfo:
     # What its learned evaluation reads of a position, and the model (ai/model.py,
     # docs/model.md); None: the bots evaluate by random playouts only.
     features: PositionFeatures | None = None
+    # What a page shows of the game without naming it (GET /v1/games, /play): a cell [a, b] of
+    # its options and events in words ({0}, {1} its numbers; translated as msgctxt "cell"),
+    # and the set-up fields a person picks, each with its choices (the first the default).
+    cell_name: str = "({0}, {1})"
+    setup_choices: Mapping[str, tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({}), hash=False
+    )
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_seats <= self.max_seats:
@@ -91,6 +98,10 @@ class GameInfo:
         unordered = set(self.setup_defaults) - set(self.setup_order)
         if unordered:
             raise ValueError(f"{self.id}: defaults of fields out of setup_order: {unordered}")
+        unchosen = {k for k, v in self.setup_choices.items() if k not in self.setup_order or not v}
+        if unchosen:
+            raise ValueError(f"{self.id}: choices out of setup_order or empty: {unchosen}")
+        object.__setattr__(self, "setup_choices", MappingProxyType(dict(self.setup_choices)))
         object.__setattr__(self, "setup_defaults", MappingProxyType(dict(self.setup_defaults)))
 
     @property

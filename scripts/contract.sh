@@ -6,4 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 if [ ! -x "$PY" ]; then PY=${PYTHON:-python3}; fi
+# PyYAML comes with the test tools, not with the service (scripts/serve.sh)
+"$PY" -c "import yaml" 2>/dev/null || { echo "contract.sh needs the test tools: run 'bash scripts/setup.sh --dev' first" >&2; exit 2; }
 exec "$PY" -m app.contract "$@"

@@ -15,7 +15,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
+try:
+    import yaml
+except ImportError:  # PyYAML comes with the test tools, not with the service (scripts/serve.sh)
+    sys.exit("openapi_examples.py needs the test tools: run 'bash scripts/setup.sh --dev' first")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

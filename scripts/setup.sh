@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then "$PY" -m venv .venv; fi
 .venv/bin/python -m pip install -q --upgrade pip
+# a .venv from before the distribution was renamed (architectura-referee, now card-game-referee)
+if .venv/bin/python -m pip show -q architectura-referee >/dev/null 2>&1; then
+  .venv/bin/python -m pip uninstall -q -y architectura-referee
+fi
 if [ "${1:-}" = "--dev" ]; then
   .venv/bin/python -m pip install -q -e '.[dev,compile]'
   # Tests that need Redis start their own redis-server; install it if the machine lacks one.

@@ -6,6 +6,7 @@
 # removed. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+.venv/bin/python -c "import pytest, xdist" 2>/dev/null || { echo "test_pure.sh needs the test tools: run 'bash scripts/test.sh' (or 'bash scripts/setup.sh --dev') first" >&2; exit 2; }
 start=$SECONDS
 # the slow property and HTTP files of Fora de Prumo stay in the default (compiled) run only;
 # two processes (pytest-xdist) keep this pass near 3 minutes

@@ -13,6 +13,7 @@ from typing import Any
 
 import engine.architectura as arch
 from ai.bots import Bot
+from ai.tournament import play_game
 from engine.games import engine
 
 
@@ -213,3 +214,34 @@ def answer(res: Any) -> tuple[Any, ...]:
         res.truncated,
         [(o.action, o.visits, o.value) for o in res.options],
     )
+
+
+def play_checked(
+    deal: int, bots: list[Bot], variant: str | None = None, game: str = "architectura"
+) -> tuple[dict[str, Any], list[int]]:
+    """ai.tournament.play_game, checked by the referee's public face: the decisions it took,
+    replayed from the set-up as JSON (which refuses an illegal one), all apply and end the
+    game, and its returns are the final standings' (1/k for each of k winners, else 0; a win
+    on score goes to the best total). The final scores and each seat's decision count."""
+    eng = engine(game)
+    decisions: list[Any] = []
+    returns, _, count = play_game(
+        deal,
+        bots,
+        variant,
+        game=game,
+        observe=lambda g, seat, a: decisions.append(eng.action_to_json(g, seat, a)),
+    )
+    setup = {**eng.tournament_setup(deal, len(bots), variant), "first_seat": 0}
+    replayed = eng.replay({"setup": setup}, decisions)
+    assert replayed["ok"], replayed.get("error")
+    assert replayed["applied"] == len(decisions) and replayed["state"]["game_over"]
+    scores = replayed["state"]["scores"]
+    winners = scores["winners"]
+    assert winners and returns == [
+        1 / len(winners) if s in winners else 0.0 for s in range(len(bots))
+    ]
+    if scores["decided_by"] == "score":
+        totals = [s["total"] for s in scores["seats"]]
+        assert winners == [s for s, total in enumerate(totals) if total == max(totals)]
+    return scores, count

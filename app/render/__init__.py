@@ -35,13 +35,16 @@ class _Renderers(Mapping[str, Renderer]):
 
     def __getitem__(self, game_id: str) -> Renderer:
         path = self._paths()[game_id]  # KeyError: not drawn
-        return cast(Renderer, getattr(importlib.import_module(path), self.name))
+        drawn = getattr(importlib.import_module(path), self.name, None)
+        if drawn is None:  # drawn, but without this picture (a legend)
+            raise KeyError(game_id)
+        return cast(Renderer, drawn)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._paths())
+        return iter(g for g in self._paths() if g in self)
 
     def __len__(self) -> int:
-        return len(self._paths())
+        return sum(1 for _ in self)
 
 
 RENDERERS: Mapping[str, Renderer] = _Renderers("render")

@@ -50,6 +50,7 @@ class RenderSchema(Envelope):
     catalog = fields.Dict()
     preview = fields.Dict()  # one option of the pending decision, drawn as if taken
     last_events = last_events_field()
+    columns = _strict_int(validate=validate.Range(1, MAX_SEATS))  # seats' panels side by side
 
     @validates_schema
     def _one_document(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -166,6 +167,7 @@ def render() -> Response:
             composed=composed,
             preview=preview,
             marks=marks(body.get("last_events")),
+            columns=body.get("columns"),
         )
     )
     data = svg.encode("utf-8")
@@ -196,8 +198,11 @@ def _svg(data: bytes, lang: str) -> Response:
 def legend() -> Response:
     """What every symbol of a game's pictures means, drawn as they are (SVG)."""
     game = request.args.get("game", "")
-    if game not in GAMES or game not in LEGENDS:
+    if game not in GAMES:
         raise ApiError(404, "unknown_game", unknown_game(game), "/game")
+    if game not in LEGENDS:
+        sentence = msg("No legend is drawn for {game} yet.", game=repr(game))
+        raise ApiError(404, "no_renderer", sentence, "/game")
     lang = negotiate()
     svg = LEGENDS[game](Board.for_legend(partial(gettext, lang)))
     return _svg(svg.encode("utf-8"), lang)

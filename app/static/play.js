@@ -3,7 +3,6 @@
 
 const $ = (id) => document.getElementById(id);
 const BOTS = ["human", "easy", "medium", "hard", "greedy", "random"]; // labels: bot_<kind>
-const COLOURS = ["blue", "green", "yellow", "red"];
 
 // ------------------------------------------------------------------------------ language
 // Every word of the page is in one table, app/static/play-text.json ({key: {en, pt, fr, de}});
@@ -52,7 +51,9 @@ async function setLanguage(l) {
   try { localStorage.setItem("play.lang", lang); } catch (e) { /* storage off: not kept */ }
   $("lang").value = lang;
   applyText();
+  try { await loadGames(); } catch (e) { /* the facts stay in the language they were */ }
   const kinds = Array.from(document.querySelectorAll("#seat-config select"), (sel) => sel.value);
+  renderSetupChoices();
   renderSeatConfig();
   kinds.forEach((k, i) => { $(`seat-${i}`).value = k; }); // the seats as they were chosen
   for (const li of document.querySelectorAll("#events li, #rp-events li")) li.replaceWith(eventItem(li.event, li.className));
@@ -96,35 +97,53 @@ async function loadNames(info) {
     catalogs[key] = {};
     try {
       const doc = await api(`/v1/catalogs/${encodeURIComponent(info.catalog)}?game=${encodeURIComponent(info.game)}`);
-      for (const c of doc.catalog.cards) catalogs[key][c.id] = c.name;
+      Object.assign(catalogs[key], doc.names); // in the page's language
     } catch (e) { /* a custom catalog: ids are shown as they are */ }
   }
   return catalogs[key];
 }
 
+// Each game's facts (GET /v1/games, in the page's language): its name, seats, seat colours,
+// how a cell is named and its set-up choices. The page names no game.
+let GAMES = {};
 let names = {};
-let game = "architectura";
+let game = null;
 
+async function loadGames() {
+  GAMES = {};
+  for (const g of (await api("/v1/games")).games) GAMES[g.game] = g;
+}
+
+function facts(g) { return GAMES[g || game] || { colours: [], cell: "({0}, {1})", setup: {}, seats: { min: 2, max: 4 } }; }
+
+// A card by its id: a catalog card's name (with the id, which names the copy), or, for an id
+// `colour.card`, the colour's name and the card's (a seat's copy of a card of the catalog).
 function cardName(id) {
   if (id === null || id === undefined) return t("hidden_card");
-  if (game === "architectura") {
-    const dot = id.indexOf(".");
+  const dot = id.indexOf(".");
+  if (dot > 0 && !(id in names)) {
     const def = id.slice(dot + 1);
     return `${colourName(id.slice(0, dot))} ${names[def] || def}`;
   }
   return names[id] ? `${id} ${names[id]}` : id;
 }
 
-function colourName(c) { return TEXT[`colour_${c}`] ? t(`colour_${c}`) : c; }
+function colourName(c) {
+  const known = facts().colours.find((x) => x.colour === c);
+  return known ? known.name : c;
+}
 
 function cellText(c) {
   if (!Array.isArray(c)) return t("outside_city");
-  return game === "architectura" ? t("cell_street", { street: c[0], block: c[1] }) : `(${c[0]}, ${c[1]})`;
+  return facts().cell.replace(/\{(\d)\}/g, (m, i) => String(c[Number(i)]));
 }
 
-function seatName(s) {
-  if (game !== "architectura") return t("seat_n", { seat: s });
-  return t("seat_colour", { colour: colourName((table && table.colours[s]) || COLOURS[s]), seat: s });
+// A seat by its colour, for a game whose seats have colours, else by its number.
+function seatName(s, g) {
+  const colours = facts(g).colours;
+  if (!colours.length) return t("seat_n", { seat: s });
+  const own = table && table.game === (g || game) ? table.colours[s] : null;
+  return t("seat_colour", { colour: colourName(own || (colours[s] && colours[s].colour)), seat: s });
 }
 
 const DIRS = ["east", "south", "west", "north"]; // dir_<name>
@@ -282,7 +301,7 @@ function clickKeys(el) {
   if (cellEl) {
     const seat = cellEl.getAttribute("data-seat");
     const cell = JSON.stringify(JSON.parse(cellEl.getAttribute("data-cell"))); // "[1, 1]" -> "[1,1]"
-    keys.push(`cell:${seat !== null && game !== "architectura" ? seat + ":" : ""}${cell}`);
+    keys.push(`cell:${seat !== null ? seat + ":" : ""}${cell}`); // a cell of one seat's own
   }
   return keys;
 }
@@ -328,7 +347,7 @@ async function readTable() {
   return {
     game: view.game,
     catalog: view.catalog.id,
-    colours: view.seats.map((s, i) => s.colour || COLOURS[i]),
+    colours: view.seats.map((s) => s.colour || null),
     viewer: humans.length ? seat : null,
     pending: p ? { seat: p.seat } : null,
     over: Boolean(view.game_over),
@@ -350,7 +369,7 @@ function renderSeatConfig() {
     const wrap = document.createElement("label");
     wrap.className = "seat-cfg";
     const b = document.createElement("b");
-    b.textContent = $("game").value === "architectura" ? t("seat_colour", { colour: colourName(COLOURS[i]), seat: i }) : t("seat_n", { seat: i });
+    b.textContent = seatName(i, $("game").value);
     const sel = document.createElement("select");
     sel.id = `seat-${i}`;
     for (const v of BOTS) {
@@ -365,6 +384,54 @@ function renderSeatConfig() {
   }
 }
 
+// The games offered, by name (GET /v1/games), the first the default.
+function renderGameChoice() {
+  const sel = $("game");
+  const was = sel.value;
+  sel.textContent = "";
+  for (const g of Object.values(GAMES)) {
+    const opt = document.createElement("option");
+    opt.value = g.game;
+    opt.textContent = g.name;
+    sel.appendChild(opt);
+  }
+  if (GAMES[was]) sel.value = was;
+}
+
+// The chosen game's seat counts and set-up fields (each a select of its choices: label_<field>,
+// <field>_<choice> in the page's words, else the field and choice as the API names them).
+function renderSetupChoices() {
+  const f = facts($("game").value);
+  const seats = $("seats");
+  const n = seats.value;
+  seats.textContent = "";
+  for (let k = f.seats.min; k <= f.seats.max; k++) {
+    const opt = document.createElement("option");
+    opt.textContent = String(k);
+    seats.appendChild(opt);
+  }
+  seats.value = Number(n) >= f.seats.min && Number(n) <= f.seats.max ? n : String(f.seats.min);
+  const box = $("setup-choices");
+  const kept = Object.fromEntries(Array.from(box.querySelectorAll("select"), (s) => [s.id, s.value]));
+  box.textContent = "";
+  for (const [field, choices] of Object.entries(f.setup)) {
+    const label = document.createElement("label");
+    const span = document.createElement("span");
+    span.textContent = TEXT[`label_${field}`] ? t(`label_${field}`) : field;
+    const sel = document.createElement("select");
+    sel.id = `setup-${field}`;
+    for (const c of choices) {
+      const opt = document.createElement("option");
+      opt.value = c;
+      opt.textContent = TEXT[`${field}_${c}`] ? t(`${field}_${c}`) : c;
+      sel.appendChild(opt);
+    }
+    if (choices.includes(kept[sel.id])) sel.value = kept[sel.id];
+    label.append(span, " ", sel);
+    box.appendChild(label);
+  }
+}
+
 function setStatus(text, cls, clause) {
   const s = $("status");
   s.textContent = text;
@@ -372,7 +439,11 @@ function setStatus(text, cls, clause) {
   s.className = `status ${cls || ""}`;
 }
 
+// On a phone the seats' panels go one a row (the render's `columns`): the board grows down.
+const NARROW = window.matchMedia("(max-width: 700px)");
+
 async function showBoard(target, body) {
+  if (NARROW.matches) body.columns = 1;
   placeSvg(target, await api("/v1/render", body));
 }
 
@@ -514,7 +585,7 @@ function clearChoice() {
   $("choice").classList.add("hidden");
 }
 
-// ------------------------------------------------- Fora de Prumo: a space seen before laid
+// ------------------------------------------------------ a space seen before it is laid
 // A lay into the building is drawn in place before it is confirmed (the render's preview:
 // nothing is applied, drawn or dealt), and Turn goes through the options that lay the same
 // card on the same cell in another rotation.
@@ -690,8 +761,8 @@ async function start(ev) {
     const seats = Number($("seats").value);
     seatKinds = [...Array(seats).keys()].map((i) => $(`seat-${i}`).value);
     const setup = { seats, seed: Math.max(0, Math.floor(Number($("seed").value) || 0)) };
-    if (game === "architectura") setup.variant = $("variant").value;
-    else setup.game = game;
+    setup.game = game;
+    for (const field of Object.keys(facts().setup)) setup[field] = $(`setup-${field}`).value;
     const out = await api("/v1/games", setup);
     setupUsed = setup;
     decisionLog = [];
@@ -771,7 +842,7 @@ async function replayGo(k) {
 // option and event sentences name the cards of the game shown in the tab; `info`: {game, catalog}
 function useGame(info) {
   if (!info) return;
-  game = info.game || "architectura";
+  game = info.game;
   names = catalogs[`${info.game}/${info.catalog}/${lang}`] || {};
 }
 
@@ -819,8 +890,10 @@ document.addEventListener("DOMContentLoaded", async () => {
   picker.addEventListener("change", () => setLanguage(picker.value));
   applyText();
   $("seed").value = String(Math.floor(Math.random() * 1e6));
+  try { await loadGames(); } catch (e) { setStatus(e.message, "error"); return; }
+  renderGameChoice();
   const onGame = () => {
-    $("variant-label").style.display = $("game").value === "architectura" ? "" : "none";
+    renderSetupChoices();
     renderSeatConfig();
   };
   $("game").addEventListener("change", onGame);
@@ -848,5 +921,5 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("rp-last").addEventListener("click", () => replayGo(rp ? rp.decisions.length : 0));
   onGame();
   phase("setup");
-  start(new Event("submit")); // a board at once: Architectura, you against an easy bot
+  start(new Event("submit")); // a board at once: the first game listed, you against an easy bot
 });

@@ -1,4 +1,4 @@
-"""Architectura: rules engine (clauses A-1 to A-10 of docs/rules.md).
+"""Architectura: rules engine (clauses A-1 to A-10 of docs/architectura/rules.md).
 
 Two faces:
 - JSON (for the HTTP layer, referees, clients): `new_game`, `legal_decisions`, `apply`,
@@ -146,6 +146,8 @@ INFO = GameInfo(
     card_name=card_kind,
     setup_order=SETUP_KEYS,
     setup_defaults={"variant": "basic", "first_seat": 0, "catalog": "reference"},
+    cell_name="street {0}, block {1}",  # A-1.2: a city of streets, each of blocks
+    setup_choices={"variant": ("basic", "advanced")},  # A-1.5
     bot_prior=(1.0, 10),  # easy only: docs/bots.md, "Tried: a greedy prior at the root"
     renderer="engine.architectura.render",
     state_cards=state_cards,

@@ -1,4 +1,5 @@
-"""Fora de Prumo: rules engine (clauses F-1 to F-10 and rulings F-R… of fora-de-prumo.md).
+"""Fora de Prumo: rules engine (clauses F-1 to F-10 of
+docs/fora-de-prumo/rules.md, rulings F-R… of docs/fora-de-prumo/rulings.md).
 
 Two faces, the same as Architectura's (engine.games.GameModule):
 - JSON (for the HTTP layer, referees, clients): `new_game`, `legal_decisions`, `apply`,

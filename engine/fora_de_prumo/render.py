@@ -26,6 +26,7 @@ C = 58  # cell size
 PAD = 16
 CHIP_W, CHIP_H = 104, 52  # a space chip is its two cells at CHIP_H each
 MIN_PANEL_W = 470
+NARROW_PANEL_W = 330  # one seat a row (a phone's 390 px, its margins kept)
 
 SUIT_STYLE = {  # F-2.2: code, symbol, colour (strong, light)
     "exteriores": ("G", "sun", "#3f9d3f", "#d7efcf"),
@@ -443,6 +444,9 @@ def _chips(
     return out, rows * (CHIP_H + 6)
 
 
+# each kind of pending decision (serialize.STEP_INFO) and the label the status line draws
+STEP_LABELS = {"buy": "buy", "lay": "lay", "final": "final"}
+
 # the engine's score components (F-8.4 order) and the label each is drawn with
 SCORE_PARTS = (
     ("qualified_connections", "qualified"),
@@ -491,13 +495,19 @@ def _panel_head(board: Board, seat: int, x: float, y: float, w: float) -> list[s
     hand = board.t("hand {hand}", hand=shared.count(s, "hand"))
     first, second = _score_lines(board, score)
     told = board.t("score as it stands (F-8.4 order): {score}", score=first)
+    narrow = w < MIN_PANEL_W  # one seat a row on a phone: closer, and the lines cut to fit
+    chars = (
+        int((w - 32) / 5.5) if narrow else 1000
+    )  # of the 10 px score lines (the first whole in its title)
     return [
         text(x + 16, y + 18, name, class_="b", font_size=16, fill=seat_colour(seat)),
-        text(x + 160, y + 18, hand, font_size=12, fill="#444"),
-        shared.status(board, x + w - 110, y + 18, *shared.standing(board, seat)),
+        text(x + (130 if narrow else 160), y + 18, hand, font_size=12, fill="#444"),
+        shared.status(
+            board, x + w - (72 if narrow else 110), y + 18, *shared.standing(board, seat)
+        ),
         shared.points(board, x + w - 16, y + 18, score["total"]),
-        el("g", title(told), text(x + 16, y + 38, first, font_size=10, fill="#555")),
-        text(x + 16, y + 52, second, font_size=10, fill="#555"),
+        el("g", title(told), text(x + 16, y + 38, clip(first, chars), font_size=10, fill="#555")),
+        text(x + 16, y + 52, clip(second, chars), font_size=10, fill="#555"),
     ]
 
 
@@ -559,13 +569,16 @@ def _top(board: Board, width: float) -> tuple[list[str], float]:
             "Turn {turn} · seat {seat} · {kind}: {prompt} [{clause}]",
             turn=turn.get("number", "?"),
             seat=pending.get("seat"),
-            kind=pending.get("kind"),
+            kind=board.t(STEP_LABELS.get(pending.get("kind", ""), "?")),
             prompt=board.word(pending.get("prompt", ""), "prompt"),
             clause=pending.get("clause", ""),
         )
         if doc.get("final_round"):
             now += " · " + board.t("final round")
-    parts = shared.heading(board, "Fora de Prumo", PAD, now)
+    narrow = width < 2 * MIN_PANEL_W  # one seat a row: the status line cut to the picture's width
+    parts = shared.heading(
+        board, "Fora de Prumo", PAD, now, int((width - 2 * PAD) / 7) if narrow else 130
+    )
     parts.append(text(PAD, 70, board.t("market"), class_="b", font_size=12, fill="#6b5d45"))
     deck = board.t("deck {deck}", deck=shared.count(doc, "deck"))
     parts.append(text(PAD, 86, deck, font_size=11, fill="#555"))
@@ -589,12 +602,15 @@ def _top(board: Board, width: float) -> tuple[list[str], float]:
 
 def render(board: Board) -> str:
     n = len(board.doc["seats"])
+    # two seats a row, or as many as the request's `columns` allows: one a row (a phone) in
+    # narrower panels, so that the picture grows down, not sideways
+    per_row = min(board.columns or 2, n)
+    least = MIN_PANEL_W if per_row > 1 else NARROW_PANEL_W
     widths = []
     for seat in range(n):
         cells = list(_shown_building(board, seat)[0].occ) or [(0, 0)]
         bw = (max(c[0] for c in cells) - min(c[0] for c in cells) + 3) * C
-        widths.append(max(MIN_PANEL_W, bw + 40))
-    per_row = 2 if n > 1 else 1
+        widths.append(max(least, bw + 40))
     rows = [list(range(i, min(i + per_row, n))) for i in range(0, n, per_row)]
     width = max(sum(widths[s] for s in row) for row in rows) + 2 * PAD
     top, y = _top(board, width)

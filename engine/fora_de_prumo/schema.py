@@ -1,4 +1,4 @@
-"""The shape of a Fora de Prumo state document (F-2.7, docs/fora-de-prumo.md), declared
+"""The shape of a Fora de Prumo state document (F-2.7, docs/fora-de-prumo/state.md), declared
 once as msgspec structs and read as engine/declared.py reads every document: in one typed
 call when well formed, else node by node, every problem listed.
 

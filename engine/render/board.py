@@ -77,6 +77,7 @@ class Board:
     # an option of the pending decision to draw as if taken (never applied), or None
     preview: dict[str, Any] | None = None
     marks: Marks = NO_MARKS  # what the last decision changed (docs/render.md, last_events)
+    columns: int | None = None  # at most this many seats' panels side by side (None: the game's)
 
     def mark(self, cls: str, card: object = None, cell: object = None) -> str:
         """`cls`, with `last-move` added when the last decision changed `card` or `cell`."""

@@ -57,12 +57,13 @@ def game_over(board: Board, name: Callable[[int], str]) -> str:
     return board.t("Game over · winner: {names} ({decided})", names=names, decided=decided(board))
 
 
-def heading(board: Board, game_name: str, x: float, line: str) -> list[str]:
-    """The picture's two first lines: the game (and whose view), then `line`."""
+def heading(board: Board, game_name: str, x: float, line: str, chars: int = 130) -> list[str]:
+    """The picture's two first lines: the game (and whose view), then `line` (at most `chars`
+    characters: a narrow picture's are fewer)."""
     label = board.heading(game_name)
     return [
         text(x, 16, label, class_="b", font_size=18, fill="#3b2f1e"),
-        text(x, 38, clip(line, 130), font_size=13, fill="#333"),
+        text(x, 38, clip(line, chars), font_size=13, fill="#333"),
     ]
 
 

@@ -324,17 +324,21 @@ def _module(facts: GameInfo | None) -> ModuleType:
 
 
 @pytest.mark.parametrize(
-    "bad",
+    ("bad", "says"),
     [
-        {"min_seats": 0},
-        {"min_seats": 4},
-        {"clause_prefix": "t"},
-        {"seats_clause": "A-1.1"},
-        {"setup_defaults": {"variant": "x"}},
+        ({"min_seats": 0}, r"seats 0\.\.3"),
+        ({"min_seats": 4}, r"seats 4\.\.3"),
+        ({"clause_prefix": "t"}, "clause prefix 't'"),
+        ({"seats_clause": "A-1.1"}, "clause 'A-1.1' is not one of its own"),
+        ({"setup_defaults": {"variant": "x"}}, "out of setup_order: {'variant'}"),
+        ({"setup_choices": {"variant": ("basic",)}}, "choices out of setup_order or empty"),
+        ({"setup_choices": {"catalog": ()}}, "choices out of setup_order or empty"),
     ],
 )
-def test_a_game_info_refuses_facts_that_do_not_hold_together(bad: dict[str, Any]) -> None:
-    with pytest.raises(ValueError):
+def test_a_game_info_refuses_facts_that_do_not_hold_together(
+    bad: dict[str, Any], says: str
+) -> None:
+    with pytest.raises(ValueError, match=says):
         GameInfo(**_facts(**bad))
 
 

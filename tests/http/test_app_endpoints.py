@@ -406,7 +406,7 @@ def test_request_id_echoed_or_generated(client: Any) -> None:
 
 @pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
 def test_a_history_writes_each_decision_as_its_notation_reads_and_owns_it(game: str) -> None:
-    """app/history.canonical remembers each decision's spelling: the same values as
+    """`app.history.canonical` remembers each decision's spelling: the same values as
     `spelled`, and a new value each time (an answer's history is its own)."""
     from app import history
     from engine.games import engine

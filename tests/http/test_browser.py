@@ -349,7 +349,7 @@ def page_texts(page: Page) -> list[str]:
         page.evaluate(
             """() => Array.from(document.querySelectorAll(
                  '#status, #selection, #options button, #events li, #scores td, .tab, h1, h2,'
-                 + ' button, label > span, #seat-config b, #seat-config option, #variant option,'
+                 + ' button, label > span, #seat-config b, #seat-config option, #setup-choices option,'
                  + ' #board > p, #rules-text p, #choice-text'), (e) => e.textContent)
                .concat([document.title])"""
         )

@@ -75,7 +75,7 @@ def _render_labels() -> set[str]:
 
     found = set(architectura.ZONES) | {label for _, label in fora_de_prumo.SCORE_PARTS}
     found |= {symbol for _, symbol, _, _ in fora_de_prumo.SUIT_STYLE.values()}
-    found |= set(DECIDED_BY.values())
+    found |= set(DECIDED_BY.values()) | set(fora_de_prumo.STEP_LABELS.values())
     for path in sorted(
         [*(ROOT / "engine" / "render").glob("*.py"), *(ROOT / "engine").glob("*/render.py")]
     ):
@@ -733,3 +733,29 @@ def test_the_engines_messages_read_as_they_once_were_translated() -> None:
     for m in found:
         for lang in OTHER:
             assert translate(m, lang) == read_back(str(m), lang), (lang, m, m.template)
+
+
+# the familiar address: its pronouns, and the imperatives the catalogs once gave (formal German
+# writes "spielen Sie", "senden Sie")
+FAMILIAR = re.compile(
+    r"\b(du|dein|deine[mnrs]?|dir|dich|euch|eure?|eure[mnrs])\b"
+    r"|(?:^|[:;,.!(] ?)(spiele|lege|kaufe|wähle|nutze|passe|sende|gib|lass|versuche|versetze"
+    r"|lehne|wende|zerstöre|sieh|verzichte|klicke|drücke|füge|nimm)\b",
+    re.IGNORECASE,
+)
+
+
+def test_german_addresses_the_reader_formally_throughout() -> None:
+    """One register per language: German says "Sie" and "Ihre" everywhere (an answer once
+    read "Ihre Entscheidung: spiele eine Karte aus deiner Hand"): the answers' catalog and the
+    page's own words."""
+    from app.i18n import catalog as load
+
+    texts = [str(m.string) for m in load("de") if m.id]
+    page = orjson.loads((ROOT / "app" / "static" / "play-text.json").read_bytes())
+    texts += [words["de"] for words in page.values()]
+    assert len(texts) > 500
+    familiar = [t for t in texts if FAMILIAR.search(t)]
+    assert familiar == []
+    assert FAMILIAR.search("Ihre Entscheidung: spiele eine Karte aus deiner Hand")
+    assert not FAMILIAR.search("spielen Sie eine Karte aus Ihrer Hand; ihr Wert")

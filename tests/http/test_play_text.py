@@ -15,7 +15,8 @@ from http_support import ROOT
 STATIC = ROOT / "app" / "static"
 LANGUAGES = ("en", "pt", "fr", "de")
 # keys play.js builds from a value (`opt_${o.type}`, ...): the prefix, and the values it takes
-DYNAMIC = ("bot_", "colour_", "dir_", "word_", "opt_", "ev_", "verdict_")
+# (label_<field>, <field>_<choice>: the set-up choices GET /v1/games lists, e.g. variant)
+DYNAMIC = ("bot_", "dir_", "word_", "opt_", "ev_", "verdict_", "label_", "variant_")
 # the page's scripts that name keys: play.js, and review.js (loaded after it, using its t/tn)
 SCRIPTS = ("play.js", "review.js")
 # the review's verdicts (POST /v1/review, docs/review.md): review.js names them `verdict_${v}`

@@ -7,7 +7,9 @@ referee's side and from seats' sides, in several languages, plus a custom catalo
 names and a composed position. Each picture's SHA-256 is compared with the digests recorded
 from bcfcb88 in tests/data/render_identity_bcfcb88.json, except Fora de Prumo's 70, which
 issue 18 changed on purpose (space cards in hands and the market drawn with their walls and
-doors, chips 52 px tall) and re-recorded (the fixture's `fora-de-prumo` key says so); pictures
+doors, chips 52 px tall) and re-recorded (the fixture's `fora-de-prumo` key says so), and 37 in
+pt, fr or de that issue 30 changed on purpose (German's "Sie", Fora de Prumo's decision kind
+translated: the `issue-30` key; every English picture unchanged); pictures
 asked for with `last_events` are not among these (tests/http/test_render_marks.py). The
 fixture was written by this same file run against a checkout of that commit:
 

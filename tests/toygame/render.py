@@ -42,3 +42,16 @@ def render(board: Any) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="480" height="{height}" '
         f'font-family="sans-serif" font-size="12">{"".join(parts)}</svg>'
     )
+
+
+def legend(board: Any) -> str:
+    """What its pictures show (GET /v1/legend): a card's colour is its suit."""
+    rows = [
+        f'{_card(10, 10 + 60 * i, suit[0].upper(), fill)}<text x="56" y="40" '
+        f'transform="translate(0 {60 * i})">{escape(suit)}</text>'
+        for i, (suit, fill) in enumerate(zip(("red", "blue"), COLOURS, strict=False))
+    ]
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="130" font-family="sans-serif"'
+        f' font-size="12">{"".join(rows)}</svg>'
+    )
