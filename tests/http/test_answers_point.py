@@ -282,8 +282,9 @@ def test_a_reason_the_parser_may_add_later_is_quoted_as_its_own() -> None:
 
 @pytest.mark.parametrize("lang", OTHER)
 def test_rules_and_catalogs_say_which_language_their_body_is_in(lang: str) -> None:
-    """The rule texts and catalogs are English; the rules' section titles are translated:
-    Content-Language says so rather than echoing the language asked for."""
+    """The rule texts and catalogs are English; the rules' section titles and a catalog's card
+    names are translated: Content-Language says so rather than echoing the language asked
+    for."""
     asked = {"Accept-Language": lang}
     section = CLIENT.get("/v1/rules/A-4", headers=asked)
     assert section.headers["Content-Language"] == f"{lang}, en"
@@ -293,10 +294,14 @@ def test_rules_and_catalogs_say_which_language_their_body_is_in(lang: str) -> No
     assert clause.headers["Content-Language"] == "en"
     index = CLIENT.get("/v1/rules", headers=asked)
     assert index.headers["Content-Language"] == f"{lang}, en"
-    for path in ["/v1/catalogs", "/v1/catalogs/reference", "/v1/catalogs?game=fora-de-prumo"]:
+    for path in ["/v1/catalogs", "/v1/catalogs?game=fora-de-prumo"]:
         r = CLIENT.get(path, headers=asked)
         assert r.status_code == 200 and r.headers["Content-Language"] == "en", path
         assert "Accept-Language" in r.headers["Vary"]
+    # a catalog's document is English, its cards' `names` in the language asked (/play)
+    r = CLIENT.get("/v1/catalogs/reference", headers=asked)
+    assert r.status_code == 200 and r.headers["Content-Language"] == f"{lang}, en"
+    assert "Accept-Language" in r.headers["Vary"]
     # a problem is still translated, and says so
     missing = CLIENT.get("/v1/catalogs/nope", headers=asked)
     assert missing.status_code == 404 and missing.headers["Content-Language"] == lang
