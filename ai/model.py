@@ -157,7 +157,6 @@ class ModelEvaluator:
 
     model: Model | None = None
     steps: int = 0
-    mix: float = 0.0  # the weight of a random playout's result beside the model's estimate
 
     def model_of(self, eng: GameModule) -> Model | None:
         return self.model if self.model is not None else model_for(eng)
@@ -177,18 +176,10 @@ class ModelEvaluator:
             step(g, opts[rnd.randrange(len(opts))])
         if g.over:
             return final_rewards(eng, g, 0.0)
-        shares = model.shares(feats.of(g))
-        if self.mix <= 0:
-            return shares
-        played = PLAYOUT.evaluate(eng, g, rnd, deadline)
-        if played is None:
-            return None
-        mix = self.mix
-        return [(1 - mix) * a + mix * b for a, b in zip(shares, played, strict=True)]
+        return model.shares(feats.of(g))
 
 
 FALLBACK = RandomRollout()
-PLAYOUT = RandomRollout(margin_weight=0.0)
 
 
 def model_ranking(
