@@ -409,6 +409,14 @@ class ReplaySchema(Envelope):
         exactly_one(
             data, "state", "setup", msg("Give exactly one of state (a starting state) or setup.")
         )
+        if "setup" in data and "catalog" in data:  # a set-up reads only its own: never ignored
+            raise ValidationError(
+                msg(
+                    "A set-up carries its own catalog: send a custom catalog as setup.catalog "
+                    "(a catalog document), not beside the set-up."
+                ),
+                "catalog",
+            )
 
 
 def exactly_one(data: dict[str, Any], a: str, b: str, sentence: Msg) -> None:

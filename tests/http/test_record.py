@@ -453,6 +453,30 @@ def test_a_record_from_a_state_alone_takes_only_the_state_and_its_catalog(
     assert body["pointer"] == pointer
 
 
+@pytest.mark.parametrize("path", ["/v1/replay", "/v1/record"])
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+def test_a_catalog_beside_a_set_up_is_refused_not_ignored(path: str, game: str) -> None:
+    """A set-up reads only its own catalog (setup.catalog): a `catalog` beside it was silently
+    ignored, and /v1/record echoed it unread into the record (found by schemathesis: a
+    Fora de Prumo catalog with a null card phase beside an Architectura set-up, answered 200).
+    It is a 400 pointing at /catalog that says where the catalog goes; inside the set-up the
+    same document is read."""
+    doc = engine(game).builtin_catalogs()["reference"].to_json()
+    setup = {"game": game, "seats": 2, "seed": 5}
+    r = CLIENT.post(path, json={"setup": setup, "decisions": [], "catalog": doc})
+    body = check_response("POST", path, r)
+    assert r.status_code == 400 and body["code"] == "invalid_request", body
+    assert body["pointer"] == "/catalog" and "setup.catalog" in body["detail"]
+    r = CLIENT.post(
+        path,
+        json={"setup": setup, "decisions": [], "catalog": doc},
+        headers={"Accept-Language": "pt"},
+    )
+    assert "setup.catalog" in r.get_json()["detail"] and "catálogo" in r.get_json()["detail"]
+    r = CLIENT.post(path, json={"setup": {**setup, "catalog": doc}, "decisions": []})
+    assert r.status_code == 200, r.get_json()
+
+
 def test_a_forged_history_is_refused_in_the_client_language_through_and_through() -> None:
     """The engine's reason why a decision of the history is illegal is translated with the
     sentence that quotes it (the whole detail, not its frame alone)."""
