@@ -30,7 +30,7 @@ from typing import Any
 
 from ai.base import Budget
 from ai.evaluators import RandomRollout, final_rewards
-from ai.mcts import IsmctsBot, greedy_ranking
+from ai.mcts import IsmctsBot
 from engine.games import GameModule
 
 FORMAT = "card-referee-eval/1"
@@ -150,13 +150,13 @@ def model_for(eng: GameModule) -> Model | None:
 @dataclass(frozen=True, slots=True)
 class ModelEvaluator:
     """A search's evaluation of a leaf by the learned model (ai/evaluators.py's `Evaluator`):
-    the world played on by `steps` uniformly random steps (0: none), then each seat's win
-    share as the model estimates it; a game that ends on the way is scored by its result
+    each seat's win share as the model estimates it; a finished game is scored by its result
     (`final_rewards`, win shares). `model` None: each game's own trained model (`model_for`);
-    for a game without one, what a search without a model does (`RandomRollout`)."""
+    for a game without one, what a search without a model does (`RandomRollout`). Variants
+    measured and not kept (random steps first, the model as a prior) are in
+    benchmarks/variants.py."""
 
     model: Model | None = None
-    steps: int = 0
 
     def model_of(self, eng: GameModule) -> Model | None:
         return self.model if self.model is not None else model_for(eng)
@@ -168,37 +168,12 @@ class ModelEvaluator:
         feats = eng.INFO.features
         if model is None or feats is None:
             return FALLBACK.evaluate(eng, g, rnd, deadline)
-        legal, step = eng.legal_actions, eng.apply_action
-        for _ in range(self.steps):
-            if g.over:
-                break
-            opts = legal(g)
-            step(g, opts[rnd.randrange(len(opts))])
         if g.over:
             return final_rewards(eng, g, 0.0)
         return model.shares(feats.of(g))
 
 
 FALLBACK = RandomRollout()
-
-
-def model_ranking(
-    eng: GameModule, world: Any, opts: list[Any], seat: int, rnd: random.Random
-) -> list[Any]:
-    """The root's options best first by the model's win share for `seat` one ply later on
-    `world` (a prior for the search, ai/mcts.py `Ranking`), ties in a seeded random order;
-    the greedy margin's ranking for a game without a model."""
-    model, feats = model_for(eng), eng.INFO.features
-    if model is None or feats is None:
-        return greedy_ranking(eng, world, opts, seat, rnd)
-    shuffled = list(opts)
-    rnd.shuffle(shuffled)
-    values = {}
-    for a in shuffled:
-        g = world.copy()
-        eng.apply_action(g, a)
-        values[a] = final_rewards(eng, g, 0.0)[seat] if g.over else model.shares(feats.of(g))[seat]
-    return sorted(shuffled, key=lambda a: -values[a])
 
 
 def exploration_of(eng: GameModule) -> float:

@@ -7,7 +7,10 @@ them (`benchmarks.search_variants`, `benchmarks.ismcts_strength --options`):
 - greedy rollouts (`greedy_eps`, `greedy_steps`, `greedy_sample`): epsilon-greedy on the greedy
   bot's one-ply margin;
 - MAST rollouts (`mast_eps`): epsilon-greedy on the search's mean reward per seat and action
-  (Finnsson & Bjornsson 2008; with ISMCTS: Powley, Whitehouse & Cowling 2014).
+  (Finnsson & Bjornsson 2008; with ISMCTS: Powley, Whitehouse & Cowling 2014);
+- with the learned model (docs/model.md, "Tried"): a few random steps before the model judges
+  a leaf (`SteppedModel`), and the model as the root's prior (`model_ranking`), both built by
+  `learned_variant_bot`.
 
 `variant_bot(budget, options)` builds the bot from the keyword arguments `IsmctsBot` took
 before they left it (5928220), with the same answers for the same seed.
@@ -22,7 +25,8 @@ from typing import Any
 
 from ai.base import DEADLINE_CHECK_STEPS, Action, Budget, Game, SearchResult, Start, option_margins
 from ai.evaluators import Evaluator, RandomRollout, final_rewards
-from ai.mcts import Descent, IsmctsBot, Node
+from ai.mcts import Descent, IsmctsBot, Node, greedy_ranking
+from ai.model import ModelEvaluator, exploration_of, model_for
 from engine.games import GameModule
 
 # MAST's probability of a random option (the measured setting) and of a greedy rollout's
@@ -230,3 +234,53 @@ def variant_bot(budget: Budget, options: dict[str, Any]) -> IsmctsBot:
     else:
         evaluator = RandomRollout(weight)
     return IsmctsBot(budget, evaluator=evaluator, **kw)
+
+
+class SteppedModel:
+    """The learned model's judgement after `steps` uniformly random steps from the leaf (a game
+    that ends on the way is scored by its result): measured no better and dearer."""
+
+    def __init__(self, steps: int) -> None:
+        self.steps, self.judge = steps, ModelEvaluator()
+
+    def evaluate(
+        self, eng: GameModule, g: Game, rnd: random.Random, deadline: float
+    ) -> list[float] | None:
+        for _ in range(self.steps):
+            if g.over:
+                break
+            opts = eng.legal_actions(g)
+            eng.apply_action(g, opts[rnd.randrange(len(opts))])
+        return self.judge.evaluate(eng, g, rnd, deadline)
+
+
+def model_ranking(
+    eng: GameModule, world: Any, opts: list[Any], seat: int, rnd: random.Random
+) -> list[Any]:
+    """The root's options best first by the model's win share for `seat` one ply later on
+    `world` (a prior for the search, ai/mcts.py `Ranking`), ties in a seeded random order;
+    the greedy margin's ranking for a game without a model."""
+    model, feats = model_for(eng), eng.INFO.features
+    if model is None or feats is None:
+        return greedy_ranking(eng, world, opts, seat, rnd)
+    shuffled = list(opts)
+    rnd.shuffle(shuffled)
+    values = {}
+    for a in shuffled:
+        g = world.copy()
+        eng.apply_action(g, a)
+        values[a] = final_rewards(eng, g, 0.0)[seat] if g.over else model.shares(feats.of(g))[seat]
+    return sorted(shuffled, key=lambda a: -values[a])
+
+
+def learned_variant_bot(budget: Budget, steps: int = 0, model_prior: bool = False) -> IsmctsBot:
+    """The served learned search (ai.model.learned_search) with what was tried on it: `steps`
+    random steps before the model, the model's ranking as the root's prior (progressive
+    widening C = 1)."""
+    return IsmctsBot(
+        budget,
+        exploration=exploration_of,
+        evaluator=SteppedModel(steps) if steps else ModelEvaluator(),
+        prior_widening=1.0 if model_prior else None,
+        ranking=model_ranking if model_prior else None,
+    )

@@ -6,4 +6,6 @@ bash scripts/setup.sh --dev
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
-.venv/bin/python -m pytest "$@"
+# on every core (pytest-xdist; TEST_WORKERS=1 for one process): each test is safe beside the
+# others (its own ports, redis-servers, browsers and files); worksteal evens out the slow ones
+.venv/bin/python -m pytest -n "${TEST_WORKERS:-auto}" --dist worksteal "$@"

@@ -17,6 +17,7 @@ import toygame
 from ai.evaluators import RandomRollout, final_rewards
 from ai.model import FORMAT, Model, ModelError, ModelEvaluator, model_for
 from ai.train import fit, main, positions, scores, selfplay
+from benchmarks.variants import SteppedModel, model_ranking
 from engine.games import engine
 from engine.registry import register_game, unregister_game
 
@@ -90,25 +91,13 @@ def test_a_model_that_cannot_serve_its_game_is_refused(change: Any, says: str) -
 
 
 @pytest.mark.parametrize("game", ["architectura", "fora-de-prumo", "toy-match"])
-def test_the_evaluator_gives_the_models_shares_after_its_random_steps(game: str) -> None:
+def test_the_evaluator_gives_the_models_shares(game: str) -> None:
     eng = engine(game)
     model = model_for(eng)
     assert model is not None
     g = _midgame(game)
     expected = model.shares(eng.INFO.features.of(g))
     assert ModelEvaluator().evaluate(eng, g.copy(), random.Random(1), math.inf) == expected
-    # with steps: the same as stepping the same random stream by hand, then the model
-    walked, rnd = g.copy(), random.Random(5)
-    for _ in range(3):
-        if not walked.over:
-            opts = eng.legal_actions(walked)
-            eng.apply_action(walked, opts[rnd.randrange(len(opts))])
-    want = (
-        final_rewards(eng, walked, 0.0)
-        if walked.over
-        else model.shares(eng.INFO.features.of(walked))
-    )
-    assert ModelEvaluator(steps=3).evaluate(eng, g.copy(), random.Random(5), math.inf) == want
 
 
 def test_a_finished_game_is_scored_by_its_result_and_a_passed_deadline_stops() -> None:
@@ -201,3 +190,38 @@ def test_the_service_answers_with_the_model_and_without_numpy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo", "toy-match"])
+def test_the_tried_variants_step_then_judge_and_rank_by_the_model(game: str) -> None:
+    """benchmarks/variants.py (measured, not kept): `SteppedModel` is the model after random
+    steps; `model_ranking` orders the root's options by the model's share one ply later."""
+    eng = engine(game)
+    model = model_for(eng)
+    assert model is not None
+    g = _midgame(game)
+    # with steps: the same as stepping the same random stream by hand, then the model
+    walked, rnd = g.copy(), random.Random(5)
+    for _ in range(3):
+        if not walked.over:
+            opts = eng.legal_actions(walked)
+            eng.apply_action(walked, opts[rnd.randrange(len(opts))])
+    want = (
+        final_rewards(eng, walked, 0.0)
+        if walked.over
+        else model.shares(eng.INFO.features.of(walked))
+    )
+    assert SteppedModel(3).evaluate(eng, g.copy(), random.Random(5), math.inf) == want
+    seat, opts = eng.current_player(g), eng.legal_actions(g)
+    ranked = model_ranking(eng, g, opts, seat, random.Random(2))
+    assert sorted(ranked) == sorted(opts)
+
+    def share(a: Any) -> float:
+        after = g.copy()
+        eng.apply_action(after, a)
+        if after.over:
+            return final_rewards(eng, after, 0.0)[seat]
+        return model.shares(eng.INFO.features.of(after))[seat]
+
+    shares = [share(a) for a in ranked]
+    assert shares == sorted(shares, reverse=True) and shares[0] > shares[-1]

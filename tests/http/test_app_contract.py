@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import random
 import re
 from types import SimpleNamespace
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 import schemathesis
 from http_support import ROOT, check_response, make_app, resolve_ref, spec, validator
 from openapi_spec_validator import validate as validate_spec
+from readers_oracle import mutated
 from schemathesis.checks import CHECKS as CHECKS_REGISTRY
 from schemathesis.checks import load_all_checks
 from schemathesis.config import SchemathesisConfig
@@ -99,6 +101,20 @@ def test_examples_match_their_schemas(
 ) -> None:
     errors = [e.message for e in validator(pointer).iter_errors(value)]
     assert not errors, f"{method} {path} {where} example {name}: {errors[:3]}"
+
+
+def test_the_fast_validator_agrees_with_python_jsonschema() -> None:
+    """The tests' contract checks decide with jsonschema-rs (tests/http_support.py): on every
+    example of the document, as it is and spoiled three ways (a field dropped, a wrong type,
+    a number out of range...), it accepts exactly what python-jsonschema accepts."""
+    rnd, refused = random.Random(5), 0
+    for path, method, where, name, value, pointer in _examples():
+        v = validator(pointer)
+        for doc in [value] + [mutated(value, rnd) for _ in range(3)]:
+            slow = not any(True for _ in v.slow.iter_errors(doc))
+            assert v.fast.is_valid(doc) == slow, (method, path, where, name, doc)
+            refused += not slow
+    assert refused >= 100  # the spoiled values did reach refusals
 
 
 def test_request_examples_give_the_documented_responses(client: Any) -> None:
