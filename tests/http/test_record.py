@@ -477,6 +477,28 @@ def test_a_catalog_beside_a_set_up_is_refused_not_ignored(path: str, game: str) 
     assert r.status_code == 200, r.get_json()
 
 
+@pytest.mark.parametrize(
+    ("catalog", "status"),
+    [("fora-de-prumo", 422), ("junk", 422), ("architectura", 200)],
+)
+def test_a_catalog_beside_a_state_alone_is_read_as_every_endpoint_reads_it(
+    catalog: str, status: int
+) -> None:
+    """A record from a state of the reference catalog with a `catalog` beside it: ignored
+    until now (200 whatever it was); read as /v1/legal-moves reads it, a catalog that is not
+    the state's is a 422 invalid_catalog, the state's own one is accepted."""
+    state = CLIENT.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
+    doc = {"junk": 1} if catalog == "junk" else engine(catalog).builtin_catalogs()["reference"]
+    body = {"state": state, "catalog": doc if catalog == "junk" else doc.to_json()}
+    r = CLIENT.post("/v1/record", json=body)
+    problem = check_response("POST", "/v1/record", r)
+    legal = CLIENT.post("/v1/legal-moves", json=body)
+    assert r.status_code == legal.status_code == status, problem
+    if status == 422:
+        assert problem["code"] == legal.get_json()["code"] == "invalid_catalog"
+        assert problem["pointer"].startswith("/catalog")
+
+
 def test_a_forged_history_is_refused_in_the_client_language_through_and_through() -> None:
     """The engine's reason why a decision of the history is illegal is translated with the
     sentence that quotes it (the whole detail, not its frame alone)."""
