@@ -178,11 +178,6 @@ def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]
             )
     eng = game_of(body)
     setup = _history_setup(eng, hist, body)
-    if "catalog" in body and not isinstance(hist["setup"].get("catalog"), dict):
-        # a catalog beside a state of a built-in catalog is read as every endpoint reads one
-        # (422 when it is not the state's): never silently ignored
-        with engine_errors():
-            eng.load(body["state"], body["catalog"])
     catalog_at = "/catalog" if "catalog" in body else history.POINTER + "/setup/catalog"
     with engine_errors(setup=history.POINTER + "/setup", catalog=catalog_at):
         out = eng.replay({"setup": setup}, decisions)
@@ -196,7 +191,9 @@ def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]
             setup,
         )
     state, sent = out["state"], body["state"]
-    if state != sent:  # the state as the engine writes it: fields left out are recomputed
+    # the state as the engine writes it (fields left out are recomputed), read with the catalog
+    # sent beside it as every endpoint reads one: a catalog not the state's is a 422, not ignored
+    if state != sent or "catalog" in body:
         with engine_errors():
             sent = eng.replay(sent, [], body.get("catalog"))["state"]
         if state != sent:
