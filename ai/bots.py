@@ -60,6 +60,7 @@ __all__ = [
     "Budget",
     "Catalog",
     "Evaluator",
+    "ExploringBot",
     "Game",
     "GreedyBot",
     "IsmctsBot",
@@ -120,6 +121,24 @@ class GreedyBot(Bot):
         return SearchResult(choice, len(opts), start.ms(), stats)
 
 
+class ExploringBot(Bot):
+    """Self-play with exploration (ai/train.py): with probability `epsilon` a uniformly random
+    option, else `bot`'s choice, decided by the decision's seed. A learned evaluation must
+    also judge the positions a bad move leads to, which a strong bot's own games never show
+    it (AlphaGo's value network was trained on games with a random move in them, for the
+    same reason)."""
+
+    name = "explore"
+
+    def __init__(self, bot: Bot, epsilon: float) -> None:
+        self.bot, self.epsilon = bot, epsilon
+
+    def pick(self, start: Start, seed: int, deadline: float | None) -> SearchResult:
+        if random.Random(seed ^ 0x5EED).random() < self.epsilon:
+            return RandomBot().pick(start, seed, deadline)
+        return self.bot.pick(start, seed, deadline)
+
+
 BOT_NAMES = ("random", "greedy", "ismcts")
 
 
@@ -141,9 +160,19 @@ def make_bot(name: str, budget: Budget | None = None) -> Bot:
 def parse_bot_spec(spec: str) -> tuple[str, Bot]:
     """Command-line bot names: `random`, `greedy`, a level (`easy`, `medium`, `hard`,
     `expert`), `ismcts:<n>it` (iterations) or `ismcts:<n>ms` (time per decision), `model:<n>it`
-    or `model:<n>ms` (the same search, its leaves judged by the learned model). Search
+    or `model:<n>ms` (the same search, its leaves judged by the learned model); any of them
+    followed by `/explore:<p>` plays a random option with probability p (self-play). Search
     variants measured and not kept (MAST, greedy or truncated rollouts) are built by
     `benchmarks/variants.py` for the benchmark commands."""
+    base, explore, epsilon = spec.partition("/explore:")
+    if explore:
+        try:
+            eps = float(epsilon)
+        except ValueError:
+            eps = -1.0
+        if not 0.0 <= eps <= 1.0:
+            raise ValueError(f"bot {spec!r}: /explore:<p> takes a probability from 0 to 1")
+        return spec, ExploringBot(parse_bot_spec(base)[1], eps)
     if spec in LEVELS:
         return spec, learned_search(LEVELS[spec])
     if spec in ("random", "greedy", "ismcts"):

@@ -7,7 +7,10 @@
 `--a` and `--b` are bot specs (`ai.bots.parse_bot_spec`: `model:<n>it`, `ismcts:<n>ms`, a level,
 ...), or `base:<n>it` / `base:<n>ms`: the ISMCTS of commit `--rev` (default 5928220, the bot
 served before the learned evaluation), its `ai/bots.py` alone loaded beside today's, so both
-bots search on the same (compiled) engine and only the search differs.
+bots search on the same (compiled) engine and only the search differs; or
+`file:<model.json>:<n>it` / `...:<n>ms`, the served search judged by that model file (one
+trained on fewer features reads the others with weight 0: `padded_model`), so that two
+generations of a model, or two feature sets, play each other.
 
 Two seats: each deal is played twice with the seats swapped. Three or four: one seat of A
 against B on the others, A's seat going round the table from game to game. A's win share
@@ -30,13 +33,34 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ai.base import Budget
 from ai.bots import Bot, parse_bot_spec
+from ai.mcts import IsmctsBot
+from ai.model import Model, ModelEvaluator
 from ai.tournament import play_game, wilson
 from benchmarks.local import ROOT
-from engine.games import GAMES
+from engine.games import GAMES, engine
 
 _BOTS: dict[str, Bot] = {}
 _REV: list[str] = ["5928220"]
+_GAME: list[str] = ["architectura"]
+
+
+def padded_model(path: str, game: str) -> Model:
+    """A model file of `game`, its weights laid on the game's feature names today: a feature
+    it was not trained on weighs 0 (the same estimates as on its own features); a feature it
+    names that the game no longer has is an error."""
+    eng = engine(game)
+    doc = json.loads(Path(path).read_text())
+    feats = eng.INFO.features
+    assert feats is not None
+    weights = dict(zip(doc["features"], doc["weights"], strict=True))
+    missing = set(weights) - set(feats.names)
+    if missing:
+        raise ValueError(f"{path}: features the game no longer has: {sorted(missing)}")
+    doc["features"] = list(feats.names)
+    doc["weights"] = [weights.get(name, 0.0) for name in feats.names]
+    return Model.from_json(doc, eng)
 
 
 def baseline_module(rev: str) -> Any:
@@ -64,6 +88,15 @@ def make_bot(spec: str) -> Bot:
             arg = spec.split(":", 1)[1]
             key = "time_ms" if arg.endswith("ms") else "iterations"
             _BOTS[spec] = old.IsmctsBot(old.Budget(**{key: int(arg[:-2])}))
+        elif spec.startswith("file:"):
+            path, arg = spec[len("file:") :].rsplit(":", 1)
+            key = "time_ms" if arg.endswith("ms") else "iterations"
+            model = padded_model(path, _GAME[0])
+            _BOTS[spec] = IsmctsBot(
+                Budget(**{key: int(arg[:-2])}),
+                exploration=model.exploration,
+                evaluator=ModelEvaluator(model),
+            )
         else:
             _BOTS[spec] = parse_bot_spec(spec)[1]
     return _BOTS[spec]
@@ -102,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out")
     args = p.parse_args(argv)
     _REV[0] = args.rev
+    _GAME[0] = args.game
     for spec in (args.a, args.b):
         make_bot(spec)  # a bad spec fails here, before the pool
     work = jobs(args.game, args.a, args.b, args.games, args.seats, args.seed)

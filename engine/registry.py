@@ -29,8 +29,9 @@ def same_card(card: str) -> str:
 class PositionFeatures:
     """What a game's learned evaluation reads of a position (ai/model.py): game knowledge, so
     it lives with the game. `of(g)` gives every seat's features in a world `g` (a row per
-    seat, as many floats as `names`), read from what every seat may see (never a hidden
-    card's identity: a world sampled from any seat's view gives the same values); `model` is
+    seat, as many floats as `names`); a seat's row reads only what that seat may see (a world
+    sampled from its view gives it the same row), so the searching seat's own row is exact and
+    the others' read the world as it was dealt, as a playout of that world would; `model` is
     the file of the model trained on them (versioned data beside the game; None: not trained
     yet)."""
 

@@ -1,7 +1,11 @@
 """What Architectura's learned evaluation reads of a position (ai/model.py, docs/model.md):
-per seat, the score as it stands (A-8.1) and what can still change it, all public (A-R13):
-the city, the tokens, which seat moves, and the cards a seat has not played yet (its hand and
-deck together: the colour's cards not in the city, A-1.3, whose sum every seat can count).
+per seat, the score as it stands (A-8.1) and what can still change it: the city, the tokens,
+which seat moves, and the cards a seat has not played yet (its hand and deck together: the
+colour's cards not in the city, A-1.3, whose sum every seat can count), all public (A-R13);
+and its own hand, which that seat alone sees (A-1.3). A seat's row reads only what that seat
+may see: in a world sampled from its view it is the same as in the state (the searching seat's
+own row is exact; the other seats' rows read their hands as the world dealt them, as a random
+playout of that world plays them).
 
 Each feature comes twice: as it is, and multiplied by the game's progress (the share of all
 cards played), so that a linear model can weigh the score more as the game nears its end."""
@@ -26,6 +30,10 @@ BASE = (
     "threat",  # the same of the other seats' exposed cards, by its own unplayed cards
     "to_move",  # 1 for the seat whose turn it is
     "mulligan",  # 1 while its once-a-game mulligan is unused (A-3.1b)
+    "hand_value",  # its hand's basic values summed: what it can play next (A-3.2)
+    "hand_best",  # the highest basic value in its hand
+    "hand_strike",  # the largest exposed card of another seat that a card in its hand
+    # could destroy now: worth at least twice it (A-5.2)
 )
 NAMES = BASE + tuple(f"{name}*progress" for name in BASE)
 
@@ -57,6 +65,13 @@ def _at_risk(values: list[int], cards: list[int]) -> float:
     return sum(v * sum(1 for c in cards if c >= 2 * v) for v in values) / len(cards)
 
 
+def _strike(values: list[int], cards: list[int]) -> float:
+    """The largest of `values` that one of `cards` (basic values) could destroy: worth at
+    least twice it (A-5.2); 0 when none can."""
+    best = max(cards, default=0)
+    return float(max((v for v in values if best >= 2 * v), default=0))
+
+
 def position_features(g: Game) -> list[list[float]]:
     """Every seat's features (NAMES), in seat order."""
     cdef = g.inst.cdef
@@ -66,6 +81,7 @@ def position_features(g: Game) -> list[list[float]]:
         + [cdef[i].basic_value or 0 for i in g.decks[s]]
         for s in range(g.n)
     ]
+    hand = [[cdef[i].basic_value or 0 for i in g.hands[s]] for s in range(g.n)]
     left = [len(u) for u in unplayed]
     progress = 1.0 - min(1.0, sum(left) / ((DECK + HAND_LIMIT) * g.n))
     rows = []
@@ -84,6 +100,9 @@ def position_features(g: Game) -> list[list[float]]:
             _at_risk(their_exposed, unplayed[s]),
             1.0 if g.seat == s else 0.0,
             0.0 if g.mulligan[s] else 1.0,
+            float(sum(hand[s])),
+            float(max(hand[s], default=0)),
+            _strike(their_exposed, hand[s]),
         ]
         rows.append(base + [x * progress for x in base])
     return rows

@@ -221,6 +221,29 @@ def test_bot_specs_and_levels() -> None:
         make_bot("minimax")
 
 
+def test_an_exploring_bot_plays_at_random_as_often_as_told_and_is_seeded() -> None:
+    """`<spec>/explore:<p>` (self-play for training, ai/train.py): p 0 is the bot itself, p 1
+    the random bot, decision by decision; between them a seeded mix of the two."""
+    state = arch.game_to_json(arch.new_game_internal({"seats": 2, "seed": 11}))
+    view = view_of(state)
+    greedy, rand = parse_bot_spec("greedy")[1], RandomBot()
+    never = parse_bot_spec("greedy/explore:0")[1]
+    always = parse_bot_spec("greedy/explore:1")[1]
+    half = parse_bot_spec("greedy/explore:0.5")[1]
+    own = [greedy.choose(view, seed).action for seed in range(40)]
+    randoms = [rand.choose(view, seed).action for seed in range(40)]
+    assert [never.choose(view, seed).action for seed in range(40)] == own
+    assert [always.choose(view, seed).action for seed in range(40)] == randoms
+    mixed = [half.choose(view, seed).action for seed in range(40)]
+    assert mixed == [half.choose(view, seed).action for seed in range(40)]
+    took = [m == r != o for m, o, r in zip(mixed, own, randoms, strict=True)]
+    kept = [m == o != r for m, o, r in zip(mixed, own, randoms, strict=True)]
+    assert any(took) and any(kept)
+    for bad in ("greedy/explore:2", "greedy/explore:x", "greedy/explore:-0.1", "nobot/explore:0"):
+        with pytest.raises(ValueError):
+            parse_bot_spec(bad)
+
+
 def test_ismcts_plays_whole_advanced_games() -> None:
     """Every kind of decision (effects, protection choices, Laboratory, Guesthouse...) can
     come up in the advanced game; ISMCTS must finish games against the random bot."""

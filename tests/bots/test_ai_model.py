@@ -118,6 +118,30 @@ def test_a_game_without_a_model_is_played_out_at_random(monkeypatch: pytest.Monk
     assert out == plain.evaluate(eng, _midgame("architectura"), random.Random(4), math.inf)
 
 
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+def test_a_seats_features_read_its_own_hand_and_no_other(game: str) -> None:
+    """The hand features: a seat's row changes when a card of its deck comes into its hand
+    in place of another (what it alone sees), and no other seat's row does."""
+    eng = engine(game)
+    g = _midgame(game, seats=3, steps=9)
+    names = eng.INFO.features.names
+    hand_cols = [i for i, n in enumerate(names) if n.startswith("hand_")]
+    assert hand_cols, f"{game} names no hand features"
+    before = eng.INFO.features.of(g)
+    seat = 1
+    unseen = len(g.decks[seat]) if game == "architectura" else len(g.deck)
+    changed = False
+    for k in range(len(g.hands[seat])):
+        for j in range(unseen):
+            trial = g.copy()
+            pool_t = trial.decks[seat] if game == "architectura" else trial.deck
+            trial.hands[seat][k], pool_t[j] = pool_t[j], trial.hands[seat][k]
+            after = eng.INFO.features.of(trial)
+            assert [after[t] for t in (0, 2)] == [before[t] for t in (0, 2)]
+            changed = changed or any(after[seat][i] != before[seat][i] for i in hand_cols)
+    assert changed, "no exchange of a hand card with an unseen one changed the seat's features"
+
+
 def test_the_fit_learns_what_decides_the_toy_game_and_beats_the_even_split() -> None:
     """Toy Match: an empty hand wins (TM-6.1), so once half the deck is drawn a bigger hand
     means a smaller share; on held-out games the model's log-loss beats an even split's."""

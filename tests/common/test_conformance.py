@@ -356,10 +356,11 @@ def test_a_view_is_the_same_in_every_world_dealt_from_it(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
-def test_a_positions_features_read_only_what_every_seat_sees(game: str) -> None:
+def test_a_positions_features_read_only_what_each_seat_sees(game: str) -> None:
     """The learned evaluation's features (GameInfo.features, ai/model.py) are one row per
-    seat of as many finite numbers as the game names, and the same in every world dealt from
-    any seat's view as in the state itself: they read no hidden card."""
+    seat of as many finite numbers as the game names, and a seat's row is the same in every
+    world dealt from that seat's view as in the state itself: it reads no card hidden from
+    that seat."""
     eng = engine(game)
     feats = eng.INFO.features
     assert feats is not None, f"{game} declares no features for its learned evaluation"
@@ -374,7 +375,7 @@ def test_a_positions_features_read_only_what_every_seat_sees(game: str) -> None:
         for seat in range(g.n):
             sampler = eng.WorldSampler(eng.player_view(state, seat))
             for k in range(WORLDS):
-                assert feats.of(sampler.sample(random.Random(k))) == rows
+                assert feats.of(sampler.sample(random.Random(k)))[seat] == rows[seat]
     assert moved, "the features never changed along the games: they say nothing"
 
 
