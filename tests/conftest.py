@@ -4,13 +4,27 @@ and throw-away redis-servers (ai/redis_server.py)."""
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import http_support
-import pytest
+# Each xdist worker counts its own metrics. app.metrics keeps prometheus-client's files in
+# PROMETHEUS_MULTIPROC_DIR, and the controller (which imported the app through this file
+# before it started the workers) would otherwise hand its directory to every worker, so
+# that one worker's requests showed in another's counters.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if _WORKER:
+    _METRICS = tempfile.mkdtemp(prefix=f"referee-metrics-{_WORKER}-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = _METRICS
+    atexit.register(shutil.rmtree, _METRICS, True)
 
-from ai.redis_server import RedisServer
+import http_support  # noqa: E402
+import pytest  # noqa: E402
+
+from ai.redis_server import RedisServer  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -97,6 +97,17 @@ def requests_total(m: dict[Any, float], endpoint: str, status: str, method: str 
     return m.get(key, 0.0)
 
 
+def test_each_test_process_counts_its_own_metrics() -> None:
+    """Under pytest-xdist every worker keeps its metrics in a directory of its own (see
+    tests/conftest.py): a shared one let other workers' requests into these tests' counts."""
+    import app.metrics
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    assert os.path.isdir(app.metrics.MULTIPROC_DIR)
+    if worker:
+        assert os.path.basename(app.metrics.MULTIPROC_DIR).startswith(f"referee-metrics-{worker}-")
+
+
 def test_requests_are_counted_by_route_and_status(client: Any) -> None:
     before = metrics(client)
     for _ in range(3):
