@@ -74,6 +74,7 @@ __all__ = [
     "margin",
     "option_margins",
     "parse_bot_spec",
+    "parse_budget",
 ]
 
 # Named difficulty levels: iteration budgets (deterministic), four times apart, so that each
@@ -157,6 +158,15 @@ def make_bot(name: str, budget: Budget | None = None) -> Bot:
     )
 
 
+def parse_budget(arg: str) -> Budget | None:
+    """A spec's budget: `<n>it` (iterations) or `<n>ms` (time per decision); None otherwise."""
+    if arg.endswith("ms") and arg[:-2].isdigit():
+        return Budget(time_ms=int(arg[:-2]))
+    if arg.endswith("it") and arg[:-2].isdigit():
+        return Budget(iterations=int(arg[:-2]))
+    return None
+
+
 def parse_bot_spec(spec: str) -> tuple[str, Bot]:
     """Command-line bot names: `random`, `greedy`, a level (`easy`, `medium`, `hard`,
     `expert`), `ismcts:<n>it` (iterations) or `ismcts:<n>ms` (time per decision), `model:<n>it`
@@ -179,11 +189,7 @@ def parse_bot_spec(spec: str) -> tuple[str, Bot]:
         return spec, make_bot(spec)
     kind, _, arg = spec.partition(":")
     if kind in ("ismcts", "model"):
-        budget = None
-        if arg.endswith("ms") and arg[:-2].isdigit():
-            budget = Budget(time_ms=int(arg[:-2]))
-        elif arg.endswith("it") and arg[:-2].isdigit():
-            budget = Budget(iterations=int(arg[:-2]))
+        budget = parse_budget(arg)
         if budget is not None:
             # `model:`: leaves judged by the game's learned model (ai/model.py)
             return spec, learned_search(budget) if kind == "model" else IsmctsBot(budget)

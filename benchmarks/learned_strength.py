@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ai.base import Budget
-from ai.bots import Bot, parse_bot_spec
+from ai.bots import Bot, parse_bot_spec, parse_budget
 from ai.mcts import IsmctsBot
 from ai.model import Model, ModelEvaluator
 from ai.tournament import play_game, wilson
@@ -81,21 +81,26 @@ def baseline_module(rev: str) -> Any:
     return module
 
 
+def _budget(spec: str, arg: str) -> Budget:
+    budget = parse_budget(arg)
+    if budget is None:
+        raise ValueError(f"bot {spec!r}: the budget is <n>it or <n>ms")
+    return budget
+
+
 def make_bot(spec: str) -> Bot:
     if spec not in _BOTS:
         if spec.startswith("base:"):
             old = baseline_module(_REV[0])
-            arg = spec.split(":", 1)[1]
-            key = "time_ms" if arg.endswith("ms") else "iterations"
-            _BOTS[spec] = old.IsmctsBot(old.Budget(**{key: int(arg[:-2])}))
+            budget = _budget(spec, spec.split(":", 1)[1])
+            _BOTS[spec] = old.IsmctsBot(
+                old.Budget(iterations=budget.iterations, time_ms=budget.time_ms)
+            )
         elif spec.startswith("file:"):
             path, arg = spec[len("file:") :].rsplit(":", 1)
-            key = "time_ms" if arg.endswith("ms") else "iterations"
             model = padded_model(path, _GAME[0])
             _BOTS[spec] = IsmctsBot(
-                Budget(**{key: int(arg[:-2])}),
-                exploration=model.exploration,
-                evaluator=ModelEvaluator(model),
+                _budget(spec, arg), exploration=model.exploration, evaluator=ModelEvaluator(model)
             )
         else:
             _BOTS[spec] = parse_bot_spec(spec)[1]

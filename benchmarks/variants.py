@@ -265,11 +265,14 @@ def model_ranking(
         return greedy_ranking(eng, world, opts, seat, rnd)
     shuffled = list(opts)
     rnd.shuffle(shuffled)
+    judge = ModelEvaluator(model)
     values = {}
     for a in shuffled:
         g = world.copy()
         eng.apply_action(g, a)
-        values[a] = final_rewards(eng, g, 0.0)[seat] if g.over else model.shares(feats.of(g))[seat]
+        shares = judge.evaluate(eng, g, rnd, math.inf)  # the model reads no randomness
+        assert shares is not None
+        values[a] = shares[seat]
     return sorted(shuffled, key=lambda a: -values[a])
 
 

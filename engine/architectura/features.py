@@ -76,12 +76,8 @@ def position_features(g: Game) -> list[list[float]]:
     """Every seat's features (NAMES), in seat order."""
     cdef = g.inst.cdef
     exposed = _exposed(g)
-    unplayed = [
-        [cdef[i].basic_value or 0 for i in g.hands[s]]
-        + [cdef[i].basic_value or 0 for i in g.decks[s]]
-        for s in range(g.n)
-    ]
     hand = [[cdef[i].basic_value or 0 for i in g.hands[s]] for s in range(g.n)]
+    unplayed = [hand[s] + [cdef[i].basic_value or 0 for i in g.decks[s]] for s in range(g.n)]
     left = [len(u) for u in unplayed]
     progress = 1.0 - min(1.0, sum(left) / ((DECK + HAND_LIMIT) * g.n))
     rows = []
