@@ -20,6 +20,7 @@ from schemathesis.checks import CHECKS as CHECKS_REGISTRY
 from schemathesis.checks import load_all_checks
 from schemathesis.config import SchemathesisConfig
 from schemathesis_checks import documented_503_only
+from schemathesis_lazy import operations, run_operation
 
 
 def test_document_is_valid_openapi_3_1() -> None:
@@ -244,14 +245,23 @@ def test_documented_503_only_refuses_other_server_errors() -> None:
             documented_503_only(None, answer(status, code, **headers), case)
 
 
-@SCHEMA.parametrize()
-def test_schemathesis(case: Any) -> None:
+def call_and_validate(case: Any) -> None:
     case.call_and_validate(headers=UNCOMPRESSED)
 
 
-@DOCUMENT_SCHEMA.parametrize()
-def test_schemathesis_document(case: Any) -> None:
-    case.call_and_validate(headers=UNCOMPRESSED)
+# built when each test runs, not at collection (tests/schemathesis_lazy.py)
+OPERATIONS = operations(SCHEMA)
+DOCUMENT_OPERATIONS = operations(DOCUMENT_SCHEMA)
+
+
+@pytest.mark.parametrize("label", sorted(OPERATIONS))
+def test_schemathesis(label: str) -> None:
+    assert run_operation(SCHEMA, OPERATIONS[label], call_and_validate) > 0
+
+
+@pytest.mark.parametrize("label", sorted(DOCUMENT_OPERATIONS))
+def test_schemathesis_document(label: str) -> None:
+    assert run_operation(DOCUMENT_SCHEMA, DOCUMENT_OPERATIONS[label], call_and_validate) > 0
 
 
 # -- schemathesis on Fora de Prumo bodies -------------------------------------------------------
@@ -313,6 +323,9 @@ FDP_SCHEMA = schemathesis.openapi.from_dict(_fora_de_prumo_requests(), config=FD
 FDP_SCHEMA.app = APP
 
 
-@FDP_SCHEMA.parametrize()
-def test_schemathesis_fora_de_prumo(case: Any) -> None:
-    case.call_and_validate(headers=UNCOMPRESSED)
+FDP_OPERATIONS = operations(FDP_SCHEMA)
+
+
+@pytest.mark.parametrize("label", sorted(FDP_OPERATIONS))
+def test_schemathesis_fora_de_prumo(label: str) -> None:
+    assert run_operation(FDP_SCHEMA, FDP_OPERATIONS[label], call_and_validate) > 0
