@@ -13,16 +13,17 @@ alone (`RandomRollout(margin_weight=0)`), so an option's mean reward is its esti
 chance. By default the leaves are judged by the game's learned model instead (ai/model.py,
 each seat's win share; `win_evaluator`, WIN_EVALUATOR), random playouts for a game without
 one: measured to tell strong from random play better at the review's default level
-(docs/review.md, "The evaluation"). The answer names the evaluation (`evaluation`). Per root option the estimate is shrunk toward the position's value by PRIOR_VISITS
-pseudo-visits, so that an option tried once and lost is not called a blunder on one rollout.
-From it:
+(docs/review.md, "The evaluation"). The answer names the evaluation (`evaluation`). Per root option the estimate is shrunk toward the position's value by a
+few pseudo-visits (`Judgement.prior_visits`), so that an option tried once and lost is not
+called a blunder on one playout's 0; the model's smooth value of an option is worth more
+than a playout's, so its shrink is smaller (EVALUATORS). From it:
 
 - `win_before`: the position's value to the seat, the search's root estimate (the mean reward
   of all its iterations);
 - `win_after`: the played decision's value; `win_best`: the value of the best decision found
   (the root option with the most visits, as a bot would play it);
 - `loss = max(0, win_best - win_after - NOISE_Z * (se_best + se_after))`, in percentage
-  points, where `se` bounds an estimate's standard error (`sqrt(p(1-p)/(visits + PRIOR_VISITS))`):
+  points, where `se` bounds an estimate's standard error (`sqrt(p(1-p)/(visits + prior))`):
   what a few playouts cannot tell apart is not called a loss (NOISE_Z = 0.5 was measured to
   separate strong from random play best, docs/review.md; the model's values are smooth win
   shares, which that bound would flatten: its z is 0, EVALUATORS); `accuracy`: lichess's per-move
@@ -80,7 +81,6 @@ from engine.messages import msg
 VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
 # loss thresholds, in percentage points of win chance (module doc)
 INACCURACY, MISTAKE, BLUNDER = 10.0, 20.0, 30.0
-PRIOR_VISITS = 2.0
 # a loss counts beyond NOISE_Z standard errors of the two values compared (module doc)
 NOISE_Z = 0.5
 SEED_BITS = 63
@@ -88,11 +88,31 @@ SEED_BITS = 63
 # whether it wins, and every option reads ~0: such a decision is judged by a second search
 # whose rewards are the score margin the seat gains from here (module doc, docs/review.md).
 HOPELESS = 0.05
-# the win-chance search's evaluations (`win_evaluator`), each with the NOISE_Z its losses are
-# discounted by: the model's values are smooth win shares, not a playout's 0 or 1, so the
-# playouts' bound on their noise would hide every difference (docs/review.md, "The evaluation")
-EVALUATORS: dict[str, float] = {"rollout": NOISE_Z, "model": 0.0}
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """How a search's option values become a loss: each option's mean is shrunk toward the
+    position's value by `prior_visits` pseudo-visits, and a loss counts beyond `noise_z`
+    standard errors of the two values compared (module doc)."""
+
+    noise_z: float
+    prior_visits: float
+
+
+# Playouts score 0 or 1: an option seen lose once is shrunk by 2 pseudo-visits and its loss
+# discounted by half its noise bound (NOISE_Z).
+PLAYOUTS = Judgement(NOISE_Z, 2.0)
+# The win-chance search's evaluations (`win_evaluator`) and their judgements. The model's
+# values are smooth win shares: the playouts' noise bound would hide every difference (z 0),
+# and 2 pseudo-visits took two thirds of the loss of an option the search visited once, as a
+# random seat's options mostly are at the review's default 40 iterations (0.25: measured,
+# docs/review.md, "The evaluation").
+EVALUATORS: dict[str, Judgement] = {"rollout": PLAYOUTS, "model": Judgement(0.0, 0.25)}
 WIN_EVALUATOR = "model"
+# The margin search's judgement: its playouts' (without the noise discount it judged the two
+# seats by two different standards: docs/review.md, "Tried, not kept").
+MARGIN = PLAYOUTS
 
 
 def move_accuracy(loss: float) -> float:
@@ -180,23 +200,22 @@ def plan(
     return out
 
 
-def _values(result: SearchResult) -> tuple[float, list[float]]:
+def _values(result: SearchResult, prior: float) -> tuple[float, list[float]]:
     """The position's value (mean reward of every iteration at the root) and each option's
-    value shrunk toward it by PRIOR_VISITS pseudo-visits."""
+    value shrunk toward it by `prior` pseudo-visits."""
     n = sum(o.visits for o in result.options)
     w = sum(o.visits * (o.value or 0.0) for o in result.options)
     before = w / n if n else 0.5
     values = [
-        (o.visits * (o.value or 0.0) + PRIOR_VISITS * before) / (o.visits + PRIOR_VISITS)
-        for o in result.options
+        (o.visits * (o.value or 0.0) + prior * before) / (o.visits + prior) for o in result.options
     ]
     return before, values
 
 
-def _standard_error(p: float, visits: int) -> float:
+def _standard_error(p: float, visits: int, prior: float) -> float:
     """A bound on the standard error of a mean reward in 0..1 over `visits` (plus the prior's
     pseudo-visits): sqrt(p(1-p)/n), the most a reward of mean p can vary."""
-    return math.sqrt(max(0.0, p * (1 - p)) / (visits + PRIOR_VISITS))
+    return math.sqrt(max(0.0, p * (1 - p)) / (visits + prior))
 
 
 def _pct(x: float) -> float:
@@ -231,14 +250,17 @@ class Judged:
     loss: float
 
 
-def _judge(result: SearchResult, played: Any, noise_z: float = NOISE_Z) -> Judged:
-    before, values = _values(result)
+def _judge(result: SearchResult, played: Any, how: Judgement = PLAYOUTS) -> Judged:
+    prior = how.prior_visits
+    before, values = _values(result, prior)
     acts = [o.action for o in result.options]
     best_i, played_i = acts.index(result.action), acts.index(played)
     best, after = max(values[best_i], values[played_i]), values[played_i]
     visits = [o.visits for o in result.options]
-    noise = _standard_error(best, visits[best_i]) + _standard_error(after, visits[played_i])
-    loss = round(max(0.0, 100 * (best - after - noise_z * noise)), 1)
+    noise = _standard_error(best, visits[best_i], prior) + _standard_error(
+        after, visits[played_i], prior
+    )
+    loss = round(max(0.0, 100 * (best - after - how.noise_z * noise)), 1)
     return Judged(before, after, best, result.action, loss)
 
 
@@ -293,13 +315,13 @@ def review_task(
         iterations += second.iterations
         truncated = truncated or second.truncated
         if second.iterations:
-            judged = _judge(second, played)
+            judged = _judge(second, played, MARGIN)
             pts = [_margin_points(x, now[seat]) for x in (judged.before, judged.after, judged.best)]
             extra = {
                 "judged_by": "margin",
                 "margin": {"now": now[seat], "before": pts[0], "after": pts[1], "best": pts[2]},
             }
-    _, values = _values(result)
+    _, values = _values(result, EVALUATORS[evaluator].prior_visits)
     best_json = eng.action_to_json(base, seat, judged.action)
     played_json = eng.action_to_json(base, seat, played)
     spell = eng.decision_notation
