@@ -19,27 +19,35 @@ from schemathesis.pytest._test_builder import build_operation_test
 from schemathesis.python._constants.orchestrator import make_constants_value_source
 
 
-def operations(schema: Any) -> dict[str, Any]:
-    """The schema's operations by label (`POST /v1/resolve`), as the plugin names its tests."""
-    return {result.ok().label: result.ok() for result in schema.get_all_operations()}
+class LazySchema:
+    """A schema's operations by label (`POST /v1/resolve`, as the plugin names its tests) and
+    the generation feedback the plugin reads once per schema (its constants, read-only while
+    cases are drawn), for `run`."""
 
+    def __init__(self, schema: Any) -> None:
+        self.schema = schema
+        self.operations = {r.ok().label: r.ok() for r in schema.get_all_operations()}
+        pool = make_constants_value_source(schema)
+        self.feedback = FeedbackSources(constants_value_source=pool)
 
-def run_operation(schema: Any, operation: Any, test: Callable[[Any], None]) -> int:
-    """Every case schemathesis makes for `operation` (its configured phases), each passed to
-    `test`, as `@schema.parametrize()` would run them; the number of cases run."""
-    load_all_checks()
-    seen = [0]
+    def labels(self) -> list[str]:
+        return sorted(self.operations)
 
-    def each(case: Any) -> None:
-        seen[0] += 1
-        test(case)
+    def run(self, label: str, test: Callable[[Any], None]) -> int:
+        """Every case schemathesis makes for the operation `label` (its configured phases),
+        each passed to `test`, as `@schema.parametrize()` would run them; the number run."""
+        load_all_checks()
+        seen = [0]
 
-    feedback = FeedbackSources(constants_value_source=make_constants_value_source(schema))
-    build_operation_test(
-        config=schema.config,
-        operation=operation,
-        test_func=each,
-        given_kwargs={},
-        feedback=feedback,
-    )()
-    return seen[0]
+        def each(case: Any) -> None:
+            seen[0] += 1
+            test(case)
+
+        build_operation_test(
+            config=self.schema.config,
+            operation=self.operations[label],
+            test_func=each,
+            given_kwargs={},
+            feedback=self.feedback,
+        )()
+        return seen[0]

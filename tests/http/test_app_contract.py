@@ -20,7 +20,7 @@ from schemathesis.checks import CHECKS as CHECKS_REGISTRY
 from schemathesis.checks import load_all_checks
 from schemathesis.config import SchemathesisConfig
 from schemathesis_checks import documented_503_only
-from schemathesis_lazy import operations, run_operation
+from schemathesis_lazy import LazySchema
 
 
 def test_document_is_valid_openapi_3_1() -> None:
@@ -250,18 +250,18 @@ def call_and_validate(case: Any) -> None:
 
 
 # built when each test runs, not at collection (tests/schemathesis_lazy.py)
-OPERATIONS = operations(SCHEMA)
-DOCUMENT_OPERATIONS = operations(DOCUMENT_SCHEMA)
+CONTRACT = LazySchema(SCHEMA)
+DOCUMENT = LazySchema(DOCUMENT_SCHEMA)
 
 
-@pytest.mark.parametrize("label", sorted(OPERATIONS))
+@pytest.mark.parametrize("label", CONTRACT.labels())
 def test_schemathesis(label: str) -> None:
-    assert run_operation(SCHEMA, OPERATIONS[label], call_and_validate) > 0
+    assert CONTRACT.run(label, call_and_validate) > 0
 
 
-@pytest.mark.parametrize("label", sorted(DOCUMENT_OPERATIONS))
+@pytest.mark.parametrize("label", DOCUMENT.labels())
 def test_schemathesis_document(label: str) -> None:
-    assert run_operation(DOCUMENT_SCHEMA, DOCUMENT_OPERATIONS[label], call_and_validate) > 0
+    assert DOCUMENT.run(label, call_and_validate) > 0
 
 
 # -- schemathesis on Fora de Prumo bodies -------------------------------------------------------
@@ -323,9 +323,9 @@ FDP_SCHEMA = schemathesis.openapi.from_dict(_fora_de_prumo_requests(), config=FD
 FDP_SCHEMA.app = APP
 
 
-FDP_OPERATIONS = operations(FDP_SCHEMA)
+FDP = LazySchema(FDP_SCHEMA)
 
 
-@pytest.mark.parametrize("label", sorted(FDP_OPERATIONS))
+@pytest.mark.parametrize("label", FDP.labels())
 def test_schemathesis_fora_de_prumo(label: str) -> None:
-    assert run_operation(FDP_SCHEMA, FDP_OPERATIONS[label], call_and_validate) > 0
+    assert FDP.run(label, call_and_validate) > 0
