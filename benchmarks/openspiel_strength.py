@@ -18,6 +18,7 @@ share with its 95 % Wilson interval, one JSON line (`--out` appends it).
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import random
 import sys
@@ -125,21 +126,15 @@ class OpenSpielIsmcts(Bot):
 
 
 def main(argv: list[str]) -> int:
-    args = list(argv)
-    its = int(_take(args, "--iterations", "300"))
-    c = float(_take(args, "--c", "0.7"))
-    spec = f"openspiel:{its}it:c={c}"
-    ls._BOTS[spec] = OpenSpielIsmcts(its, c)
-    return ls.main([*args, "--b", spec])
-
-
-def _take(args: list[str], flag: str, default: str) -> str:
-    if flag in args:
-        i = args.index(flag)
-        value = args[i + 1]
-        del args[i : i + 2]
-        return value
-    return default
+    """OpenSpiel's own options; the rest are `benchmarks.learned_strength`'s, OpenSpiel's bot
+    its `--b`."""
+    p = argparse.ArgumentParser(prog="python -m benchmarks.openspiel_strength")
+    p.add_argument("--iterations", type=int, default=300)
+    p.add_argument("--c", type=float, default=0.7)
+    args, rest = p.parse_known_args(argv)
+    spec = f"openspiel:{args.iterations}it:c={args.c}"
+    ls._BOTS[spec] = OpenSpielIsmcts(args.iterations, args.c)
+    return ls.main([*rest, "--b", spec])
 
 
 if __name__ == "__main__":
