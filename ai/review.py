@@ -240,14 +240,16 @@ def evaluation(eng: GameModule, name: str = WIN_EVALUATOR) -> str:
 @dataclass(frozen=True)
 class Judged:
     """One search's judgement of the played decision: the position's value, the played
-    decision's and the best found's (rewards in 0..1), the best's action, and the loss in
-    points of the reward scale (module doc)."""
+    decision's and the best found's (rewards in 0..1), the best's action, the loss in
+    points of the reward scale (module doc), and every root option's shrunk value (`_values`),
+    in the search's option order."""
 
     before: float
     after: float
     best: float
     action: Any
     loss: float
+    values: tuple[float, ...]
 
 
 def _judge(result: SearchResult, played: Any, how: Judgement = PLAYOUTS) -> Judged:
@@ -261,7 +263,7 @@ def _judge(result: SearchResult, played: Any, how: Judgement = PLAYOUTS) -> Judg
         after, visits[played_i], prior
     )
     loss = round(max(0.0, 100 * (best - after - how.noise_z * noise)), 1)
-    return Judged(before, after, best, result.action, loss)
+    return Judged(before, after, best, result.action, loss, tuple(values))
 
 
 def _search(
@@ -321,7 +323,7 @@ def review_task(
                 "judged_by": "margin",
                 "margin": {"now": now[seat], "before": pts[0], "after": pts[1], "best": pts[2]},
             }
-    _, values = _values(result, EVALUATORS[evaluator].prior_visits)
+    values = win.values
     best_json = eng.action_to_json(base, seat, judged.action)
     played_json = eng.action_to_json(base, seat, played)
     spell = eng.decision_notation
