@@ -80,11 +80,14 @@ __all__ = [
 # Named difficulty levels: iteration budgets (deterministic), four times apart, so that each
 # level measurably beats the one below it in both games (the rating ladder, `python -m
 # ai.ratings`; docs/bots.md, "Rating ladder", has the ratings and the time per decision).
+# `master` is above the models' mix threshold: its leaves are judged by the model and a
+# playout together (ai/model.py `Mix`), which is what makes its four times the thinking pay.
 LEVELS: dict[str, Budget] = {
     "easy": Budget(iterations=10),
     "medium": Budget(iterations=40),
     "hard": Budget(iterations=160),
     "expert": Budget(iterations=640),
+    "master": Budget(iterations=2560),
 }
 
 
@@ -169,7 +172,7 @@ def parse_budget(arg: str) -> Budget | None:
 
 def parse_bot_spec(spec: str) -> tuple[str, Bot]:
     """Command-line bot names: `random`, `greedy`, a level (`easy`, `medium`, `hard`,
-    `expert`), `ismcts:<n>it` (iterations) or `ismcts:<n>ms` (time per decision), `model:<n>it`
+    `expert`, `master`), `ismcts:<n>it` (iterations) or `ismcts:<n>ms` (time per decision), `model:<n>it`
     or `model:<n>ms` (the same search, its leaves judged by the learned model); any of them
     followed by `/explore:<p>` plays a random option with probability p (self-play). Search
     variants measured and not kept (MAST, greedy or truncated rollouts) are built by

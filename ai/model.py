@@ -12,7 +12,12 @@ a shared win is split). It costs one dot product per seat: pure Python, no numpy
 (the fit, `ai/train.py`, needs numpy: the `train` extra).
 
 The file is plain JSON: the game, the feature names it was fitted on (a game whose features
-changed refuses a stale model rather than misreading it), the weights, and how it was trained.
+changed refuses a stale model rather than misreading it), the weights, how it was trained, and
+how a search uses it (`search`): UCB's constant and, optionally, a `mix` for large iteration
+budgets, where each leaf is judged by a share of the model and the rest by one random playout
+(AlphaGo's mixed leaf evaluation): a playout's noise averages out as iterations grow, the model's
+bias does not, so thinking longer pays more with the mix (docs/model.md, "The search that
+uses it").
 Its `version` (the game, the generation and a digest of the weights) goes into the position
 cache's keys (ai/cache.py), so a new model never answers from an old model's cache.
 """
@@ -46,6 +51,35 @@ class ModelError(ValueError):
 
 
 @dataclass(frozen=True)
+class Mix:
+    """A search of more than `above` iterations judges each leaf by `weight` * the model +
+    (1 - `weight`) * one random playout's win shares, with UCB constant `exploration`."""
+
+    above: int
+    weight: float
+    exploration: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"above": self.above, "weight": self.weight, "exploration": self.exploration}
+
+    @classmethod
+    def from_json(cls, doc: Any, game: str) -> Mix:
+        fields = ("above", "weight", "exploration")
+        if not isinstance(doc, dict) or set(doc) != set(fields):
+            raise ModelError(f"{game}: search.mix is {{above, weight, exploration}}")
+        above, weight, c = (doc[k] for k in fields)
+        if not isinstance(above, int) or isinstance(above, bool) or above < 0:
+            raise ModelError(f"{game}: search.mix.above is an iteration count")
+        if not _number_in(weight, 0, 1) or not _number_in(c, 0, 10) or c == 0:
+            raise ModelError(f"{game}: search.mix weight is in 0..1, exploration above 0")
+        return cls(above, float(weight), float(c))
+
+
+def _number_in(x: Any, lo: float, hi: float) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool) and lo <= x <= hi
+
+
+@dataclass(frozen=True)
 class Model:
     """A fitted evaluation of one game (module doc)."""
 
@@ -57,12 +91,26 @@ class Model:
     # measured per game: docs/model.md)
     exploration: float = 0.15
     trained: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    mix: Mix | None = None  # how a large iteration budget judges leaves (module doc)
 
     @property
     def version(self) -> str:
-        """`<game>/g<generation>/<digest of names, weights and c>`: what cache keys carry."""
-        doc = json.dumps([self.names, self.weights, self.exploration]).encode()
+        """`<game>/g<generation>/<digest of names, weights and search settings>`: what cache
+        keys carry."""
+        settings: list[Any] = [self.names, self.weights, self.exploration]
+        if self.mix is not None:
+            settings.append(self.mix.to_json())
+        doc = json.dumps(settings).encode()
         return f"{self.game}/g{self.generation}/{hashlib.sha256(doc).hexdigest()[:12]}"
+
+    def search_for(self, iterations: int | None) -> tuple[float, float]:
+        """UCB's constant and the model's weight in a leaf's value (1: the model alone) for a
+        search of `iterations` (None: a time budget, whose iterations are unknown: the model
+        alone, as the mix was measured no better at equal time)."""
+        mix = self.mix
+        if mix is None or iterations is None or iterations <= mix.above:
+            return self.exploration, 1.0
+        return mix.exploration, mix.weight
 
     def shares(self, rows: list[list[float]]) -> list[float]:
         """Each seat's win share from every seat's features (`PositionFeatures.of`)."""
@@ -79,7 +127,10 @@ class Model:
             "game": self.game,
             "version": self.version,
             "generation": self.generation,
-            "search": {"exploration": self.exploration},
+            "search": {
+                "exploration": self.exploration,
+                **({"mix": self.mix.to_json()} if self.mix is not None else {}),
+            },
             "features": list(self.names),
             "weights": list(self.weights),
             "trained": self.trained,
@@ -105,6 +156,7 @@ class Model:
         c = search.get("exploration", EXPLORATION) if isinstance(search, dict) else None
         if not isinstance(c, int | float) or isinstance(c, bool) or not 0 < c < 10:
             raise ModelError(f"{eng.INFO.id}: search.exploration is a number above 0")
+        mix = search.get("mix") if isinstance(search, dict) else None
         return cls(
             eng.INFO.id,
             tuple(names),
@@ -112,6 +164,7 @@ class Model:
             gen if isinstance(gen, int) else 1,
             float(c),
             doc.get("trained") or {},
+            Mix.from_json(mix, eng.INFO.id) if mix is not None else None,
         )
 
     def save(self, path: Path) -> None:
@@ -150,13 +203,15 @@ def model_for(eng: GameModule) -> Model | None:
 @dataclass(frozen=True, slots=True)
 class ModelEvaluator:
     """A search's evaluation of a leaf by the learned model (ai/evaluators.py's `Evaluator`):
-    each seat's win share as the model estimates it; a finished game is scored by its result
-    (`final_rewards`, win shares). `model` None: each game's own trained model (`model_for`);
-    for a game without one, what a search without a model does (`RandomRollout`). Variants
-    measured and not kept (random steps first, the model as a prior) are in
-    benchmarks/variants.py."""
+    each seat's win share as the model estimates it, mixed with one random playout's for a
+    search of more `iterations` than the model's `mix` names (`Model.search_for`); a finished
+    game is scored by its result (`final_rewards`, win shares). `model` None: each game's own
+    trained model (`model_for`); for a game without one, what a search without a model does
+    (`RandomRollout`). Variants measured and not kept (random steps first, the model as a
+    prior) are in benchmarks/variants.py."""
 
     model: Model | None = None
+    iterations: int | None = None  # the search's budget (None: a time budget)
 
     def model_of(self, eng: GameModule) -> Model | None:
         return self.model if self.model is not None else model_for(eng)
@@ -170,25 +225,35 @@ class ModelEvaluator:
             return FALLBACK.evaluate(eng, g, rnd, deadline)
         if g.over:
             return final_rewards(eng, g, 0.0)
-        return model.shares(feats.of(g))
+        judged = model.shares(feats.of(g))
+        weight = model.search_for(self.iterations)[1]
+        if weight == 1.0:
+            return judged
+        played = PLAYOUT.evaluate(eng, g, rnd, deadline)  # after the model: it changes g
+        if played is None:
+            return None
+        return [weight * m + (1 - weight) * p for m, p in zip(judged, played, strict=True)]
 
 
 FALLBACK = RandomRollout()
+PLAYOUT = RandomRollout(margin_weight=0.0)  # a mix's playout: win shares alone
 
 
-def exploration_of(eng: GameModule) -> float:
-    """UCB's c for a search judged by the game's model (its file's `search.exploration`); the
-    playouts' 0.7 for a game without one."""
+def exploration_of(eng: GameModule, iterations: int | None = None) -> float:
+    """UCB's c for a search of `iterations` judged by the game's model (its file's `search`);
+    the playouts' 0.7 for a game without one."""
     model = model_for(eng)
-    return model.exploration if model is not None else PLAYOUT_EXPLORATION
+    return model.search_for(iterations)[0] if model is not None else PLAYOUT_EXPLORATION
 
 
 def learned_search(budget: Budget, prior_widening: float | None = None) -> IsmctsBot:
     """ISMCTS whose leaves the game's learned model judges (random playouts for a game without
-    one), with the model's exploration constant."""
+    one; mixed with a playout for a large budget: `Model.search_for`), with the model's
+    exploration constant for the budget."""
+    iterations = budget.iterations
     return IsmctsBot(
         budget,
-        exploration=exploration_of,
-        evaluator=ModelEvaluator(),
+        exploration=lambda eng: exploration_of(eng, iterations),
+        evaluator=ModelEvaluator(iterations=iterations),
         prior_widening=prior_widening,
     )

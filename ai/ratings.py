@@ -360,6 +360,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=40, help="games per pair (even: seats swapped)")
     p.add_argument("--seed", type=int, default=1, help="first deal seed")
     p.add_argument("--pairs", choices=["all", "adjacent", "others", "none"], default="all")
+    p.add_argument(
+        "--with",
+        dest="only",
+        metavar="BOT",
+        help="play only the chosen pairs that include BOT (a level added to a ladder: its pairs,"
+        " then --merge the earlier file)",
+    )
     p.add_argument("--processes", type=int, default=2)
     p.add_argument("--queue", metavar="REDIS_URL", default=os.environ.get("REDIS_URL"))
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples")
@@ -374,7 +381,9 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--bots: at least two of {', '.join(BOTS)}, {ANCHOR} among them")
     if args.games < 1:
         p.error("--games must be at least 1")
-    pairs = choose_pairs(bots, args.pairs)
+    if args.only is not None and args.only not in bots:
+        p.error(f"--with {args.only}: not among --bots")
+    pairs = [pr for pr in choose_pairs(bots, args.pairs) if args.only in (None, *pr)]
     try:
         played, think = play_pairs(
             args.game, bots, pairs, args.games, args.seed, args.processes, args.queue or None
@@ -386,6 +395,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     cmdline = "python -m ai.ratings " + " ".join(argv if argv is not None else sys.argv[1:])
     run = {"command": cmdline, "seed": args.seed, "games": args.games, "pairs": args.pairs}
+    if args.only is not None:
+        run["with"] = args.only
     runs = [run]
     for earlier in args.merge:
         old = json.loads(Path(earlier).read_text())

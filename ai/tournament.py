@@ -341,7 +341,7 @@ def _main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--a",
         default="greedy",
-        help="bot A (random, greedy, easy..expert, ismcts:<n>ms|<n>it)",
+        help="bot A (random, greedy, easy..master, ismcts:<n>ms|<n>it)",
     )
     p.add_argument("--b", default="random", help="bot B")
     p.add_argument("--games", type=int, default=200, help="games per match (even: seats swapped)")

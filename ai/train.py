@@ -36,13 +36,24 @@ from typing import Any
 from tqdm import tqdm
 
 from ai.bots import parse_bot_spec
-from ai.model import EXPLORATION, Model, model_path
+from ai.model import EXPLORATION, Mix, Model, ModelError, model_path
 from ai.taskqueue import QueueUnavailable, run_games
 from ai.tournament import play_game, run_local, worker_bot
 from engine.games import GAMES, engine
 
 HOLD_OUT_EVERY = 5  # a deal that is a multiple of it is held out of the fit
 MARGIN_SCALE = 12.0  # the hand-written margin's scale (the depth cut-off's)
+
+
+def _mix(text: str) -> Mix:
+    """`--mix ABOVE:WEIGHT:C` read as a model's `Mix`."""
+    try:
+        above, weight, c = text.split(":")
+        return Mix.from_json(
+            {"above": int(above), "weight": float(weight), "exploration": float(c)}, "--mix"
+        )
+    except (ValueError, ModelError) as e:
+        raise argparse.ArgumentTypeError(f"--mix ABOVE:WEIGHT:C, as 640:0.5:0.3 ({e})") from None
 
 
 def selfplay_job(args: Sequence[Any]) -> dict[str, Any]:
@@ -254,6 +265,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--exploration", type=float, default=EXPLORATION, help="UCB's c kept with the model"
     )
+    p.add_argument(
+        "--mix",
+        type=_mix,
+        metavar="ABOVE:WEIGHT:C",
+        help="kept with the model: a search of more than ABOVE iterations judges each leaf by"
+        " WEIGHT * the model + the rest by a random playout, with UCB's c C (ai/model.py Mix)",
+    )
     p.add_argument("--out", help="the model file (default: the game's own, beside it)")
     p.add_argument("--data", help="also keep the self-play games (JSON: their moves)")
     p.add_argument("--from-data", nargs="+", help="fit on games kept by --data (one or more files)")
@@ -312,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         args.generation,
         args.exploration,
         report,
+        args.mix,
     )
     out = Path(args.out) if args.out else model_path(eng)
     assert out is not None

@@ -10,7 +10,9 @@ served before the learned evaluation), its `ai/bots.py` alone loaded beside toda
 bots search on the same (compiled) engine and only the search differs; or
 `file:<model.json>:<n>it` / `...:<n>ms`, the served search judged by that model file (one
 trained on fewer features reads the others with weight 0: `padded_model`), so that two
-generations of a model, or two feature sets, play each other.
+generations of a model, or two feature sets, play each other; or `mix:<w>:<c>:<n>it`, the
+served search with UCB constant c whose leaves are judged by w * the model + (1 - w) * a random
+playout at every budget (`benchmarks.variants.mixed_bot`).
 
 Two seats: each deal is played twice with the seats swapped. Three or four: one seat of A
 against B on the others, A's seat going round the table from game to game. A's win share
@@ -39,6 +41,7 @@ from ai.mcts import IsmctsBot
 from ai.model import Model, ModelEvaluator
 from ai.tournament import play_game, wilson
 from benchmarks.local import ROOT
+from benchmarks.variants import mixed_bot
 from engine.games import GAMES, engine
 
 _BOTS: dict[str, Bot] = {}
@@ -102,6 +105,9 @@ def make_bot(spec: str) -> Bot:
             _BOTS[spec] = IsmctsBot(
                 _budget(spec, arg), exploration=model.exploration, evaluator=ModelEvaluator(model)
             )
+        elif spec.startswith("mix:"):
+            _, weight, c, arg = spec.split(":")
+            _BOTS[spec] = mixed_bot(_budget(spec, arg), float(weight), float(c), _GAME[0])
         else:
             _BOTS[spec] = parse_bot_spec(spec)[1]
     return _BOTS[spec]

@@ -21,13 +21,14 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import replace
 from typing import Any
 
 from ai.base import DEADLINE_CHECK_STEPS, Action, Budget, Game, SearchResult, Start, option_margins
 from ai.evaluators import Evaluator, RandomRollout, final_rewards
 from ai.mcts import Descent, IsmctsBot, Node, greedy_ranking
-from ai.model import ModelEvaluator, exploration_of, model_for
-from engine.games import GameModule
+from ai.model import Mix, ModelEvaluator, exploration_of, model_for
+from engine.games import GameModule, engine
 
 # MAST's probability of a random option (the measured setting) and of a greedy rollout's
 MAST_EPS = 0.2
@@ -286,4 +287,18 @@ def learned_variant_bot(budget: Budget, steps: int = 0, model_prior: bool = Fals
         evaluator=SteppedModel(steps) if steps else ModelEvaluator(),
         prior_widening=1.0 if model_prior else None,
         ranking=model_ranking if model_prior else None,
+    )
+
+
+def mixed_bot(budget: Budget, weight: float, exploration: float, game: str) -> IsmctsBot:
+    """The served learned search with every leaf judged by `weight` * the game's model + (1 -
+    `weight`) * a random playout, whatever the budget (the model's `Mix` from 0 iterations):
+    how the mix was screened before it was served (docs/model.md)."""
+    model = model_for(engine(game))
+    assert model is not None, f"{game} has no model"
+    mixed = replace(model, mix=Mix(0, weight, exploration))
+    return IsmctsBot(
+        budget,
+        exploration=exploration,
+        evaluator=ModelEvaluator(mixed, budget.iterations or 1),
     )

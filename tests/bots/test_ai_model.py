@@ -15,7 +15,7 @@ import pytest
 import toygame
 
 from ai.evaluators import RandomRollout, final_rewards
-from ai.model import FORMAT, Model, ModelError, ModelEvaluator, model_for
+from ai.model import FORMAT, Mix, Model, ModelError, ModelEvaluator, learned_search, model_for
 from ai.train import fit, main, positions, scores, selfplay
 from benchmarks.variants import SteppedModel, model_ranking
 from engine.games import engine
@@ -68,6 +68,9 @@ def test_a_model_file_round_trips_and_its_version_follows_its_weights(tmp_path: 
     assert Model("toy-match", names, m.weights, 2, 0.4).version != m.version
 
 
+MIX = {"above": 640, "weight": 0.5, "exploration": 0.3}
+
+
 @pytest.mark.parametrize(
     ("change", "says"),
     [
@@ -79,6 +82,11 @@ def test_a_model_file_round_trips_and_its_version_follows_its_weights(tmp_path: 
         (lambda d: d["weights"].__setitem__(0, "1"), "finite"),
         (lambda d: d["search"].update(exploration=0), "exploration is a number above 0"),
         (lambda d: d.update(search=[1]), "exploration is a number above 0"),
+        (lambda d: d["search"].update(mix={"above": 640}), "mix is"),
+        (lambda d: d["search"].update(mix=MIX | {"above": -1}), "an iteration count"),
+        (lambda d: d["search"].update(mix=MIX | {"above": True}), "an iteration count"),
+        (lambda d: d["search"].update(mix=MIX | {"weight": 1.5}), "weight is in 0..1"),
+        (lambda d: d["search"].update(mix=MIX | {"exploration": 0}), "exploration above 0"),
     ],
 )
 def test_a_model_that_cannot_serve_its_game_is_refused(change: Any, says: str) -> None:
@@ -88,6 +96,72 @@ def test_a_model_that_cannot_serve_its_game_is_refused(change: Any, says: str) -
     change(bad)
     with pytest.raises(ModelError, match=says):
         Model.from_json(bad, eng)
+
+
+def test_a_mix_serves_only_iteration_budgets_above_its_threshold(tmp_path: Path) -> None:
+    """`search.mix` round-trips, changes the version (a cache key must not answer a mixed
+    search from a plain one's entry), and applies above its `above` only: a time budget and
+    smaller budgets keep the model alone and its own constant."""
+    eng = engine("toy-match")
+    names = eng.INFO.features.names
+    plain = Model("toy-match", names, (0.5,) * len(names), 2, 0.15)
+    mixed = Model("toy-match", names, plain.weights, 2, 0.15, {}, Mix(640, 0.5, 0.3))
+    mixed.save(tmp_path / "m.json")
+    doc = json.loads((tmp_path / "m.json").read_text())
+    assert doc["search"] == {"exploration": 0.15, "mix": MIX}
+    assert Model.from_json(doc, eng) == mixed and mixed.version != plain.version
+    assert [mixed.search_for(n) for n in (None, 10, 640, 641, 2560)] == [
+        (0.15, 1.0),
+        (0.15, 1.0),
+        (0.15, 1.0),
+        (0.3, 0.5),
+        (0.3, 0.5),
+    ]
+    assert plain.search_for(10**6) == (0.15, 1.0)
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo", "toy-match"])
+def test_a_mixed_leaf_is_the_models_shares_and_a_playouts_in_their_weights(game: str) -> None:
+    """Above the mix's threshold a leaf is weight * the model's shares + (1 - weight) * the win
+    shares of one random playout of the same world, drawn from the search's generator; at the
+    threshold, the model alone, and the generator untouched."""
+    eng = engine(game)
+    model = model_for(eng)
+    assert model is not None
+    model = Model(model.game, model.names, model.weights, 1, 0.2, {}, Mix(100, 0.25, 0.6))
+    g = _midgame(game)
+    judged = model.shares(eng.INFO.features.of(g))
+    played = g.copy()
+    RandomRollout(0.0).evaluate(eng, played, random.Random(4), math.inf)
+    result = final_rewards(eng, played, 0.0)
+    want = [0.25 * m + 0.75 * p for m, p in zip(judged, result, strict=True)]
+    got = ModelEvaluator(model, 101).evaluate(eng, g.copy(), random.Random(4), math.inf)
+    assert got == want and got != judged
+    rnd = random.Random(4)
+    assert ModelEvaluator(model, 100).evaluate(eng, g.copy(), rnd, math.inf) == judged
+    assert rnd.random() == random.Random(4).random()
+
+
+def test_the_served_levels_search_as_their_models_say() -> None:
+    """`expert` (640) keeps each game's model alone and its constant; `master` (2,560) is
+    above the served models' mix: its constant is the mix's and its leaves are mixed."""
+    from ai.bots import LEVELS
+
+    for game in ("architectura", "fora-de-prumo"):
+        eng = engine(game)
+        model = model_for(eng)
+        assert model is not None and model.mix is not None
+        for level in ("expert", "master"):
+            iterations = LEVELS[level].iterations
+            bot = learned_search(LEVELS[level])
+            assert isinstance(bot.evaluator, ModelEvaluator)
+            assert bot.evaluator.iterations == iterations
+            c = bot.exploration(eng) if callable(bot.exploration) else bot.exploration
+            assert (c, model.search_for(iterations)[1]) == (
+                (model.exploration, 1.0)
+                if level == "expert"
+                else (model.mix.exploration, model.mix.weight)
+            )
 
 
 @pytest.mark.parametrize("game", ["architectura", "fora-de-prumo", "toy-match"])
@@ -170,6 +244,20 @@ def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
     doc_a, doc_b = json.loads(a.read_text()), json.loads(b.read_text())
     assert doc_a["weights"] == doc_b["weights"] and doc_a["version"] == doc_b["version"]
     assert doc_a["trained"]["held_out"]["model"]["log_loss"] > 0
+
+
+def test_training_keeps_the_mix_it_is_given(tmp_path: Path, capsys: Any) -> None:
+    """`--mix ABOVE:WEIGHT:C` is written into the model's search settings; a malformed one is
+    refused before any game is played."""
+    out = tmp_path / "m.json"
+    common = ["--game", "toy-match", "--games", "10", "--bot", "greedy", "--quiet"]
+    assert main([*common, "--processes", "1", "--out", str(out), "--mix", "640:0.5:0.3"]) == 0
+    assert json.loads(out.read_text())["search"]["mix"] == MIX
+    for bad in ("640:0.5", "x:0.5:0.3", "640:2:0.3"):
+        with pytest.raises(SystemExit):
+            main([*common, "--out", str(tmp_path / "n.json"), "--mix", bad])
+        assert "--mix ABOVE:WEIGHT:C" in capsys.readouterr().err
+    assert not (tmp_path / "n.json").exists()
 
 
 def test_the_served_search_takes_each_games_constant(monkeypatch: pytest.MonkeyPatch) -> None:

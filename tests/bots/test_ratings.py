@@ -114,3 +114,26 @@ def test_merged_ladders_add_their_games(tmp_path: Path, monkeypatch: pytest.Monk
     assert len(doc["runs"]) == 3 and doc["runs"][-1]["pairs"] == "none"
     think = json.loads(first.read_text())["think"]["greedy"]
     assert doc["think"]["greedy"][1] == 2 * think[1]
+
+
+def test_a_level_added_to_a_ladder_plays_only_its_own_pairs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--with BOT` keeps, of the chosen pairs, those that include BOT: a new level's games,
+    merged with the earlier file, complete the round robin without replaying it."""
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    game = next(iter(GAMES))
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    common = ["--game", game, "--processes", "1", "--bootstrap", "10", "--games", "2"]
+    assert main([*common, "--bots", "random,greedy", "--out", str(old)]) == 0
+    argv = [*common, "--bots", "random,greedy,easy", "--with", "easy", "--merge", str(old)]
+    assert main([*argv, "--out", str(new)]) == 0
+    doc = json.loads(new.read_text())
+    assert doc["games_per_pair"] == {
+        "random vs greedy": 2,
+        "random vs easy": 2,
+        "greedy vs easy": 2,
+    }
+    assert doc["runs"][-1]["with"] == "easy"
+    with pytest.raises(SystemExit):
+        main([*common, "--bots", "random,greedy", "--with", "easy"])

@@ -54,10 +54,10 @@ def test_every_game_lists_its_bots_and_levels_in_order() -> None:
 
 
 def test_the_repository_ladders_are_served_and_ordered() -> None:
-    """The measured files of the repository: every bot of every game has its figures, and
-    each level up to `hard` rates above the one below it (with the learned evaluation
-    `expert` is not measurably above `hard`: docs/bots.md, "Rating ladder", and the file's
-    `ordered` says so)."""
+    """The measured files of the repository: every bot of every game has its figures, each
+    level up to `hard` rates above the one below it, and `master` above `hard` and `expert`
+    (with the learned evaluation `expert` is not measurably above `hard`: docs/bots.md,
+    "Rating ladder", and the file's `ordered` says so)."""
     _, body = get()
     for g in body["games"]:
         doc = json.loads((app.bots.ladder_path(g["game"])).read_text())
@@ -69,7 +69,9 @@ def test_the_repository_ladders_are_served_and_ordered() -> None:
             assert b["ci95"] == measured[b["name"]]["ci95"]
             assert b["ms_per_decision"] is not None and b["ms_per_decision"] > 0
         ratings = [b["rating"] for b in g["bots"] if b["level"] and b["level"] != "expert"]
-        assert ratings == sorted(ratings) and len(ratings) == 3
+        assert ratings == sorted(ratings) and len(ratings) == 4
+        rated = {b["name"]: b["rating"] for b in g["bots"]}
+        assert rated["master"] > rated["expert"]
         # `ordered` is what the steps say: each significant by its rating or its own match
         assert doc["ordered"] is all(
             st["significant"] or st["significant_head_to_head"] for st in doc["steps"]

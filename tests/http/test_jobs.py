@@ -224,7 +224,7 @@ def test_without_a_job_store_nothing_is_a_503(make_app: Any) -> None:
     problem = check_response("POST", "/v1/suggest", r)
     assert r.status_code == 422 and problem["code"] == "budget_too_large", problem
     assert problem["pointer"] == "/budget"
-    for words in ("/v1/suggest", "20000 iterations", "50000 iterations", "expert"):
+    for words in ("/v1/suggest", "20000 iterations", "50000 iterations", "master", "2560"):
         assert words in problem["detail"], (words, problem["detail"])
     # the synchronous path is unaffected
     assert c.post("/v1/suggest", json=body(budget={"iterations": 50})).status_code == 200

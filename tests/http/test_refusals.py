@@ -129,7 +129,7 @@ def test_the_sentences_of_the_issue() -> None:
     ]
     r = CLIENT.post("/v1/suggest", json={"state": {}, "level": "expret"})
     assert r.get_json()["detail"] == (
-        "/level: level must be one of 'easy', 'medium', 'hard', 'expert', not 'expret'. "
+        "/level: level must be one of 'easy', 'medium', 'hard', 'expert', 'master', not 'expret'. "
         "Did you mean 'expert'?"
     )
     # an array's entry is named by its place
