@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from ai.base import Budget
 from ai.evaluators import RandomRollout, final_rewards
@@ -70,13 +70,18 @@ class Mix:
         above, weight, c = (doc[k] for k in fields)
         if not isinstance(above, int) or isinstance(above, bool) or above < 0:
             raise ModelError(f"{game}: search.mix.above is an iteration count")
-        if not _number_in(weight, 0, 1) or not _number_in(c, 0, 10) or c == 0:
+        if not _number(weight) or not 0 <= weight <= 1 or not _ucb_constant(c):
             raise ModelError(f"{game}: search.mix weight is in 0..1, exploration above 0")
         return cls(above, float(weight), float(c))
 
 
-def _number_in(x: Any, lo: float, hi: float) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool) and lo <= x <= hi
+def _number(x: Any) -> TypeGuard[int | float]:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def _ucb_constant(c: Any) -> TypeGuard[int | float]:
+    """A UCB exploration constant a model file may name: a number in (0, 10)."""
+    return _number(c) and 0 < c < 10
 
 
 @dataclass(frozen=True)
@@ -154,7 +159,7 @@ class Model:
         gen = doc.get("generation", 1)
         search = doc.get("search") or {}
         c = search.get("exploration", EXPLORATION) if isinstance(search, dict) else None
-        if not isinstance(c, int | float) or isinstance(c, bool) or not 0 < c < 10:
+        if not _ucb_constant(c):
             raise ModelError(f"{eng.INFO.id}: search.exploration is a number above 0")
         mix = search.get("mix") if isinstance(search, dict) else None
         return cls(

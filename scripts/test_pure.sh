@@ -7,9 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 .venv/bin/python -c "import pytest, xdist" 2>/dev/null || { echo "test_pure.sh needs the test tools: run 'bash scripts/test.sh' (or 'bash scripts/setup.sh --dev') first" >&2; exit 2; }
-# bytecode caches kept under .venv (never in the checkout): where PYTHONDONTWRITEBYTECODE is
-# set, every process (each pytest worker, each server or worker a test starts) would compile
-# every module again, and pytest would rewrite its plugins' asserts again in each worker
+# bytecode caches under .venv, as scripts/test.sh keeps them (why: there)
 unset PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX="$PWD/.venv/pycache"
 start=$SECONDS
