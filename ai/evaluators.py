@@ -31,6 +31,14 @@ class Evaluator(Protocol):
     ) -> list[float] | None: ...
 
 
+def for_search(evaluator: Evaluator, eng: GameModule) -> Evaluator:
+    """The evaluator one search of `eng` calls at its leaves: the evaluator's own
+    `for_search(eng)` when it has one (what it can settle once a search instead of once a leaf,
+    such as which model file judges: `ai.model.ModelEvaluator`), else the evaluator itself."""
+    bind = getattr(evaluator, "for_search", None)
+    return bind(eng) if callable(bind) else evaluator
+
+
 def final_rewards(eng: GameModule, g: Game, margin_weight: float) -> list[float]:
     """Each seat's reward for a finished game: its win share (A-8.2; a shared win counts 1/k)
     with a small bonus for the score margin, so that among lines all won or all lost bigger

@@ -47,7 +47,7 @@ from ai.base import (
     Start,
     option_margins,
 )
-from ai.evaluators import Evaluator, RandomRollout
+from ai.evaluators import Evaluator, RandomRollout, for_search
 from engine.games import GameModule
 
 # A greedy prior at the root (`IsmctsBot(prior_widening=C)`): the root's options are ranked by
@@ -207,6 +207,7 @@ class IsmctsBot(Bot):
         self.exploration = exploration
         self.c = exploration if isinstance(exploration, float | int) else 0.7
         self.evaluator: Evaluator = evaluator if evaluator is not None else RandomRollout()
+        self.leaf: Evaluator = self.evaluator  # the evaluator bound to the search under way
         self.prior_widening = prior_widening  # 0: no prior; None: the game's
         # how the prior ranks the root's options (default: the greedy bot's one-ply margin)
         self.ranking: Ranking = ranking if ranking is not None else greedy_ranking
@@ -222,6 +223,7 @@ class IsmctsBot(Bot):
         root = Node(-1)
         if callable(self.exploration):
             self.c = self.exploration(eng)
+        self.leaf = for_search(self.evaluator, eng)
         # a time-only budget also stops at MAX_ITERATIONS; one longer than a synchronous call
         # may have (a job's) at JOB_MAX_ITERATIONS, so that its time is what bounds it
         long = (self.budget.time_ms or 0) > MAX_TIME_MS
@@ -278,7 +280,7 @@ class IsmctsBot(Bot):
         descent = select_expand(eng, root, g, rnd, self.c, end, widened)
         if descent is None:
             return False
-        reward = self.evaluator.evaluate(eng, g, rnd, end)
+        reward = self.leaf.evaluate(eng, g, rnd, end)
         if reward is None:
             undo(descent)
             return False

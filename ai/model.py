@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from ai.base import Budget
-from ai.evaluators import RandomRollout, final_rewards
+from ai.evaluators import Evaluator, RandomRollout, final_rewards
 from ai.mcts import IsmctsBot
 from engine.games import GameModule
 
@@ -220,6 +220,15 @@ class ModelEvaluator:
 
     def model_of(self, eng: GameModule) -> Model | None:
         return self.model if self.model is not None else model_for(eng)
+
+    def for_search(self, eng: GameModule) -> Evaluator:
+        """This evaluator with the model settled for one search (`ai.evaluators.for_search`):
+        the game's model file is looked up once a search, not once a leaf (a `stat` each:
+        6 % of an iteration, docs/model.md); `RandomRollout` for a game without one."""
+        model = self.model_of(eng)
+        if model is None or eng.INFO.features is None:
+            return FALLBACK
+        return ModelEvaluator(model, self.iterations)
 
     def evaluate(
         self, eng: GameModule, g: Any, rnd: random.Random, deadline: float

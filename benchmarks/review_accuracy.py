@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ai.bots import Budget, IsmctsBot
+from ai.bots import Bot, Budget, IsmctsBot, parse_bot_spec
 from ai.review import EVALUATORS, WIN_EVALUATOR, assemble, plan, review_task
 from engine.games import GAMES, engine
 
@@ -34,7 +34,7 @@ T975 = {5: 2.571, 7: 2.365, 9: 2.262, 19: 2.093, 29: 2.045, 39: 2.023}
 
 
 def strong_against_random(
-    eng: Any, seed: int, bot: IsmctsBot, seats: int = 2
+    eng: Any, seed: int, bot: Bot, seats: int = 2
 ) -> tuple[dict[str, Any], list[dict[str, Any]], int, float]:
     """A game of `seats`, `bot` on seat `seed % seats` and random options on the others: its
     set-up, its decisions, the strong seat and what that seat won."""
@@ -72,16 +72,28 @@ def reviewed_seats(
     return assemble(walked, rows, g.n)
 
 
+def strong_bot(strong: int | str) -> Bot:
+    """The strong seat's bot: ISMCTS with random playouts and `strong` iterations (fa772fb's
+    `expert` at 640), or a bot spec (`ai.bots.parse_bot_spec`: `expert` is today's, judged by
+    the learned model, as the review is)."""
+    return (
+        IsmctsBot(Budget(iterations=strong))
+        if isinstance(strong, int)
+        else parse_bot_spec(strong)[1]
+    )
+
+
 def played(
-    game: str, seed: int, strong_it: int, seats: int, cache: Path | None
+    game: str, seed: int, strong: int | str, seats: int, cache: Path | None
 ) -> tuple[dict[str, Any], list[dict[str, Any]], int, float]:
     """`strong_against_random`, kept in `cache` (a directory) when one is given: the games do
     not depend on the review, so one set of games serves every review setting."""
-    path = cache / f"{game}-{seats}p-{strong_it}it-{seed}.json" if cache else None
+    name = f"{strong}it" if isinstance(strong, int) else strong.replace(":", "_").replace("/", "_")
+    path = cache / f"{game}-{seats}p-{name}-{seed}.json" if cache else None
     if path is not None and path.is_file():
         d = json.loads(path.read_text())
         return d["setup"], d["decisions"], d["strong_seat"], d["won"]
-    bot = IsmctsBot(Budget(iterations=strong_it))
+    bot = strong_bot(strong)
     setup, decisions, strong_seat, won = strong_against_random(engine(game), seed, bot, seats)
     if path is not None:
         doc = {"setup": setup, "decisions": decisions, "strong_seat": strong_seat, "won": won}
@@ -93,7 +105,7 @@ def played(
 def one_game(
     game: str,
     seed: int,
-    strong_it: int,
+    strong_it: int | str,
     review_it: int,
     seats: int,
     evaluators: list[str],
@@ -138,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--games", type=int, default=40)
     p.add_argument("--strong", type=int, default=300, help="the strong bot's iterations")
+    p.add_argument("--strong-bot", help="instead of --strong: a bot spec (expert, model:640it...)")
     p.add_argument("--review", type=int, default=100, help="review iterations per decision")
     p.add_argument("--game", action="append", help="one game (default: every game)")
     p.add_argument("--seats", type=int, default=2)
@@ -147,9 +160,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out")
     args = p.parse_args(argv)
     evaluators = args.evaluator or [WIN_EVALUATOR]
+    strong: int | str = args.strong_bot or args.strong
     out: dict[str, Any] = {
         "command": "python -m benchmarks.review_accuracy " + " ".join(sys.argv[1:]),
         "strong_iterations": args.strong,
+        "strong_bot": args.strong_bot or f"ismcts:{args.strong}it",
         "review_iterations": args.review,
         "seats": args.seats,
         "load_average_1min": round(os.getloadavg()[0], 2),
@@ -159,9 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         rows = []
         for s in range(args.first, args.first + args.games):
-            rows.append(
-                one_game(game, s, args.strong, args.review, args.seats, evaluators, args.cache)
-            )
+            rows.append(one_game(game, s, strong, args.review, args.seats, evaluators, args.cache))
             print(game, json.dumps(rows[-1]), flush=True)
         summary: dict[str, Any] = {e: interval([r[e]["gap"] for r in rows]) for e in evaluators}
         for b in evaluators[1:]:  # paired: the same games

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import toygame
 
+from ai.base import Budget
 from ai.evaluators import RandomRollout, final_rewards
 from ai.model import FORMAT, Mix, Model, ModelError, ModelEvaluator, learned_search, model_for
 from ai.train import fit, main, positions, scores, selfplay
@@ -190,6 +191,42 @@ def test_a_game_without_a_model_is_played_out_at_random(monkeypatch: pytest.Monk
     assert ev.evaluate(eng, _midgame("architectura"), random.Random(1), 0.0) is None
     out = ev.evaluate(eng, _midgame("architectura"), random.Random(4), math.inf)
     assert out == plain.evaluate(eng, _midgame("architectura"), random.Random(4), math.inf)
+    assert ev.for_search(eng) == plain  # a search binds the playouts at its start
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+def test_a_search_looks_its_model_up_once_and_answers_as_a_lookup_per_leaf(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ModelEvaluator.for_search`: the model file is found once a search (for UCB's constant
+    and the leaves), not at each of its 60 leaves, and the search answers exactly as one that
+    looks it up at every leaf (an evaluator without `for_search`)."""
+    eng = engine(game)
+    g = _midgame(game)
+    view = eng.game_view(g, eng.current_player(g))
+
+    class PerLeaf:
+        def evaluate(self, eng: Any, g: Any, rnd: random.Random, deadline: float) -> Any:
+            return ModelEvaluator().evaluate(eng, g, rnd, deadline)
+
+    bound = learned_search(Budget(iterations=60))
+    per_leaf = learned_search(Budget(iterations=60))
+    per_leaf.evaluator = PerLeaf()
+    expected = per_leaf.choose(view, 7)
+    real, calls = model_for, []
+
+    def counted(eng: Any) -> Any:
+        calls.append(eng.INFO.id)
+        return real(eng)
+
+    monkeypatch.setattr("ai.model.model_for", counted)
+    got = bound.choose(view, 7)
+    assert (got.action, got.iterations, got.options) == (
+        expected.action,
+        expected.iterations,
+        expected.options,
+    )
+    assert got.iterations == 60 and len(calls) == 2  # UCB's constant, then the leaves'
 
 
 @pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
@@ -263,7 +300,6 @@ def test_training_keeps_the_mix_it_is_given(tmp_path: Path, capsys: Any) -> None
 def test_the_served_search_takes_each_games_constant(monkeypatch: pytest.MonkeyPatch) -> None:
     """learned_search reads UCB's c from the game's model, and the playouts' for a game
     without one."""
-    from ai.base import Budget
     from ai.model import PLAYOUT_EXPLORATION, exploration_of, learned_search
 
     for game in ("architectura", "fora-de-prumo"):
