@@ -14,10 +14,10 @@ a shared win is split). It costs one dot product per seat: pure Python, no numpy
 The file is plain JSON: the game, the feature names it was fitted on (a game whose features
 changed refuses a stale model rather than misreading it), the weights, how it was trained, and
 how a search uses it (`search`): UCB's constant and, optionally, a `mix` for large iteration
-budgets, where each leaf is judged by a share of the model and the rest by one random playout
-(AlphaGo's mixed leaf evaluation): a playout's noise averages out as iterations grow, the model's
-bias does not, so thinking longer pays more with the mix (docs/model.md, "The search that
-uses it").
+budgets (and time budgets, where it says `time`), where each leaf is judged by a share of the
+model and the rest by one random playout (AlphaGo's mixed leaf evaluation): a playout's noise
+averages out as iterations grow, the model's bias does not, so thinking longer pays more with
+the mix (docs/model.md, "The search that uses it").
 Its `version` (the game, the generation and a digest of the weights) goes into the position
 cache's keys (ai/cache.py), so a new model never answers from an old model's cache.
 """
@@ -53,26 +53,39 @@ class ModelError(ValueError):
 @dataclass(frozen=True)
 class Mix:
     """A search of more than `above` iterations judges each leaf by `weight` * the model +
-    (1 - `weight`) * one random playout's win shares, with UCB constant `exploration`."""
+    (1 - `weight`) * one random playout's win shares, with UCB constant `exploration`; with
+    `time`, so does a search on a time budget (whose iterations are unknown in advance: the
+    mix pays at 100 ms in Fora de Prumo, not in Architectura; docs/model.md)."""
 
     above: int
     weight: float
     exploration: float
+    time: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"above": self.above, "weight": self.weight, "exploration": self.exploration}
+        doc: dict[str, Any] = {
+            "above": self.above,
+            "weight": self.weight,
+            "exploration": self.exploration,
+        }
+        if self.time:  # written only when set: a mix without it keeps its version
+            doc["time"] = True
+        return doc
 
     @classmethod
     def from_json(cls, doc: Any, game: str) -> Mix:
         fields = ("above", "weight", "exploration")
-        if not isinstance(doc, dict) or set(doc) != set(fields):
-            raise ModelError(f"{game}: search.mix is {{above, weight, exploration}}")
+        if not isinstance(doc, dict) or not set(fields) <= set(doc) <= {*fields, "time"}:
+            raise ModelError(f"{game}: search.mix is {{above, weight, exploration[, time]}}")
         above, weight, c = (doc[k] for k in fields)
         if not isinstance(above, int) or isinstance(above, bool) or above < 0:
             raise ModelError(f"{game}: search.mix.above is an iteration count")
         if not _number(weight) or not 0 <= weight <= 1 or not _ucb_constant(c):
             raise ModelError(f"{game}: search.mix weight is in 0..1, exploration above 0")
-        return cls(above, float(weight), float(c))
+        time = doc.get("time", False)
+        if not isinstance(time, bool):
+            raise ModelError(f"{game}: search.mix.time is true or false")
+        return cls(above, float(weight), float(c), time)
 
 
 def _number(x: Any) -> TypeGuard[int | float]:
@@ -110,10 +123,9 @@ class Model:
 
     def search_for(self, iterations: int | None) -> tuple[float, float]:
         """UCB's constant and the model's weight in a leaf's value (1: the model alone) for a
-        search of `iterations` (None: a time budget, whose iterations are unknown: the model
-        alone, as the mix was measured no better at equal time)."""
+        search of `iterations` (None: a time budget, mixed only where the mix says `time`)."""
         mix = self.mix
-        if mix is None or iterations is None or iterations <= mix.above:
+        if mix is None or not (mix.time if iterations is None else iterations > mix.above):
             return self.exploration, 1.0
         return mix.exploration, mix.weight
 
@@ -217,6 +229,7 @@ class ModelEvaluator:
 
     model: Model | None = None
     iterations: int | None = None  # the search's budget (None: a time budget)
+    alone: bool = False  # never mixed (a review's search: its judgement wants smooth values)
 
     def model_of(self, eng: GameModule) -> Model | None:
         return self.model if self.model is not None else model_for(eng)
@@ -228,7 +241,7 @@ class ModelEvaluator:
         model = self.model_of(eng)
         if model is None or eng.INFO.features is None:
             return FALLBACK
-        return ModelEvaluator(model, self.iterations)
+        return ModelEvaluator(model, self.iterations, self.alone)
 
     def evaluate(
         self, eng: GameModule, g: Any, rnd: random.Random, deadline: float
@@ -240,7 +253,7 @@ class ModelEvaluator:
         if g.over:
             return final_rewards(eng, g, 0.0)
         judged = model.shares(feats.of(g))
-        weight = model.search_for(self.iterations)[1]
+        weight = 1.0 if self.alone else model.search_for(self.iterations)[1]
         if weight == 1.0:
             return judged
         played = PLAYOUT.evaluate(eng, g, rnd, deadline)  # after the model: it changes g

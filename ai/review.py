@@ -228,7 +228,7 @@ def win_evaluator(eng: GameModule, name: str) -> Evaluator:
     game without one."""
     if name == "rollout" or model_for(eng) is None:
         return RandomRollout(margin_weight=0.0)
-    return ModelEvaluator()
+    return ModelEvaluator(alone=True)
 
 
 def evaluation(eng: GameModule, name: str = WIN_EVALUATOR) -> str:

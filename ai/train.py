@@ -46,14 +46,17 @@ MARGIN_SCALE = 12.0  # the hand-written margin's scale (the depth cut-off's)
 
 
 def _mix(text: str) -> Mix:
-    """`--mix ABOVE:WEIGHT:C` read as a model's `Mix`."""
+    """`--mix ABOVE:WEIGHT:C[:time]` read as a model's `Mix`."""
     try:
-        above, weight, c = text.split(":")
-        return Mix.from_json(
-            {"above": int(above), "weight": float(weight), "exploration": float(c)}, "--mix"
-        )
+        above, weight, c, *rest = text.split(":")
+        if rest not in ([], ["time"]):
+            raise ValueError(f"{':'.join(rest)!r} is not 'time'")
+        doc = {"above": int(above), "weight": float(weight), "exploration": float(c)}
+        return Mix.from_json({**doc, "time": bool(rest)}, "--mix")
     except (ValueError, ModelError) as e:
-        raise argparse.ArgumentTypeError(f"--mix ABOVE:WEIGHT:C, as 640:0.5:0.3 ({e})") from None
+        raise argparse.ArgumentTypeError(
+            f"--mix ABOVE:WEIGHT:C[:time], as 640:0.5:0.3 ({e})"
+        ) from None
 
 
 def selfplay_job(args: Sequence[Any]) -> dict[str, Any]:
@@ -268,9 +271,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--mix",
         type=_mix,
-        metavar="ABOVE:WEIGHT:C",
-        help="kept with the model: a search of more than ABOVE iterations judges each leaf by"
-        " WEIGHT * the model + the rest by a random playout, with UCB's c C (ai/model.py Mix)",
+        metavar="ABOVE:WEIGHT:C[:time]",
+        help="kept with the model: a search of more than ABOVE iterations (and with :time, a"
+        " search on a time budget) judges each leaf by WEIGHT * the model + the rest by a random"
+        " playout, with UCB's c C (ai/model.py Mix)",
     )
     p.add_argument("--out", help="the model file (default: the game's own, beside it)")
     p.add_argument("--data", help="also keep the self-play games (JSON: their moves)")

@@ -88,6 +88,8 @@ MIX = {"above": 640, "weight": 0.5, "exploration": 0.3}
         (lambda d: d["search"].update(mix=MIX | {"above": True}), "an iteration count"),
         (lambda d: d["search"].update(mix=MIX | {"weight": 1.5}), "weight is in 0..1"),
         (lambda d: d["search"].update(mix=MIX | {"exploration": 0}), "exploration above 0"),
+        (lambda d: d["search"].update(mix=MIX | {"time": 1}), "time is true or false"),
+        (lambda d: d["search"].update(mix=MIX | {"times": True}), "mix is"),
     ],
 )
 def test_a_model_that_cannot_serve_its_game_is_refused(change: Any, says: str) -> None:
@@ -119,6 +121,34 @@ def test_a_mix_serves_only_iteration_budgets_above_its_threshold(tmp_path: Path)
         (0.3, 0.5),
     ]
     assert plain.search_for(10**6) == (0.15, 1.0)
+
+
+def test_a_mix_for_time_budgets_serves_them_too_and_a_review_never_mixes(tmp_path: Path) -> None:
+    """`search.mix.time`: a time budget's search (iterations None) is mixed too, iteration
+    budgets as before; the flag round-trips and changes the version, and a mix without it
+    writes no `time` (its version is the one it had). A review's evaluator (`alone`) judges by
+    the model alone under any mix, so its judgement keeps smooth values (docs/review.md)."""
+    eng = engine("toy-match")
+    names = eng.INFO.features.names
+    weights = (0.5,) * len(names)
+    timed = Model("toy-match", names, weights, 2, 0.15, {}, Mix(640, 0.5, 0.3, True))
+    untimed = Model("toy-match", names, weights, 2, 0.15, {}, Mix(640, 0.5, 0.3))
+    timed.save(tmp_path / "m.json")
+    doc = json.loads((tmp_path / "m.json").read_text())
+    assert doc["search"]["mix"] == MIX | {"time": True} and "time" not in untimed.to_json()
+    assert Model.from_json(doc, eng) == timed and timed.version != untimed.version
+    assert [timed.search_for(n) for n in (None, 640, 641)] == [(0.3, 0.5), (0.15, 1.0), (0.3, 0.5)]
+    g = _midgame("toy-match")
+    judged = timed.shares(eng.INFO.features.of(g))
+    rnd = random.Random(4)
+    assert ModelEvaluator(timed, None).evaluate(eng, g.copy(), random.Random(4), math.inf) != judged
+    alone = ModelEvaluator(timed, 10**4, alone=True)
+    assert alone.for_search(eng) == alone
+    assert alone.evaluate(eng, g.copy(), rnd, math.inf) == judged
+    assert rnd.random() == random.Random(4).random()  # no playout drawn
+    from ai.review import win_evaluator
+
+    assert win_evaluator(engine("fora-de-prumo"), "model") == ModelEvaluator(alone=True)
 
 
 @pytest.mark.parametrize("game", ["architectura", "fora-de-prumo", "toy-match"])
@@ -290,10 +320,15 @@ def test_training_keeps_the_mix_it_is_given(tmp_path: Path, capsys: Any) -> None
     common = ["--game", "toy-match", "--games", "10", "--bot", "greedy", "--quiet"]
     assert main([*common, "--processes", "1", "--out", str(out), "--mix", "640:0.5:0.3"]) == 0
     assert json.loads(out.read_text())["search"]["mix"] == MIX
-    for bad in ("640:0.5", "x:0.5:0.3", "640:2:0.3"):
+    timed = tmp_path / "t.json"
+    assert (
+        main([*common, "--processes", "1", "--out", str(timed), "--mix", "640:0.5:0.3:time"]) == 0
+    )
+    assert json.loads(timed.read_text())["search"]["mix"] == MIX | {"time": True}
+    for bad in ("640:0.5", "x:0.5:0.3", "640:2:0.3", "640:0.5:0.3:timed"):
         with pytest.raises(SystemExit):
             main([*common, "--out", str(tmp_path / "n.json"), "--mix", bad])
-        assert "--mix ABOVE:WEIGHT:C" in capsys.readouterr().err
+        assert "--mix ABOVE:WEIGHT:C[:time]" in capsys.readouterr().err
     assert not (tmp_path / "n.json").exists()
 
 
