@@ -242,7 +242,7 @@ class SteppedModel:
     that ends on the way is scored by its result): measured no better and dearer."""
 
     def __init__(self, steps: int) -> None:
-        self.steps, self.judge = steps, ModelEvaluator()
+        self.steps, self.judge = steps, ModelEvaluator(alone=True)
 
     def evaluate(
         self, eng: GameModule, g: Game, rnd: random.Random, deadline: float
@@ -266,7 +266,7 @@ def model_ranking(
         return greedy_ranking(eng, world, opts, seat, rnd)
     shuffled = list(opts)
     rnd.shuffle(shuffled)
-    judge = ModelEvaluator(model)
+    judge = ModelEvaluator(model, alone=True)
     values = {}
     for a in shuffled:
         g = world.copy()
@@ -280,11 +280,11 @@ def model_ranking(
 def learned_variant_bot(budget: Budget, steps: int = 0, model_prior: bool = False) -> IsmctsBot:
     """The served learned search (ai.model.learned_search) with what was tried on it: `steps`
     random steps before the model, the model's ranking as the root's prior (progressive
-    widening C = 1)."""
+    widening C = 1); the model alone at every budget, as they were measured."""
     return IsmctsBot(
         budget,
         exploration=exploration_of,
-        evaluator=SteppedModel(steps) if steps else ModelEvaluator(),
+        evaluator=SteppedModel(steps) if steps else ModelEvaluator(alone=True),
         prior_widening=1.0 if model_prior else None,
         ranking=model_ranking if model_prior else None,
     )

@@ -202,7 +202,8 @@ def test_the_evaluator_gives_the_models_shares(game: str) -> None:
     assert model is not None
     g = _midgame(game)
     expected = model.shares(eng.INFO.features.of(g))
-    assert ModelEvaluator().evaluate(eng, g.copy(), random.Random(1), math.inf) == expected
+    for ev in (ModelEvaluator(iterations=640), ModelEvaluator(alone=True)):
+        assert ev.evaluate(eng, g.copy(), random.Random(1), math.inf) == expected
 
 
 def test_a_finished_game_is_scored_by_its_result_and_a_passed_deadline_stops() -> None:
@@ -237,7 +238,7 @@ def test_a_search_looks_its_model_up_once_and_answers_as_a_lookup_per_leaf(
 
     class PerLeaf:
         def evaluate(self, eng: Any, g: Any, rnd: random.Random, deadline: float) -> Any:
-            return ModelEvaluator().evaluate(eng, g, rnd, deadline)
+            return ModelEvaluator(iterations=60).evaluate(eng, g, rnd, deadline)
 
     bound = learned_search(Budget(iterations=60))
     per_leaf = learned_search(Budget(iterations=60))
