@@ -236,8 +236,8 @@ class ModelEvaluator:
 
     def for_search(self, eng: GameModule) -> Evaluator:
         """This evaluator with the model settled for one search (`ai.evaluators.for_search`):
-        the game's model file is looked up once a search, not once a leaf (a `stat` each:
-        6 % of an iteration, docs/model.md); `RandomRollout` for a game without one."""
+        the game's model file is looked up once a search, not once a leaf (a `stat` each: 12 %
+        of an iteration's CPU, docs/model.md); `RandomRollout` for a game without one."""
         model = self.model_of(eng)
         if model is None or eng.INFO.features is None:
             return FALLBACK
