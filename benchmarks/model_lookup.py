@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.base import Budget
-from ai.mcts import IsmctsBot
-from ai.model import ModelEvaluator, exploration_of
+from ai.evaluators import Evaluator
+from ai.model import learned_search
 from engine.games import GAMES, GameModule, engine
 
 
@@ -29,7 +29,7 @@ from engine.games import GAMES, GameModule, engine
 class PerLeaf:
     """The evaluator as it was: no `for_search`, so the model file is found at every leaf."""
 
-    inner: ModelEvaluator
+    inner: Evaluator
 
     def evaluate(self, eng: GameModule, g: Any, rnd: random.Random, deadline: float) -> Any:
         return self.inner.evaluate(eng, g, rnd, deadline)
@@ -54,12 +54,9 @@ def searched(
 ) -> tuple[float, list[Any]]:
     t0, moves = time.process_time(), []
     for view in views:
-        ev = ModelEvaluator(iterations=iterations)
-        bot = IsmctsBot(
-            Budget(iterations=iterations),
-            exploration=lambda e: exploration_of(e, iterations),
-            evaluator=PerLeaf(ev) if per_leaf else ev,
-        )
+        bot = learned_search(Budget(iterations=iterations))
+        if per_leaf:
+            bot.evaluator = PerLeaf(bot.evaluator)
         moves.append(bot.choose(view, 1).action)
     return time.process_time() - t0, moves
 

@@ -105,7 +105,7 @@ def played(
 def one_game(
     game: str,
     seed: int,
-    strong_it: int | str,
+    strong: int | str,
     review_it: int,
     seats: int,
     evaluators: list[str],
@@ -113,7 +113,7 @@ def one_game(
 ) -> dict[str, Any]:
     """A strong-vs-random game and its review by each evaluator: the seats' accuracies."""
     eng = engine(game)
-    setup, decisions, strong_seat, won = played(game, seed, strong_it, seats, cache)
+    setup, decisions, strong_seat, won = played(game, seed, strong, seats, cache)
     out: dict[str, Any] = {"seed": seed, "strong_seat": strong_seat, "strong_won": won}
     for name in evaluators:
         rows = reviewed_seats(eng, setup, decisions, seed, Budget(iterations=review_it), name)

@@ -18,6 +18,7 @@ from ai.base import Budget
 from ai.evaluators import RandomRollout, final_rewards
 from ai.model import FORMAT, Mix, Model, ModelError, ModelEvaluator, learned_search, model_for
 from ai.train import fit, main, positions, scores, selfplay
+from benchmarks.model_lookup import PerLeaf
 from benchmarks.variants import SteppedModel, model_ranking
 from engine.games import engine
 from engine.registry import register_game, unregister_game
@@ -236,13 +237,9 @@ def test_a_search_looks_its_model_up_once_and_answers_as_a_lookup_per_leaf(
     g = _midgame(game)
     view = eng.game_view(g, eng.current_player(g))
 
-    class PerLeaf:
-        def evaluate(self, eng: Any, g: Any, rnd: random.Random, deadline: float) -> Any:
-            return ModelEvaluator(iterations=60).evaluate(eng, g, rnd, deadline)
-
     bound = learned_search(Budget(iterations=60))
     per_leaf = learned_search(Budget(iterations=60))
-    per_leaf.evaluator = PerLeaf()
+    per_leaf.evaluator = PerLeaf(per_leaf.evaluator)
     expected = per_leaf.choose(view, 7)
     real, calls = model_for, []
 

@@ -289,16 +289,21 @@ def _accuracy_gap(eng: Any, seed: int, strong: Bot, budget: Budget) -> float:
     return float(seats[strong_seat]["accuracy"] - seats[1 - strong_seat]["accuracy"])
 
 
+def _assert_told_apart(eng: Any, strong: Bot) -> None:
+    """Games 0-5, `strong` against random options, reviewed at 40 iterations a decision: the
+    accuracy gap's 95 % t interval is above zero."""
+    gaps = [_accuracy_gap(eng, s, strong, Budget(40)) for s in range(6)]
+    mean = statistics.mean(gaps)
+    half = 2.571 * statistics.stdev(gaps) / math.sqrt(len(gaps))  # t(0.975, 5 df)
+    assert mean - half > 0, (gaps, mean, half)
+
+
 def test_a_strong_bot_is_reviewed_as_more_accurate_than_random_play() -> None:
     """The in-suite version of the measurement (benchmarks/review_accuracy.py: 40 games per
     game, docs/review.md): 6 Architectura games, a 150-iteration bot against random options,
     reviewed with 40 iterations per decision; the strong seat's accuracy minus the random
     seat's has a 95 % t interval above zero."""
-    eng = engine("architectura")
-    gaps = [_accuracy_gap(eng, s, IsmctsBot(Budget(150)), Budget(40)) for s in range(6)]
-    mean = statistics.mean(gaps)
-    half = 2.571 * statistics.stdev(gaps) / math.sqrt(len(gaps))  # t(0.975, 5 df)
-    assert mean - half > 0, (gaps, mean, half)
+    _assert_told_apart(engine("architectura"), IsmctsBot(Budget(150)))
 
 
 def test_fora_de_prumo_s_review_tells_the_served_bot_from_random_play() -> None:
@@ -306,11 +311,7 @@ def test_fora_de_prumo_s_review_tells_the_served_bot_from_random_play() -> None:
     the review is; `benchmarks.review_accuracy --strong-bot`), 6 games reviewed at the default
     40 iterations: the gap's 95 % t interval is above zero (40 games with `expert`: +11.1,
     docs/review.md)."""
-    eng = engine("fora-de-prumo")
-    gaps = [_accuracy_gap(eng, s, strong_bot("hard"), Budget(40)) for s in range(6)]
-    mean = statistics.mean(gaps)
-    half = 2.571 * statistics.stdev(gaps) / math.sqrt(len(gaps))  # t(0.975, 5 df)
-    assert mean - half > 0, (gaps, mean, half)
+    _assert_told_apart(engine("fora-de-prumo"), strong_bot("hard"))
 
 
 def test_a_review_stopped_by_the_deadline_says_so() -> None:
