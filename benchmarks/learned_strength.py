@@ -102,8 +102,13 @@ def make_bot(spec: str) -> Bot:
         elif spec.startswith("file:"):
             path, arg = spec[len("file:") :].rsplit(":", 1)
             model = padded_model(path, _GAME[0])
+            budget = _budget(spec, arg)
+            # as the served search uses its file: the budget picks the constant and the mix
+            c, _ = model.search_for(budget.iterations)
             _BOTS[spec] = IsmctsBot(
-                _budget(spec, arg), exploration=model.exploration, evaluator=ModelEvaluator(model)
+                budget,
+                exploration=c,
+                evaluator=ModelEvaluator(model, iterations=budget.iterations),
             )
         elif spec.startswith("mix:"):
             _, weight, c, arg = spec.split(":")

@@ -64,3 +64,24 @@ def test_a_file_bot_searches_with_that_model(tmp_path: Path) -> None:
     view = eng.player_view(eng.game_to_json(eng.new_game_internal({"seats": 2, "seed": 5})), 0)
     first = bot.choose(view, 3)
     assert first.iterations == 30 and bot.choose(view, 3).action == first.action
+
+
+@pytest.mark.parametrize(("arg", "mixed"), [("300it", False), ("2560it", True), ("100ms", True)])
+def test_a_file_bot_picks_its_constant_and_mix_by_the_budget_as_the_served_search_does(
+    tmp_path: Path, arg: str, mixed: bool
+) -> None:
+    """Fora de Prumo's file mixes above 640 iterations and on a time budget: a file bot at 300
+    iterations must judge by the model alone with the plain constant, as `learned_search` does
+    (it was mixed at every iteration budget before: the evaluator was told no budget)."""
+    game = "fora-de-prumo"
+    learned_strength._GAME[0] = game
+    eng = engine(game)
+    bot = learned_strength.make_bot(f"file:{eng.INFO.features.model}:{arg}")
+    assert isinstance(bot, IsmctsBot) and isinstance(bot.evaluator, ModelEvaluator)
+    model = bot.evaluator.model
+    assert model is not None and model.mix is not None and model.mix.time
+    iterations = bot.budget.iterations
+    assert bot.evaluator.iterations == iterations
+    c, weight = model.search_for(iterations)
+    assert (weight < 1.0) == mixed
+    assert bot.exploration == c == (model.mix.exploration if mixed else model.exploration)
