@@ -163,9 +163,9 @@ def make_bot(name: str, budget: Budget | None = None) -> Bot:
 
 def parse_budget(arg: str) -> Budget | None:
     """A spec's budget: `<n>it` (iterations) or `<n>ms` (time per decision); None otherwise."""
-    if arg.endswith("ms") and arg[:-2].isdigit():
+    if arg.endswith("ms") and arg[:-2].isascii() and arg[:-2].isdigit():
         return Budget(time_ms=int(arg[:-2]))
-    if arg.endswith("it") and arg[:-2].isdigit():
+    if arg.endswith("it") and arg[:-2].isascii() and arg[:-2].isdigit():
         return Budget(iterations=int(arg[:-2]))
     return None
 

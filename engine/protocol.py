@@ -76,7 +76,7 @@ def position_refusal(
 
 def position_number(value: str, what: str, clause: str, where: str, signed: bool = False) -> int:
     """A number of a position: one to four digits (after a minus sign where `signed`)."""
-    if not re.fullmatch(r"-?\d{1,4}" if signed else r"\d{1,4}", value):
+    if not re.fullmatch(r"-?[0-9]{1,4}" if signed else r"[0-9]{1,4}", value):  # ASCII only
         raise position_refusal(
             msg("{what} must be a number, not {value}.", what=what, value=short_repr(value)),
             clause,
@@ -400,7 +400,7 @@ def at_pointer(doc: Any, pointer: str) -> Any:
         key = token.replace("~1", "/").replace("~0", "~")
         if isinstance(doc, dict) and key in doc:
             doc = doc[key]
-        elif isinstance(doc, list) and key.isdigit() and int(key) < len(doc):
+        elif isinstance(doc, list) and key.isascii() and key.isdigit() and int(key) < len(doc):
             doc = doc[int(key)]
         else:
             return _ABSENT

@@ -44,7 +44,9 @@ COLOURS = ("blue", "green", "yellow", "red")
 BLOCKS = 8
 DEFAULT_RNG = "0" * 16
 CLAUSE = "A-1"
-_ENTRY = re.compile(r"^(-)?([a-z]+)\.([a-z_][a-z0-9_]*)(?:@(\d))?(\*)?$")
+_ENTRY = re.compile(r"^(-)?([a-z]+)\.([a-z_][a-z0-9_]*)(?:@([0-9]))?(\*)?$")
+# a run of empty cells: ASCII digits only (str.isdigit and \d take "²" and "٨" too)
+_EMPTY_RUN = re.compile(r"[0-9]{1,9}")
 _FOUNTAIN = re.compile(r"^~([0-3])$")
 LIST_KEYS = ("hand", "deck", "outside", "graveyard", "removed")
 
@@ -216,7 +218,8 @@ def _read_city(text: str, n: int) -> tuple[list[list[list[dict[str, Any]]]], lis
     for st, street in enumerate(streets):
         row: list[list[dict[str, Any]]] = []
         for cell in street.split(","):
-            if cell.isdigit():
+            if _EMPTY_RUN.fullmatch(cell):
+                _check_street_length(st, len(row) + int(cell))
                 row.extend([] for _ in range(int(cell)))
                 continue
             if f := _FOUNTAIN.match(cell):
@@ -249,17 +252,28 @@ def _read_city(text: str, n: int) -> tuple[list[list[list[dict[str, Any]]]], lis
                 )
             row.append(stack)
         if len(row) != BLOCKS:
-            raise _refuse(
-                msg(
-                    "Street {street} must have {blocks} cells, not {count}.",
-                    street=st + 1,
-                    count=len(row),
-                    blocks=BLOCKS,
-                ),
-                f"/city/{st}",
-            )
+            raise _street_length(st, len(row))
         city.append(row)
     return city, fountains
+
+
+def _street_length(st: int, count: int) -> EngineError:
+    return _refuse(
+        msg(
+            "Street {street} must have {blocks} cells, not {count}.",
+            street=st + 1,
+            count=count,
+            blocks=BLOCKS,
+        ),
+        f"/city/{st}",
+    )
+
+
+def _check_street_length(st: int, count: int) -> None:
+    """A run of empty cells is refused before it is laid out when it overruns the street:
+    the cost of reading a city stays that of its text, not of the numbers in it."""
+    if count > BLOCKS:
+        raise _street_length(st, count)
 
 
 def _place_the_rest(seat: dict[str, Any], where: str, city: list[Any]) -> None:

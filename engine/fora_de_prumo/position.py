@@ -137,7 +137,7 @@ def _read_seat(text: str, where: str) -> dict[str, Any]:
     return {"hand": hand, "work": work}
 
 
-_PLACEMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}@-?\d{1,6},-?\d{1,6}r[0-3]")
+_PLACEMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}@-?[0-9]{1,6},-?[0-9]{1,6}r[0-3]")
 
 
 def _placements(value: str, where: str) -> list[dict[str, Any]]:

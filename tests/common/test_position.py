@@ -5,6 +5,7 @@ names only the cards that matter; inconsistent or unreadable positions are 422 p
 from __future__ import annotations
 
 import random
+import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
@@ -82,10 +83,39 @@ def test_a_puzzle_names_only_the_cards_that_matter() -> None:
         ("architectura basic 0:1 8/8 colour=red | -", "Unknown seat key"),
         ("architectura basic 0:1 8/8 rest=hand | -", "rest is deck or removed"),
         ("architectura basic 0:1 8/8 -", "2 to 4 seats"),
+        # a run of empty cells is counted before it is laid out (A-1), in ASCII digits only
+        ("architectura basic 0:1 5,9/8 - | -", "must have 8 cells, not 14"),
+        ("architectura basic 0:1 8/3000000 - | -", "must have 8 cells, not 3000000"),
+        ("architectura basic 0:1 8/" + "9" * 1000 + " - | -", "not a city entry"),
+        ("architectura basic 0:1 8/\u00b2 - | -", "not a city entry"),
+        ("architectura basic 0:1 8/\u0668 - | -", "not a city entry"),
+        ("architectura basic 0:1 8/\uff18 - | -", "not a city entry"),
+        ("architectura basic 0:\u0661 8/8 - | -", "must be a number"),
     ],
 )
 def test_unreadable_positions_say_why(text: str, why: str) -> None:
     assert _unreadable(read, text, why).pointer.startswith("/position")
+
+
+def test_a_run_of_empty_cells_costs_what_its_text_does() -> None:
+    """'8/99999999' once laid out 10^8 empty cells (gigabytes) before counting them: the
+    street's length is now checked first, so reading it allocates about what its text is."""
+    tracemalloc.start()
+    try:
+        _unreadable(read, "architectura basic 0:1 8/99999999 - | -", "not 99999999")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000
+
+
+def test_a_digit_that_int_cannot_read_is_a_422_not_a_500(client: Any) -> None:
+    """'\u00b2'.isdigit() is true and int('\u00b2') raises: the city's reader used the one, then
+    the other, and the request got a 500."""
+    r = client.post("/v1/position", json={"position": "architectura basic 0:1 8/\u00b2 - | -"})
+    got = check_response("POST", "/v1/position", r)
+    assert r.status_code == 422 and got["code"] == "invalid_position"
+    assert got["pointer"] == "/position/city/1"
 
 
 def test_http_builds_and_writes_positions(client: Any) -> None:
@@ -195,6 +225,7 @@ def test_a_fora_de_prumo_position_over_http(client: Any) -> None:
         ("fora-de-prumo 0:1 colour=red | - | -", "Unknown table key"),
         ("fora-de-prumo 0:1 | wall=SP01 | -", "Unknown seat key"),
         ("fora-de-prumo 0:1 | building=SP01@0,0 | -", "is not a placement"),
+        ("fora-de-prumo 0:1 | building=SP01@\u0660,0r0 | -", "is not a placement"),
         ("fora-de-prumo 0:1 | building=SP01@0,0r0;SP02@1,0r0 | -", "separated by commas"),
         ("fora-de-prumo 0:1 | clones=CO01 | -", "card>target"),
         ("fora-de-prumo 0:1 final=1 | - | -", "final is T>s,s"),
