@@ -42,10 +42,10 @@ from ai.bots import BOT_NAMES, LEVELS, Bot, Budget, Catalog, Game, make_bot
 from ai.cache import PositionCache
 from ai.model import evaluation_version
 from engine.canonical import digest, dumps
-from engine.errors import EngineError, IllegalDecision, InvalidState, Problem, SetupError
-from engine.games import GameModule, engine_for_state, nulls_written
+from engine.errors import EngineError, IllegalDecision, InvalidState, SetupError
+from engine.games import GameModule, engine_for_state
 from engine.messages import msg
-from engine.protocol import view_mismatch, with_nulls
+from engine.views import InvalidView, load_view
 
 log = logging.getLogger("ai.service")
 
@@ -214,105 +214,6 @@ def _search(
     elif cache is not None:
         cache.put(key, stored)
     return stored, False
-
-
-class InvalidView(InvalidState):
-    """A document sent as a seat's view that is not one (code `invalid_view`); every problem
-    is listed, pointers relative to the view."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        super().__init__(problems)
-        self.code = "invalid_view"
-
-
-def load_view(
-    eng: GameModule, view: dict[str, Any], seat: int | None, cat: Catalog | None
-) -> tuple[Game, Any]:
-    """A full state consistent with `view` and the world sampler built on it; refuses (422)
-    anything that is not exactly the view /v1/view answers for `seat` of some valid state,
-    its null fields left out or not (`with_nulls`), naming the first field that differs.
-    Pointers of problems are relative to the view."""
-    if not isinstance(view, dict):
-        raise InvalidView([Problem("invalid_view", msg("A view is a JSON object."))])
-    view_of = view.get("view_of")
-    if seat is None:  # the view's own seat
-        if not isinstance(view_of, int) or isinstance(view_of, bool):
-            raise InvalidView([_not_a_view(view)])
-        seat = view_of
-    elif "view_of" not in view:
-        raise InvalidView([_not_a_view(view)])
-    if view_of != seat or isinstance(view_of, bool):
-        whose = (
-            msg(
-                "This view is seat {view_of}'s (its view_of); a suggestion for seat {seat} "
-                "needs seat {seat2}'s own view.",
-                view_of=view_of,
-                seat=seat,
-                seat2=seat,
-            )
-            if isinstance(view_of, int)
-            else msg(
-                "This view is no seat's (its view_of); a suggestion for seat {seat} needs "
-                "seat {seat2}'s own view.",
-                seat=seat,
-                seat2=seat,
-            )
-        )
-        raise IllegalDecision(
-            "wrong_view",
-            whose,
-            None,
-            "/view/view_of",
-        )
-    view = nulls_written(eng, view)
-    try:
-        sampler = eng.WorldSampler(view, cat)
-        expected = eng.game_view(sampler.base, seat)
-        # the nulls the template could not place (in a city's cards, say) from the view of
-        # the state rebuilt from it: every one of its null fields may be left out
-        mismatch = (
-            None
-            if digest(expected) == digest(view)  # the common case, in C
-            else view_mismatch(with_nulls(view, expected), expected)
-        )
-    except InvalidState as e:  # the state rebuilt from it is inconsistent
-        raise InvalidView(e.problems) from None
-    except EngineError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
-        # the engine's world builder assumes the shape /v1/view writes; any other shape
-        # fails somewhere inside it, and that is exactly "not a view"
-        raise InvalidView(
-            [
-                Problem(
-                    "invalid_view",
-                    msg("This is not a view /v1/view answers ({error}).", error=type(e).__name__),
-                )
-            ]
-        ) from None
-    if mismatch is not None:
-        raise InvalidView([mismatch])
-    return sampler.base, sampler
-
-
-def _not_a_view(doc: dict[str, Any]) -> Problem:
-    """A document sent as a view without `view_of`: a state (it has its `rng`) is told to
-    be sent as `state`; anything else, what a view is."""
-    if isinstance(doc.get("rng"), str):
-        return Problem(
-            "state_not_view",
-            msg(
-                "This is a state (it has its rng), not a seat's view: send it as `state` "
-                "(the seat's view is taken from it), or send what POST /v1/view answers as "
-                "`view`."
-            ),
-            "/rng",
-        )
-    return Problem(
-        "invalid_view",
-        msg("A view names its seat (view_of): send what POST /v1/view answers, unchanged."),
-        "/view_of",
-    )
 
 
 def suggest(

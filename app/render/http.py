@@ -28,11 +28,11 @@ from engine.games import (
     MAX_SEATS,
     GameModule,
     engine_for_state,
-    nulls_written,
     unknown_game,
 )
 from engine.messages import Msg, msg
 from engine.render.board import Board
+from engine.views import load_view
 
 bp = Blueprint("render", __name__, url_prefix="/v1")
 
@@ -133,16 +133,12 @@ def _from_view(body: dict[str, Any]) -> tuple[GameModule, Any, dict[str, Any], i
         )
     try:
         cat = eng.get_catalog(body["catalog"]) if "catalog" in body else None
-        g = eng.WorldSampler(nulls_written(eng, view), cat).base
+        # exactly a view /v1/view answers, or refused (as /v1/suggest refuses it): never
+        # drawn from what the state rebuilt from a doctored view would show instead
+        g, _ = load_view(eng, view, viewer, cat)
         doc = eng.game_view(g, viewer)
     except EngineError as e:
         raise from_engine(e, state="/view") from None
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        # the sampler reads the view's own fields (unseen, counts) before the strict reader
-        raise _bad_view(
-            # the exception's own text is Python's English: only its kind is named
-            msg("This is not a view /v1/view answers ({error}).", error=type(e).__name__)
-        ) from None
     return eng, g, doc, viewer
 
 

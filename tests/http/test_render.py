@@ -325,7 +325,36 @@ def test_inconsistent_documents_are_422_with_pointers(client: Any) -> None:
     assert r.get_json()["pointer"].startswith("/view")
     forged = copy.deepcopy(fview)
     forged["market"] = forged["market"][:1] * 2
-    assert problem(client, {"view": forged}, 422, "invalid_state")["pointer"].startswith("/view")
+    # refused as /v1/suggest refuses it (a view that no valid state shows: invalid_view)
+    assert problem(client, {"view": forged}, 422, "invalid_view")["pointer"].startswith("/view")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("deck_count", "lots"), ("deck_count", 12345), ("deck_count", -5), ("rng", "forged")],
+)
+def test_a_doctored_view_is_refused_as_suggest_refuses_it(
+    client: Any, field: str, value: Any
+) -> None:
+    """A view whose fields no state shows was drawn from the state rebuilt from it, the
+    doctored fields silently dropped (200); /v1/suggest refused the same view. Both now read
+    it with one reader (engine/views.py) and answer the same 422."""
+    state = ARCH.new_game({"seats": 2, "seed": 1})
+    view = client.post("/v1/view", json={"state": state, "seat": 0}).get_json()
+    doctored = copy.deepcopy(view)
+    if field == "rng":
+        doctored["rng"] = value
+    else:
+        doctored["seats"][1][field] = value
+    drawn = problem(client, {"view": doctored}, 422, "invalid_view")
+    assert drawn["pointer"].startswith("/view/") and drawn["detail"]
+    suggested = client.post("/v1/suggest", json={"view": doctored, "budget": {"iterations": 3}})
+    assert suggested.status_code == 422
+    assert (suggested.get_json()["code"], suggested.get_json()["pointer"]) == (
+        drawn["code"],
+        drawn["pointer"],
+    )
+    assert client.post("/v1/render", json={"view": view}).status_code == 200
 
 
 def test_the_picture_size_is_bounded(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
