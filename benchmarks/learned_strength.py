@@ -104,10 +104,10 @@ def make_bot(spec: str) -> Bot:
             model = padded_model(path, _GAME[0])
             budget = _budget(spec, arg)
             # as the served search uses its file: the budget picks the constant and the mix
-            c, _ = model.search_for(budget.iterations)
+            constant, _ = model.search_for(budget.iterations)
             _BOTS[spec] = IsmctsBot(
                 budget,
-                exploration=c,
+                exploration=constant,
                 evaluator=ModelEvaluator(model, iterations=budget.iterations),
             )
         elif spec.startswith("mix:"):
