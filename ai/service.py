@@ -45,6 +45,7 @@ from engine.canonical import digest, dumps
 from engine.errors import EngineError, IllegalDecision, InvalidState, SetupError
 from engine.games import GameModule, engine_for_state
 from engine.messages import msg
+from engine.setup_fields import JSON_SAFE_INT
 from engine.views import InvalidView, load_view
 
 log = logging.getLogger("ai.service")
@@ -53,7 +54,8 @@ KEY_VERSION = "v1"
 # neither a level nor a budget: `hard`, the cheapest level clearly above greedy in both games
 # (docs/bots.md, "Rating ladder"); a review's default is its own (app/review.py)
 DEFAULT_LEVEL = "hard"
-MAX_SEED = 2**63 - 1
+# a seed is echoed in the answer (settings.seed): at most what every JSON client reads exactly
+MAX_SEED = JSON_SAFE_INT
 # plan="turn": the worlds, sampled from the seat's view with the seeds 0..7, that must agree
 # on the seat's next view for the plan to go on (a step that reveals a card the view does not
 # show ends the plan there, even where the game names no chance event for it)

@@ -109,3 +109,30 @@ def test_a_rounded_seed_is_named_in_the_mismatch() -> None:
     assert problem["code"] == "history_mismatch"
     assert "2^53" in problem["detail"] and "doubles" in problem["detail"]
     assert problem["pointer"] == "/state/history/setup/seed"
+
+
+@pytest.mark.parametrize(
+    ("path", "extra"),
+    [("/v1/suggest", {"budget": {"iterations": 3}}), ("/v1/review", {"budget": {"iterations": 3}})],
+)
+def test_a_search_seed_is_one_every_client_reads_exactly(path: str, extra: dict[str, Any]) -> None:
+    """/v1/suggest and /v1/review echo their seed (`settings.seed`); they took seeds up to
+    2^63 - 1 and wrote them back as JSON numbers a doubles client rounds. The largest seed
+    they take is now 2^53 - 1, echoed exactly; one more is refused with a sentence that
+    says the range."""
+    client = DoublesClient()
+    state = client.http.post("/v1/games", json={"seats": 2, "seed": 3}).get_json()["state"]
+    option = state["pending"]["options"][0]
+    body: dict[str, Any] = {"state": state, **extra}
+    if path == "/v1/review":
+        after = client.http.post("/v1/resolve", json={"state": state, "decisions": [option]})
+        body = {"setup": {"seats": 2, "seed": 3}, "decisions": [option], **extra}
+        assert after.status_code == 200
+    r = client.http.post(path, json={**body, "seed": JSON_SAFE_INT})
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["settings"]["seed"] == JSON_SAFE_INT
+    assert js_round_trip(r.data)["settings"]["seed"] == JSON_SAFE_INT
+    refused = client.http.post(path, json={**body, "seed": JSON_SAFE_INT + 1})
+    assert 400 <= refused.status_code < 500
+    problem = refused.get_json()
+    assert problem["pointer"] == "/seed" and str(JSON_SAFE_INT) in json.dumps(problem)
