@@ -117,6 +117,16 @@ class SeatOrSeats(fields.Field):  # type: ignore[type-arg]
     MAX_SEATS - 1): `events_for` of POST /v1/resolve."""
 
     @staticmethod
+    def normal(value: Any) -> Any:
+        """`value` with each whole-number float as its integer: JSON Schema's integer, as for
+        every field of a request's envelope (docs/http.md)."""
+
+        def one(s: Any) -> Any:
+            return int(s) if type(s) is float and s.is_integer() else s
+
+        return [one(s) for s in value] if type(value) is list else one(value)
+
+    @staticmethod
     def accepts(value: Any) -> bool:
         seats = value if type(value) is list else [value]
         return (
@@ -126,6 +136,7 @@ class SeatOrSeats(fields.Field):  # type: ignore[type-arg]
         )
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        value = self.normal(value)
         if not self.accepts(value):
             raise ValidationError(self.wanted())
         return value
@@ -492,7 +503,7 @@ def _plain(field: fields.Field) -> Plain | None:  # type: ignore[type-arg]
     if kind is DecisionItem:
         return lambda x: (DecisionItem.accepts(x), x)
     if kind is SeatOrSeats:
-        return lambda x: (SeatOrSeats.accepts(x), x)
+        return lambda x: (SeatOrSeats.accepts(n := SeatOrSeats.normal(x)), n)
     return None
 
 

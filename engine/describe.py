@@ -55,7 +55,11 @@ def brief(v: Any) -> str:
     if isinstance(v, int):
         return str(v) if -(10**15) < v < 10**15 else msg("a huge integer")
     if isinstance(v, float):
-        return msg("a number with a fraction") if v == v else "NaN"
+        if v != v:
+            return "NaN"
+        # a whole number written as a float (2.0, or an integer beyond 64 bits, which the
+        # JSON reader gives as one) is shown as read: it has no fraction to speak of
+        return repr(v) if v.is_integer() else msg("a number with a fraction")
     if isinstance(v, dict):
         return msg("an object")
     if isinstance(v, list):

@@ -25,7 +25,8 @@ from engine.architectura.serialize import (
 )
 from engine.architectura.setup import check_fields
 from engine.architectura.setup import new_game as _new_game
-from engine.declared import Problems
+from engine.declared import Problems, is_int
+from engine.describe import brief
 from engine.errors import (
     IllegalDecision,
     InvalidState,
@@ -79,14 +80,14 @@ def require_decider(g: Game, seat: int | None = None, pointer: str = "/seat") ->
         raise IllegalDecision(
             "game_over", msg("The game is over: no decision can be made."), "A-3.7", pointer
         )
-    if seat is not None and seat != decider:
+    if seat is not None and (not is_int(seat) or seat != decider):  # 0.0 is no seat (as F-3)
         raise IllegalDecision(
             "not_your_decision",
             msg(
                 "This decision belongs to seat {seat} ({colour}), not seat {other}.",
                 seat=decider,
                 colour=g.colours[decider],
-                other=short_repr(seat),
+                other=brief(seat),
             ),
             "A-9",
             pointer,
