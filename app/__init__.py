@@ -22,6 +22,7 @@ from app.jsonio import json_response
 from app.limits import install_cors, install_rate_limit
 from app.logging import configure_logging, install_request_logging
 from app.metrics import install_metrics
+from app.query import install_query_check
 from app.settings import config_from_env
 from engine.compiled import build_of
 from engine.games import all_engines
@@ -135,6 +136,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     install_metrics(app)
     install_cors(app)
     install_rate_limit(app)
+    install_query_check(app)
 
     _register_blueprints(app)
 

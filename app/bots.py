@@ -22,6 +22,7 @@ from ai.service import DEFAULT_LEVEL
 from ai.tournament import MATCH_SEATS
 from app.errors import ApiError
 from app.jsonio import json_response
+from app.query import reads_query
 from app.review import REVIEW_LEVEL
 from engine.games import GAMES, unknown_game
 
@@ -127,6 +128,7 @@ def game_bots(game: str) -> dict[str, Any]:
 
 
 @bp.get("/bots")
+@reads_query("game")
 def bots_index() -> Response:
     """Every registered game's bots and levels (or one game's, `?game=`)."""
     wanted = request.args.get("game")

@@ -17,6 +17,7 @@ from app.endpoint import engine_errors, game_of, read_body
 from app.errors import ApiError, bounded, prefixed
 from app.i18n import answer_language, gettext, said_in, translate_prompt
 from app.jsonio import json_response
+from app.query import reads_query
 from app.replay import run_replay
 from app.seal import issue_state, require_dealt
 from engine.errors import MAX_PROBLEMS, EngineError, InvalidState, problem_count, short_repr
@@ -212,6 +213,7 @@ def _catalog_game() -> GameModule:
 
 
 @bp.get("/catalogs")
+@reads_query("game")
 def catalogs() -> Response:
     """The built-in catalogs of one game (`?game=`, Architectura by default)."""
     eng = _catalog_game()
@@ -221,6 +223,7 @@ def catalogs() -> Response:
 
 
 @bp.get("/catalogs/<catalog_id>")
+@reads_query("game")
 def catalog(catalog_id: str) -> Response:
     """One built-in catalog: its summary and the whole catalog document."""
     eng = _catalog_game()

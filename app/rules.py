@@ -24,6 +24,7 @@ from flask import Blueprint, Response, request
 from app.errors import ApiError
 from app.i18n import gettext, negotiate, said_in
 from app.jsonio import json_response
+from app.query import reads_query
 from engine.games import GAMES, info, unknown_game
 from engine.messages import msg
 
@@ -216,6 +217,7 @@ def _entries(prefix: str, lang: str) -> list[dict[str, Any]]:
 
 
 @bp.get("/rules")
+@reads_query("game")
 def rules_index() -> Response:
     """Every section, clause and ruling of each registered game, in the order of its pages."""
     wanted = request.args.get("game")

@@ -19,6 +19,7 @@ from marshmallow import fields, validate, validates_schema
 from app.endpoint import engine_errors, read_body
 from app.errors import ApiError, from_engine
 from app.i18n import gettext, negotiate
+from app.query import reads_query
 from app.render import LEGENDS, MAX_SVG_BYTES, RENDERERS
 from app.render.marks import last_events_field, marks
 from app.schemas import Envelope, _strict_int, exactly_one
@@ -191,6 +192,7 @@ def _svg(data: bytes, lang: str) -> Response:
 
 
 @bp.get("/legend")
+@reads_query("game")
 def legend() -> Response:
     """What every symbol of a game's pictures means, drawn as they are (SVG)."""
     game = request.args.get("game", "")

@@ -1,0 +1,68 @@
+"""Query strings read as strictly as bodies (docs/http.md): an endpoint declares the query
+parameters it reads (`@reads_query("game")`); any other, or one given twice, is a 400
+`invalid_request` naming it, as an unknown or duplicate field of a body is. Before, a
+misspelt `?gmae=` was ignored and the default game answered."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import Flask, request
+
+from app.errors import ApiError
+from app.schemas import unknown_field
+from engine.messages import msg
+
+F = TypeVar("F", bound=Callable[..., Any])
+ATTRIBUTE = "query_keys"
+
+
+def reads_query(*keys: str) -> Callable[[F], F]:
+    """Declare the query parameters a view reads."""
+
+    def mark(view: F) -> F:
+        setattr(view, ATTRIBUTE, frozenset(keys))
+        return view
+
+    return mark
+
+
+def query_problems(args: Any, known: frozenset[str]) -> list[dict[str, Any]]:
+    """One problem per query parameter `known` does not name or that is given more than once."""
+    problems: list[dict[str, Any]] = []
+    for key in args:
+        if key not in known:
+            detail = (
+                unknown_field(key, known)
+                if known
+                else msg("This request takes no query parameters.")
+            )
+            problems.append({"code": "unknown_field", "detail": detail, "pointer": f"/{key}"})
+        elif len(args.getlist(key)) > 1:
+            detail = msg(
+                "The query parameter {key} is given {count} times; give it once.",
+                key=repr(key),
+                count=len(args.getlist(key)),
+            )
+            problems.append({"code": "invalid_field", "detail": detail, "pointer": f"/{key}"})
+    return problems
+
+
+def install_query_check(app: Flask) -> None:
+    @app.before_request
+    def _check_query() -> None:
+        if not request.query_string or not request.path.startswith("/v1/"):
+            return  # the common case: one test of an empty bytes object
+        view = app.view_functions.get(request.endpoint or "")
+        if view is None:  # no route: the 404 or 405 says so
+            return
+        problems = query_problems(request.args, getattr(view, ATTRIBUTE, frozenset()))
+        if problems:
+            raise ApiError(
+                400,
+                "invalid_request",
+                msg("The query string names parameters this request does not read."),
+                problems[0]["pointer"],
+                problems=problems,
+            )
