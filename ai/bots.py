@@ -17,6 +17,7 @@ in `ai.mcts` and its evaluators in `ai.evaluators`; the names are re-exported he
 from __future__ import annotations
 
 import random
+import re
 
 from ai.base import (
     DEADLINE_CHECK_STEPS,
@@ -163,11 +164,11 @@ def make_bot(name: str, budget: Budget | None = None) -> Bot:
 
 def parse_budget(arg: str) -> Budget | None:
     """A spec's budget: `<n>it` (iterations) or `<n>ms` (time per decision); None otherwise."""
-    if arg.endswith("ms") and arg[:-2].isascii() and arg[:-2].isdigit():
-        return Budget(time_ms=int(arg[:-2]))
-    if arg.endswith("it") and arg[:-2].isascii() and arg[:-2].isdigit():
-        return Budget(iterations=int(arg[:-2]))
-    return None
+    m = re.fullmatch(r"([0-9]+)(it|ms)", arg)  # ASCII digits: str.isdigit takes "²" too
+    if m is None:
+        return None
+    n = int(m[1])
+    return Budget(time_ms=n) if m[2] == "ms" else Budget(iterations=n)
 
 
 def parse_bot_spec(spec: str) -> tuple[str, Bot]:

@@ -32,6 +32,7 @@ def query_problems(args: Any, known: frozenset[str]) -> list[dict[str, Any]]:
     """One problem per query parameter `known` does not name or that is given more than once."""
     problems: list[dict[str, Any]] = []
     for key in args:
+        count = len(args.getlist(key))
         if key not in known:
             detail = (
                 unknown_field(key, known)
@@ -39,11 +40,11 @@ def query_problems(args: Any, known: frozenset[str]) -> list[dict[str, Any]]:
                 else msg("This request takes no query parameters.")
             )
             problems.append({"code": "unknown_field", "detail": detail, "pointer": f"/{key}"})
-        elif len(args.getlist(key)) > 1:
+        elif count > 1:
             detail = msg(
                 "The query parameter {key} is given {count} times; give it once.",
                 key=repr(key),
-                count=len(args.getlist(key)),
+                count=count,
             )
             problems.append({"code": "invalid_field", "detail": detail, "pointer": f"/{key}"})
     return problems

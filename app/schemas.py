@@ -37,14 +37,18 @@ from engine.setup_fields import seeded
 UNKNOWN_FIELD = msg("Unknown field.")  # marshmallow's, for fields left unread
 
 
+def whole(value: Any) -> Any:
+    """`value`, or its integer when it is a whole-number float: JSON Schema's notion of an
+    integer (3.0 is 3), for the envelope's fields and a set-up's values alike."""
+    return int(value) if type(value) is float and value.is_integer() else value
+
+
 class JsonInteger(fields.Integer):
     """A JSON integer: a number without a fraction (JSON Schema counts 3.0 as an integer),
     never a boolean or a string."""
 
     def _validated(self, value: Any) -> int:
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        return super()._validated(value)
+        return super()._validated(whole(value))
 
 
 def _strict_int(**kwargs: Any) -> fields.Integer:
@@ -118,13 +122,8 @@ class SeatOrSeats(fields.Field):  # type: ignore[type-arg]
 
     @staticmethod
     def normal(value: Any) -> Any:
-        """`value` with each whole-number float as its integer: JSON Schema's integer, as for
-        every field of a request's envelope (docs/http.md)."""
-
-        def one(s: Any) -> Any:
-            return int(s) if type(s) is float and s.is_integer() else s
-
-        return [one(s) for s in value] if type(value) is list else one(value)
+        """`value` with each whole-number float as its integer (`whole`, docs/http.md)."""
+        return [whole(s) for s in value] if type(value) is list else whole(value)
 
     @staticmethod
     def accepts(value: Any) -> bool:
@@ -377,9 +376,7 @@ def load_setup(value: Any) -> dict[str, Any]:
         out.setdefault(k, v)
     # JSON Schema's notion of an integer, for a set-up's values as for the envelope's: 3.0
     # is 3 (in the state's history too)
-    for k in [k for k, v in out.items() if type(v) is float and v.is_integer()]:
-        out[k] = int(out[k])
-    return out
+    return {k: whole(v) for k, v in out.items()}
 
 
 class SetupField(fields.Field):  # type: ignore[type-arg]

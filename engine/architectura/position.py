@@ -219,8 +219,10 @@ def _read_city(text: str, n: int) -> tuple[list[list[list[dict[str, Any]]]], lis
         row: list[list[dict[str, Any]]] = []
         for cell in street.split(","):
             if _EMPTY_RUN.fullmatch(cell):
-                _check_street_length(st, len(row) + int(cell))
-                row.extend([] for _ in range(int(cell)))
+                run = int(cell)
+                if len(row) + run > BLOCKS:  # refused before it is laid out: a city's reading
+                    raise _street_length(st, len(row) + run)  # costs its text, not its numbers
+                row.extend([] for _ in range(run))
                 continue
             if f := _FOUNTAIN.match(cell):
                 fountains.append({"cell": [st + 1, len(row) + 1], "seat": int(f[1])})
@@ -267,13 +269,6 @@ def _street_length(st: int, count: int) -> EngineError:
         ),
         f"/city/{st}",
     )
-
-
-def _check_street_length(st: int, count: int) -> None:
-    """A run of empty cells is refused before it is laid out when it overruns the street:
-    the cost of reading a city stays that of its text, not of the numbers in it."""
-    if count > BLOCKS:
-        raise _street_length(st, count)
 
 
 def _place_the_rest(seat: dict[str, Any], where: str, city: list[Any]) -> None:
