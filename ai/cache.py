@@ -161,7 +161,9 @@ class _Outage:
 
     def failed(self, operation: str, exc: Exception) -> None:
         with self._lock:
-            self.detail = f"redis {self.what} ({type(exc).__name__}: {exc})"
+            # /readyz shows it to anyone: the error's class, not its text (which names the
+            # store's address); the log line below keeps the whole error
+            self.detail = f"redis {self.what} ({type(exc).__name__})"
             if not self.down:
                 log.warning(
                     "position cache: Redis %s; suggestions continue %s",

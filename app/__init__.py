@@ -163,7 +163,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 name, ok, detail = check()
             except Exception as e:  # a broken check is reported, never a 500
                 name = getattr(check, "__name__", "check")
-                ok, detail = False, f"the check raised {type(e).__name__}: {e}"
+                getLogger("app").warning("readiness check %s raised", name, exc_info=True)
+                ok, detail = False, f"the check raised {type(e).__name__}"  # text: in the log
             checks[str(name)] = {"ok": bool(ok), "detail": str(detail)}
             unready = unready or (not ok and getattr(check, "critical", False))
         engines = engine_builds()

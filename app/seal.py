@@ -12,10 +12,14 @@ Options, each needing the secret:
 - `STATE_ENCRYPT`: the whole state travels as `{"game", "sealed", "seal"}`, where `sealed` is
   a Fernet token (AES-128-CBC + HMAC-SHA256, `cryptography`) of the state, with a key derived
   from the secret by HKDF-SHA256. Nothing but the game id is readable by the holder.
-- `STATE_ANTI_ROLLBACK` (with `REDIS_URL`): a `lineage` {"id", "seq"} inside the sealed part;
-  Redis keeps the highest `seq` issued per game id, and a state can be advanced only once:
-  advancing an older state (a rollback, a fork) is a 409 `stale_state`. Reading an older state
-  stays allowed: it shows nothing its holder did not already have.
+- `STATE_ANTI_ROLLBACK` (with `REDIS_URL`): a dealt game's line of play is its `history`
+  (its set-up and every decision since): a `lineage` {"id", "seq"} inside the sealed part names
+  it (the id a keyed digest of the set-up, `seq` the decisions applied), and Redis keeps the
+  head of each game's line (its `seq` and a keyed digest of the whole history). A state is
+  advanced only from the head: advancing an older state or another line of the same set-up
+  (a rollback, a fork, a game rebuilt from its set-up) is a 409 `stale_state`; the same
+  decisions again give the same successor, so a lost answer can be asked for again. Reading
+  an older state stays allowed: it shows nothing its holder did not already have.
 - `STATE_PLAY_COMPOSED`: a seal means "dealt and played by the rules", so a state composed
   from a position (app/history.py, `composed`) cannot be advanced (403 `composed_state`,
   `require_dealt`) unless this is set, for a deployment that serves puzzles or analysis.
@@ -35,10 +39,11 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
 from collections.abc import Iterable
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 import orjson
@@ -63,6 +68,12 @@ SEAL = "seal"  # the MAC, top level of every issued state
 SEALED = "sealed"  # the Fernet token of an encrypted state
 LINEAGE = "lineage"  # {"id", "seq"} for anti-rollback, inside the sealed part
 SEAL_PREFIX = "v1."  # the format of the seal, so that a later one can be told apart
+# a seal as the service writes it: the prefix and the MAC's 32 bytes in unpadded URL-safe
+# base64; anything else (padding, the standard alphabet, stray characters that a lenient
+# base64 decoder would skip) is refused before the MAC is checked: one state, one seal
+SEAL_FORMAT = re.compile(r"v1\.[A-Za-z0-9_-]{43}")
+LINEAGE_SALT = b"referee/lineage/v1"  # domain separation of the lineage digests' key
+LINEAGE_ID = re.compile(r"[0-9a-f]{32}")
 SIGNER_SALT = b"referee/state-seal/v1"  # domain separation of the MAC key
 HKDF_INFO = b"referee/state-encrypt/v1"  # ... and of the encryption key
 MIN_SECRET_CHARS = 32
@@ -71,13 +82,23 @@ REDIS_TIMEOUT_S = 1.0
 RETRY_AFTER_S = "5"
 SORTED = orjson.OPT_SORT_KEYS
 
-# Redis: record `seq` as the highest issued for the game unless one as high or higher was
-# already issued (another answer derived from the same state won the race): atomic.
+# Redis, atomic. A dealt game (its line's head known, "seq:digest"): move the head from the
+# parent's (ARGV[1]) to the successor's (ARGV[2]) unless it is elsewhere; the successor's own
+# head again is a retry of the same decisions, which computes the same state. A successor
+# without a history (composed; ARGV[2] empty): record `seq` (ARGV[3]) as the highest issued
+# unless one as high was. Returns false when done, else what is recorded.
 _ADVANCE_LUA = """
-local h = tonumber(redis.call('GET', KEYS[1]))
-if h and h >= tonumber(ARGV[1]) then return h end
-redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-return -1
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  if ARGV[2] == '' then
+    local h = tonumber(string.match(cur, '^%d+'))
+    if h == nil or h >= tonumber(ARGV[3]) then return cur end
+  elseif cur ~= ARGV[1] and cur ~= ARGV[2] then
+    return cur
+  end
+end
+redis.call('SET', KEYS[1], ARGV[2] == '' and ARGV[3] or ARGV[2], 'EX', ARGV[4])
+return false
 """
 
 
@@ -115,13 +136,21 @@ def hidden_while_running() -> ApiError:
 
 @dataclass(frozen=True)
 class Lineage:
-    """A game's identity and the position of one state in it (anti-rollback)."""
+    """A game's identity and the position of one state in it (anti-rollback): for a dealt
+    game, derived from its history (`Sealer.lineage_of`: `head` a digest of it); for a
+    composed one, a random id numbered from 0, without a head."""
 
     id: str
     seq: int
+    head: str | None = None  # derived, never written: the history it digests is in the state
+    carried: bool = False  # the state carried one (an instance without the guard carries it on)
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "seq": self.seq}
+
+    def record(self) -> str:
+        """How Redis records this state as its line's head ("" without one)."""
+        return f"{self.seq}:{self.head}" if self.head is not None else ""
 
 
 class RollbackGuard:
@@ -151,32 +180,35 @@ class RollbackGuard:
             headers={"Retry-After": RETRY_AFTER_S},
         )
 
-    def advance(self, game_id: str, seq: int) -> int | None:
-        """Record `seq` as issued; None when done, else the higher sequence already issued."""
+    def advance(self, before: Lineage, after: Lineage) -> None:
+        """Record `after` as issued from `before` (module doc; `_ADVANCE_LUA`); a 409
+        `stale_state` when the game's line has gone elsewhere."""
+        args: list[str | int] = [before.record(), after.record(), after.seq, self.ttl_s]
         try:
-            got = int(
-                cast(int, self._advance(keys=[ROLLBACK_PREFIX + game_id], args=[seq, self.ttl_s]))
-            )
+            got = self._advance(keys=[ROLLBACK_PREFIX + after.id], args=args)
         except redis.RedisError as e:
             raise self._unavailable(e) from None
         if self._down:
             self._down = False
             log.warning("anti-rollback store available again")
-        return None if got < 0 else got
+        if got is not None:
+            head = (got.decode() if isinstance(got, bytes) else str(got)).partition(":")[0]
+            raise stale(before.seq, int(head) if head.isdecimal() else before.seq)
 
     def check(self) -> tuple[str, bool, str]:
         try:
             self._client.ping()
         except redis.RedisError as e:
-            return "anti_rollback", False, f"redis unavailable ({type(e).__name__}: {e})"
+            # the error's class only: its text names the store's address (an open endpoint)
+            return "anti_rollback", False, f"redis unavailable ({type(e).__name__})"
         return "anti_rollback", True, "redis: connected"
 
 
 def stale(seq: int, highest: int) -> ApiError:
-    return ApiError(
-        409,
-        "stale_state",
-        msg(
+    """409 `stale_state`: the game has gone further (`highest`, the decisions its head has
+    applied), or, as far or less far, along another line (a fork of a rebuilt game)."""
+    if highest > seq:
+        detail = msg(
             (
                 "This state has already been played on: the service has issued state "
                 "{highest} of this game, and this is state {seq}. Continue from the latest "
@@ -184,9 +216,17 @@ def stale(seq: int, highest: int) -> ApiError:
             ),
             highest=highest,
             seq=seq,
-        ),
-        "/state",
-    )
+        )
+    else:
+        detail = msg(
+            (
+                "This state is not on its game's line of play: the service has issued state "
+                "{highest} of this game by other decisions (a game rebuilt from its set-up "
+                "continues the same game). Continue from the latest state."
+            ),
+            highest=highest,
+        )
+    return ApiError(409, "stale_state", detail, "/state")
 
 
 def _fernet_key(secret: str) -> bytes:
@@ -252,6 +292,9 @@ class Sealer:
         self._fernet = MultiFernet([Fernet(_fernet_key(k)) for k in reversed(keys)])
         self.encrypt = encrypt
         self.guard = guard
+        # the lineage digests' key: the current secret's, so that a game's Redis key and head
+        # say nothing of its set-up (its seed) to whoever reads the store
+        self._lineage_key = hmac.digest(secret.encode("utf-8"), LINEAGE_SALT, "sha256")
         self.play_composed = play_composed
 
     def seal(self, document: dict[str, Any]) -> dict[str, Any]:
@@ -298,21 +341,61 @@ class Sealer:
             )
         rest = {k: v for k, v in document.items() if k != SEAL}
         if not (
-            isinstance(seal, str) and seal.startswith(SEAL_PREFIX) and self._verifies(rest, seal)
+            isinstance(seal, str)
+            and SEAL_FORMAT.fullmatch(seal) is not None
+            and self._verifies(rest, seal)
         ):
             raise tampered(
                 msg(
                     "The state does not match its seal: it was changed after the service issued "
-                    "it, or it was sealed with a secret this service no longer accepts."
+                    "it, or it was sealed with a secret this service no longer accepts. Send back "
+                    "the latest state the service returned, unchanged."
                 )
             )
         if SEALED in rest:
             rest = self._decrypt(rest[SEALED])
-        raw_lineage = rest.pop(LINEAGE, None)
-        lineage = None
-        if isinstance(raw_lineage, dict):  # authentic: we wrote it (its shape is ours)
-            lineage = Lineage(str(raw_lineage["id"]), int(raw_lineage["seq"]))
+        lineage = self._lineage_in(rest.pop(LINEAGE, None), rest.get(history.HISTORY))
         return rest, lineage
+
+    def _lineage_in(self, written: Any, hist: Any) -> Lineage | None:
+        """An opened state's lineage: a dealt game's derived from its history (authentic: the
+        seal covers it), whatever the state says; else the one written on it, of the shape
+        the service writes (a secret's holder could seal another: refused, not a 500)."""
+        if written is None and self.guard is None:
+            return None  # nothing to carry on, nothing to claim: no digest to compute
+        dealt = isinstance(hist, dict) and isinstance(hist.get("setup"), dict)
+        if dealt and isinstance(hist.get("decisions"), list):
+            derived = self.lineage_of(hist)
+            return replace(derived, carried=written is not None)
+        if written is None:
+            return None
+        if (
+            isinstance(written, dict)
+            and written.keys() == {"id", "seq"}
+            and isinstance(written["id"], str)
+            and LINEAGE_ID.fullmatch(written["id"]) is not None
+            and type(written["seq"]) is int
+            and 0 <= written["seq"] < 2**53
+        ):
+            return Lineage(written["id"], written["seq"], carried=True)
+        raise tampered(
+            msg(
+                "The state's lineage is not one the service writes. Send back the state "
+                "exactly as the service returned it."
+            )
+        )
+
+    def lineage_of(self, hist: dict[str, Any]) -> Lineage:
+        """A dealt game's lineage, a function of its history (app/history.py): the id a keyed
+        digest of its set-up (the same set-up is the same game, however rebuilt), `seq` its
+        decisions, `head` a keyed digest of the whole history (the line of play)."""
+        setup = _payload(hist["setup"])
+        whole = _payload(hist)
+        return Lineage(
+            hmac.digest(self._lineage_key, b"setup:" + setup, "sha256").hex()[:32],
+            len(hist["decisions"]),
+            hmac.digest(self._lineage_key, b"history:" + whole, "sha256").hex()[:32],
+        )
 
     def _verifies(self, rest: dict[str, Any], seal: str) -> bool:
         """Whether `seal` is the MAC of `rest`'s canonical JSON. Tried first on orjson's
@@ -338,11 +421,18 @@ class Sealer:
             raise tampered(
                 msg(
                     "The state's encrypted part cannot be decrypted with the secrets this "
-                    "service accepts."
+                    "service accepts. Send back the latest state the service returned, "
+                    "unchanged; a game sealed with a retired secret is rebuilt from its record "
+                    "(POST /v1/replay)."
                 )
             ) from None
         if not isinstance(inner, dict):  # pragma: no cover - we only encrypt objects
-            raise tampered(msg("The state's encrypted part is not a state."))
+            raise tampered(
+                msg(
+                    "The state's encrypted part is not a state. Send back the state exactly as "
+                    "the service returned it."
+                )
+            )
         return inner
 
 
@@ -452,21 +542,26 @@ def issue_state(
 ) -> dict[str, Any] | Written:
     """A state to answer: its origin written on it (app/history.py: the seal covers it,
     encryption hides it), then sealed (and encrypted, with a lineage) as configured. A state
-    derived from the request's state (`parent`) continues its lineage; any other starts one.
-    With anti-rollback, the new sequence number is claimed atomically: of two answers derived
-    from the same state, only the first is issued (the second is a 409)."""
+    derived from the request's state (`parent`) continues its lineage (a dealt one's is its
+    history's, `Sealer.lineage_of`, so a game rebuilt from its set-up continues it too). With
+    anti-rollback, the successor is claimed atomically as its line's head: of two answers
+    derived from the same state by different decisions, only the first is issued (the second
+    is a 409); the same decisions again answer the same state."""
     state = history.attach(state, origin)
     sealer = _sealer()
     if sealer is None:
         return state
+    before = parent.lineage if parent is not None else None
     lineage = None
-    if sealer.guard is not None:
-        before = parent.lineage if parent is not None else None
-        if before is None:
-            lineage = Lineage(secrets.token_hex(16), 0)  # a new game: nothing to claim
-        else:
-            lineage = Lineage(before.id, before.seq + 1)
-            higher = sealer.guard.advance(lineage.id, lineage.seq)
-            if higher is not None:
-                raise stale(before.seq, higher)
+    if origin.history is not None:  # dealt: its lineage is its history's
+        if sealer.guard is not None or (before is not None and before.carried):
+            lineage = sealer.lineage_of(origin.history)
+    elif before is not None:  # composed (or past the history's limit): numbered on
+        lineage = Lineage(before.id, before.seq + 1)
+    elif sealer.guard is not None:
+        lineage = Lineage(secrets.token_hex(16), 0)  # a new composed game: nothing to claim
+    # an instance without the guard carries a lineage on unclaimed: a guarded one still sees
+    # where the state stands (a dealt one's is its history anyway)
+    if sealer.guard is not None and before is not None and lineage is not None:
+        sealer.guard.advance(before, lineage)
     return sealer.issue(state, lineage)

@@ -166,6 +166,21 @@ def test_every_reader_refuses_a_missing_or_wrong_seal(
         "not a string": {**state, "seal": 12},
         "empty": {**state, "seal": ""},
         "a field added": {**state, "extra": 1},
+        # the same MAC spelled otherwise: one state has one seal (a lenient base64 decoder
+        # skips what it cannot read and stops at padding)
+        "a zero-width space inside": {
+            **state,
+            "seal": state["seal"][:9] + "\u200b" + state["seal"][9:],
+        },
+        "an accented letter inside": {**state, "seal": state["seal"][:9] + "é" + state["seal"][9:]},
+        "padding and more after it": {**state, "seal": state["seal"] + "==AAAA"},
+        "padding": {**state, "seal": state["seal"] + "="},
+        "the standard alphabet": {
+            **state,
+            "seal": state["seal"].replace("-", "+").replace("_", "/")
+            if {"-", "_"} & set(state["seal"])
+            else state["seal"][:-1] + "+",
+        },
     }
     for name, forged in forgeries.items():
         for path, body in state_bodies(forged, seat):
@@ -519,13 +534,8 @@ def test_encryption_with_rotated_secrets(encrypted: Any) -> None:
 
 
 def guarded_app(url: str, **extra: Any) -> Any:
-    return make_app(
-        STATE_SECRET=SECRET,
-        STATE_ANTI_ROLLBACK=True,
-        REDIS_URL=url,
-        STATE_ROLLBACK_TTL_S=600,
-        **extra,
-    )
+    settings = {"STATE_SECRET": SECRET, "STATE_ROLLBACK_TTL_S": 600, **extra}
+    return make_app(STATE_ANTI_ROLLBACK=True, REDIS_URL=url, **settings)
 
 
 def stale(resp: Any) -> None:
@@ -542,18 +552,22 @@ def test_a_state_already_played_on_cannot_be_played_again(
     redis_server: RedisServer, game: str
 ) -> None:
     client = guarded_app(redis_server.url).test_client()
-    s0 = ok(post(client, "/v1/games", setup_for(game)))["state"]
+    s0 = ok(post(client, "/v1/games", setup_for(game, 101)))["state"]
     assert s0["lineage"]["seq"] == 0 and len(s0["lineage"]["id"]) == 32
     moves = ok(post(client, "/v1/legal-moves", {"state": s0}))
-    s1 = ok(post(client, "/v1/resolve", {"state": s0, "decisions": moves["options"][:1]}))["state"]
+    assert len(moves["options"]) > 1
+    first = post(client, "/v1/resolve", {"state": s0, "decisions": moves["options"][:1]})
+    s1 = ok(first)["state"]
     assert s1["lineage"] == {"id": s0["lineage"]["id"], "seq": 1}
 
-    # going back to s0 to play differently (or the same again): the rollback the guard stops
+    # going back to s0 to play differently: the rollback the guard stops
     seat = s0["pending"]["seat"]
-    for decisions in (moves["options"][-1:], moves["options"][:1]):
-        stale(post(client, "/v1/resolve", {"state": s0, "decisions": decisions}))
-        stale(post(client, "/v1/replay", {"state": s0, "decisions": decisions}))
+    stale(post(client, "/v1/resolve", {"state": s0, "decisions": moves["options"][-1:]}))
+    stale(post(client, "/v1/replay", {"state": s0, "decisions": moves["options"][-1:]}))
     stale(post(client, "/v1/replay", {"state": s0, "decisions": []}))
+    # the same decision again (a lost answer asked for again) answers the same state
+    again = post(client, "/v1/resolve", {"state": s0, "decisions": moves["options"][:1]})
+    assert again.status_code == 200 and again.data == first.data
     # reading s0 stays allowed: it shows nothing its holder did not have
     for path, body in state_bodies(s0, seat):
         if path not in ADVANCE:
@@ -561,8 +575,8 @@ def test_a_state_already_played_on_cannot_be_played_again(
 
     illegal = post(client, "/v1/resolve", {"state": s1, "decisions": [{"type": "pass", "seat": 9}]})
     assert illegal.status_code == 422  # a refused move issues nothing and burns nothing
-    s2 = ok(post(client, "/v1/replay", {"state": s1, "decisions": []}))["state"]
-    assert s2["lineage"]["seq"] == 2
+    s2 = ok(post(client, "/v1/resolve", {"state": s1, "decisions": [s1_option(client, s1)]}))
+    assert s2["state"]["lineage"]["seq"] == 2
     stale(post(client, "/v1/replay", {"state": s1, "decisions": []}))
     # the lineage is sealed like the rest: a client cannot renumber a state
     renumbered = {**s1, "lineage": {**s1["lineage"], "seq": 9}}
@@ -570,38 +584,110 @@ def test_a_state_already_played_on_cannot_be_played_again(
 
     raw = redis.Redis.from_url(redis_server.url)
     key = ROLLBACK_PREFIX + s0["lineage"]["id"]
-    assert int(raw.get(key)) == 2 and 0 < raw.ttl(key) <= 600
+    assert raw.get(key).startswith(b"2:") and 0 < raw.ttl(key) <= 600
+    # keyed by the secret: the store's keys say nothing of a set-up (its seed) to its readers
+    elsewhere = guarded_app(redis_server.url, STATE_SECRET=SECRET2).test_client()
+    assert (
+        ok(post(elsewhere, "/v1/games", setup_for(game, 101)))["state"]["lineage"]["id"] not in key
+    )
     raw.close()
-    # a new game (even with the same set-up) is another lineage
-    other = ok(post(client, "/v1/games", setup_for(game)))["state"]
-    assert other["lineage"]["id"] != s0["lineage"]["id"]
+    # a new game with the same set-up is the same game: playing it differently is a fork
+    other = ok(post(client, "/v1/games", setup_for(game, 101)))["state"]
+    assert other["lineage"] == s0["lineage"]
+    stale(post(client, "/v1/resolve", {"state": other, "decisions": moves["options"][-1:]}))
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_game_rebuilt_from_its_setup_continues_its_lineage(
+    redis_server: RedisServer, game: str
+) -> None:
+    """A sealed state carries its set-up (seed included) in its history: rebuilding the game
+    from it (/v1/replay from a set-up) to go back and play differently is a fork like any
+    other; rebuilding it to its latest state (a lost answer) continues it."""
+    client = guarded_app(redis_server.url).test_client()
+    s0 = ok(post(client, "/v1/games", setup_for(game, 102)))["state"]
+    options = ok(post(client, "/v1/legal-moves", {"state": s0}))["options"]
+    s1 = ok(post(client, "/v1/resolve", {"state": s0, "decisions": options[:1]}))["state"]
+    setup, log = s1["history"]["setup"], s1["history"]["decisions"]
+    rebuilt = ok(post(client, "/v1/replay", {"setup": setup, "decisions": []}))["state"]
+    assert rebuilt["lineage"] == s0["lineage"]  # the old state, still readable
+    for path in ADVANCE:
+        stale(post(client, path, {"state": rebuilt, "decisions": options[-1:]}))
+    # as far as the game, by another decision: not on its line
+    forked = ok(post(client, "/v1/replay", {"setup": setup, "decisions": options[-1:]}))["state"]
+    assert forked["lineage"] == s1["lineage"] and forked["seal"] != s1["seal"]
+    problem = post(
+        client, "/v1/resolve", {"state": forked, "decisions": [s1_option(client, forked)]}
+    )
+    stale(problem)
+    assert "rebuilt from its set-up" in problem.get_json()["detail"]
+    latest = ok(post(client, "/v1/replay", {"setup": setup, "decisions": log}))["state"]
+    assert latest["lineage"] == s1["lineage"]
+    ok(post(client, "/v1/resolve", {"state": latest, "decisions": [s1_option(client, latest)]}))
 
 
 def test_two_answers_from_one_state_only_the_first_is_issued(redis_server: RedisServer) -> None:
-    """Two instances sharing Redis: of two requests that advance the same state, only the
-    first is answered, whichever instance gets the second (the race a fork would use)."""
+    """Two instances sharing Redis: of two requests that advance the same state differently,
+    only the first is answered, whichever instance gets the second (the race a fork would
+    use); the same decision again is the same state, from either."""
     a = guarded_app(redis_server.url).test_client()
     b = guarded_app(redis_server.url).test_client()
-    s0 = ok(post(a, "/v1/games", {"seats": 2, "seed": 8}))["state"]
+    s0 = ok(post(a, "/v1/games", {"seats": 2, "seed": 103}))["state"]
     options = ok(post(a, "/v1/legal-moves", {"state": s0}))["options"]
-    ok(post(a, "/v1/resolve", {"state": s0, "decisions": options[:1]}))
+    first = post(a, "/v1/resolve", {"state": s0, "decisions": options[:1]})
     stale(post(b, "/v1/resolve", {"state": s0, "decisions": options[1:2]}))
     stale(post(b, "/v1/replay", {"state": s0, "decisions": options[1:2]}))
+    assert post(b, "/v1/resolve", {"state": s0, "decisions": options[:1]}).data == first.data
 
 
 def test_a_sealed_state_without_lineage_starts_one(redis_server: RedisServer, sealed: Any) -> None:
-    """States sealed before anti-rollback was turned on carry no lineage: accepted, and the
-    answer starts one (rotate the secret to refuse them instead, docs/trust.md)."""
+    """States sealed without anti-rollback carry no lineage: accepted, and the answer
+    carries the one their history names."""
     client = guarded_app(redis_server.url).test_client()
-    old = ok(post(sealed, "/v1/games", {"seats": 2, "seed": 8}))["state"]
+    old = ok(post(sealed, "/v1/games", {"seats": 2, "seed": 104}))["state"]
     assert "lineage" not in old
     out = ok(post(client, "/v1/replay", {"state": old, "decisions": []}))["state"]
     assert out["lineage"]["seq"] == 0
 
 
+def test_an_instance_without_the_guard_does_not_launder_an_old_state(
+    redis_server: RedisServer,
+) -> None:
+    """A fleet where one instance has the secret but not anti-rollback (a rolling roll-out):
+    an old state advanced there, or replayed there to drop its lineage, is still not on its
+    game's line for the guarded instances."""
+    guarded = guarded_app(redis_server.url).test_client()
+    unguarded = make_app(STATE_SECRET=SECRET).test_client()
+    s0 = ok(post(guarded, "/v1/games", {"seats": 2, "seed": 105}))["state"]
+    options = ok(post(guarded, "/v1/legal-moves", {"state": s0}))["options"]
+    ok(post(guarded, "/v1/resolve", {"state": s0, "decisions": options[:1]}))
+    forked = ok(post(unguarded, "/v1/resolve", {"state": s0, "decisions": options[-1:]}))
+    assert forked["state"]["lineage"]["id"] == s0["lineage"]["id"]  # carried on, unclaimed
+    copied = ok(post(unguarded, "/v1/replay", {"state": s0, "decisions": []}))["state"]
+    for state, decisions in ((forked["state"], None), (copied, options[-1:])):
+        body = {"state": state, "decisions": decisions or [s1_option(guarded, state)]}
+        stale(post(guarded, "/v1/resolve", body))
+
+
+def test_a_lineage_the_service_never_writes_is_refused(redis_server: RedisServer) -> None:
+    """Only a holder of the secret can seal a lineage; a malformed one is still a 422, not a
+    500 (a composed state's lineage is the one read from the state)."""
+    client = guarded_app(redis_server.url, STATE_PLAY_COMPOSED=True).test_client()
+    sealer = client.application.extensions["state_seal"]
+    s0 = ok(post(client, "/v1/games", {"seats": 2, "seed": 106}))["state"]
+    position = ok(post(client, "/v1/position", {"state": s0}))["position"]
+    composed = ok(post(client, "/v1/position", {"position": position}))
+    base = {k: v for k, v in composed["state"].items() if k != "seal"}
+    for bad in ({"id": "x", "seq": 1}, {"id": "0" * 32, "seq": "x"}, {"id": "0" * 32}, [1]):
+        forged = sealer.seal({**base, "lineage": bad})
+        for path, extra in (("/v1/legal-moves", {}), ("/v1/resolve", {"decisions": [{}]})):
+            problem = post(client, path, {"state": forged, **extra})
+            assert (problem.status_code, problem.get_json()["code"]) == (422, "state_tampered")
+
+
 def test_encrypted_and_guarded(redis_server: RedisServer) -> None:
     client = guarded_app(redis_server.url, STATE_ENCRYPT=True).test_client()
-    s0 = ok(post(client, "/v1/games", {"seats": 2, "seed": 8}))["state"]
+    s0 = ok(post(client, "/v1/games", {"seats": 2, "seed": 107}))["state"]
     assert set(s0) == {"game", "sealed", "seal"}  # the lineage travels encrypted too
     options = ok(post(client, "/v1/legal-moves", {"state": s0}))["options"]
     s1 = ok(post(client, "/v1/resolve", {"state": s0, "decisions": options[:1]}))["state"]
@@ -614,29 +700,36 @@ def s1_option(client: Any, state: dict[str, Any]) -> dict[str, Any]:
     return option
 
 
-def test_without_redis_moves_fail_closed_and_reads_go_on(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
+def test_without_redis_moves_fail_closed_and_reads_go_on() -> None:
     server = RedisServer()
     server.start()
     client = guarded_app(server.url).test_client()
-    s0 = ok(post(client, "/v1/games", {"seats": 2, "seed": 8}))["state"]
+    s0 = ok(post(client, "/v1/games", {"seats": 2, "seed": 108}))["state"]
     assert client.get("/readyz").get_json()["checks"]["anti_rollback"]["ok"] is True
     server.kill()
-    caplog.set_level(logging.WARNING, logger="app.seal")
+    # read at the logger itself: the app's loggers do not propagate to pytest's root handler
+    logged: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = logged.append  # type: ignore[method-assign]
+    logging.getLogger("app.seal").addHandler(handler)
     for path in (*ADVANCE, *ADVANCE):
         r = post(client, path, {"state": s0, "decisions": [s1_option(client, s0)]})
         assert r.status_code == 503 and r.get_json()["code"] == "anti_rollback_unavailable"
         assert r.headers["Retry-After"] == "5"
         check_response("POST", path, r)
-    assert len([r for r in caplog.records if r.name == "app.seal"]) == 1  # once per outage
+    logging.getLogger("app.seal").removeHandler(handler)
+    assert len(logged) == 1  # once per outage
     for path, body in state_bodies(s0, s0["pending"]["seat"]):
         if path not in ADVANCE:
             ok(post(client, path, body))
     ready = client.get("/readyz")  # degraded, still in service: every read answers
     assert ready.status_code == 200 and ready.get_json()["status"] == "degraded"
     assert ready.get_json()["checks"]["anti_rollback"]["ok"] is False
-    ok(post(client, "/v1/games", {"seats": 2, "seed": 8}))  # a new game needs no history
+    # an open endpoint: it says the store is down, not where the store is
+    address = server.url.split("//")[1].split("/")[0]
+    assert address not in ready.get_data(as_text=True)
+    assert address.split(":")[1] not in ready.get_data(as_text=True)
+    ok(post(client, "/v1/games", {"seats": 2, "seed": 108}))  # a new game needs no history
 
 
 def http_post(base: str, path: str, body: Any) -> tuple[int, dict[str, Any]]:

@@ -407,7 +407,8 @@ def test_the_extractor_finds_messages_however_they_are_written() -> None:
         "Cell [{street}, {block}] is empty and the cell to its left is empty.",  # returned
         "{text} is not a decision in notation: {why} (e.g. buy:PR01, SP09@0,-1r0, PE05, "
         "convert:PE03>SP09, clone:CO01>SP09, pass).",  # _refuse(text, why, pointer)
-        "The state's encrypted part is not a state.",  # seal.tampered(detail)
+        "The state's encrypted part is not a state. Send back the state exactly as the service "
+        "returned it.",  # seal.tampered(detail)
         "Not a valid integer.",  # marshmallow's, for the app's integer fields
         "Must be one of: {choices}.",  # a validator's
         "{where}: {why}",  # a 400's detail, app.errors.from_validation

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+import redis
 from http_support import ROOT, check_response, make_app, ok, post, spec
 
 from ai.queue import local_workers
@@ -145,8 +146,16 @@ def any_seat(client: Any, game: str) -> bool:
 def rebuild(client: Any, game: str) -> bool:
     state = start(client, game)
     again = ok(post(client, "/v1/replay", {"setup": setup_for(game), "decisions": []}))["state"]
-    same = options(client, again) == options(client, state)
-    return same and resolve(client, again, options(client, again)[0]).status_code == 200
+    return bool(options(client, again) == options(client, state))
+
+
+def rebuild_and_fork(client: Any, game: str) -> bool:
+    """The set-up a sealed state carries (or the seed the client knows) rebuilds its game
+    after it moved on, and the rebuilt game is played on differently: a second future."""
+    moves = options(client, start(client, game))
+    ok(resolve(client, start(client, game), moves[0]))
+    again = ok(post(client, "/v1/replay", {"setup": setup_for(game), "decisions": []}))["state"]
+    return bool(resolve(client, again, moves[-1]).status_code == 200)
 
 
 def compose(client: Any, game: str) -> bool:
@@ -174,6 +183,9 @@ ATTEMPTS: dict[str, Callable[[Any, str], bool]] = {
     "read hands, deck orders and the generator in the state it holds": read_held,
     "ask the service for any seat's view, or play for any seat": any_seat,
     "rebuild a game whose set-up (seed) it knows, and explore it": rebuild,
+    "rebuild its game from the set-up after the game moved on, and play it differently": (
+        rebuild_and_fork
+    ),
     "build a playable state from a position it wrote": compose,
     "read a running game's set-up or deck order through another endpoint": read_running,
 }
@@ -203,6 +215,13 @@ def config(column: str, redis_url: str) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def clients(redis_server: RedisServer) -> dict[str, Any]:
     return {c: make_app(**config(c, redis_server.url)).test_client() for c in COLUMNS}
+
+
+@pytest.fixture(autouse=True)
+def forgotten_games(redis_server: RedisServer) -> None:
+    """Each attempt on a store that knows no game: with anti-rollback, a set-up is one game,
+    and every attempt here deals the same one (SEED)."""
+    redis.Redis.from_url(redis_server.url).flushall()
 
 
 def test_the_summary_table_is_the_one_tried_here() -> None:
