@@ -380,6 +380,23 @@ def _rest_of_turn(
     return steps, not _planning(eng, g, seat, turn_number)
 
 
+def as_view_request(body: dict[str, Any]) -> dict[str, Any]:
+    """A /v1/suggest body (checked: `suggest_request` read it) whose `state` is replaced by
+    the view of the seat it asks for: what a background job is queued with, so that the
+    queue (Redis) never holds a state's hidden cards, its seed or its generator. A view and
+    its state get the same answer (module doc): the search reads nothing else."""
+    if "state" not in body:
+        return body
+    eng = engine_for_state(body["state"])
+    catalog = body.get("catalog")
+    g = eng.load(body["state"], eng.get_catalog(catalog) if catalog is not None else None)
+    seat = body.get("seat")
+    if seat is None:
+        seat = eng.require_decider(g, None, "/state/pending")
+    rest = {k: v for k, v in body.items() if k != "state"}
+    return {**rest, "seat": seat, "view": eng.game_view(g, seat)}
+
+
 def suggest_request(
     body: dict[str, Any],
     *,

@@ -8,6 +8,7 @@ worker is noticed in about 3 s (RQ's defaults: 30 s and 60 s)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -18,6 +19,7 @@ import pytest
 from ai_support import midgame
 from http_support import check_response
 
+from ai import taskqueue as jobq
 from ai.queue import local_workers
 from ai.redis_server import RedisServer, free_port
 
@@ -76,7 +78,11 @@ def test_a_job_gives_the_synchronous_answer(client: Any, fresh_redis_server: Red
             "detail": "1 worker(s) on queue 'suggest'; 0 queued, 0 running of at most 100",
         }
         location = start(client, {**b, "async": True})
+        queued = queued_request(fresh_redis_server, location.rsplit("/", 1)[1])
         doc = wait_for(client, location, lambda d: d["status"] == "finished", "the job")
+    # the queue holds the seat's view, never the state's hidden cards or its generator
+    assert "state" not in queued and queued["view"]["view_of"] == b["seat"]
+    assert b["state"]["rng"] not in json.dumps(queued)
     got = doc["result"]
     assert got["cached"] is False
     for key in ("decision", "settings", "bot", "level", "turn", "turn_complete"):
@@ -85,6 +91,18 @@ def test_a_job_gives_the_synchronous_answer(client: Any, fresh_redis_server: Red
     assert got["stats"]["iterations"] == expected["stats"]["iterations"] == 300
     assert doc["progress"]["iterations"] == sum(s["iterations"] for s in got["turn"])
     assert doc["started_at"] and doc["ended_at"] and doc["attempts"] == 1
+
+
+def queued_request(server: RedisServer, job_id: str) -> dict[str, Any]:
+    """The request a job was queued with, as RQ keeps it in Redis."""
+    import redis
+
+    conn = redis.Redis.from_url(server.url)
+    try:
+        request: dict[str, Any] = jobq.fetch(conn, job_id).args[0]
+    finally:
+        conn.close()
+    return request
 
 
 def redis_server_flush(server: RedisServer) -> None:
