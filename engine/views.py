@@ -33,10 +33,10 @@ def load_view(eng: GameModule, view: dict[str, Any], seat: int | None, cat: Any)
     view_of = view.get("view_of")
     if seat is None:  # the view's own seat
         if not isinstance(view_of, int) or isinstance(view_of, bool):
-            raise InvalidView([_not_a_view(view)])
+            raise InvalidView([not_a_view(view)])
         seat = view_of
     elif "view_of" not in view:
-        raise InvalidView([_not_a_view(view)])
+        raise InvalidView([not_a_view(view)])
     if view_of != seat or isinstance(view_of, bool):
         whose = (
             msg(
@@ -91,7 +91,7 @@ def load_view(eng: GameModule, view: dict[str, Any], seat: int | None, cat: Any)
     return sampler.base, sampler
 
 
-def _not_a_view(doc: dict[str, Any]) -> Problem:
+def not_a_view(doc: dict[str, Any]) -> Problem:
     """A document sent as a view without `view_of`: a state (it has its `rng`) is told to
     be sent as `state`; anything else, what a view is."""
     if isinstance(doc.get("rng"), str):

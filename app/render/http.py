@@ -33,7 +33,7 @@ from engine.games import (
 )
 from engine.messages import Msg, msg
 from engine.render.board import Board
-from engine.views import load_view
+from engine.views import InvalidView, load_view, not_a_view
 
 bp = Blueprint("render", __name__, url_prefix="/v1")
 
@@ -114,6 +114,8 @@ def _from_view(body: dict[str, Any]) -> tuple[GameModule, Any, dict[str, Any], i
     eng = _engine(view, "/view")
     seats = view.get("seats")
     viewer = view.get("view_of")
+    if viewer is None:  # a state sent as a view is told to send it as `state`, as /v1/suggest does
+        raise from_engine(InvalidView([not_a_view(view)]), state="/view")
     if not isinstance(seats, list) or not seats:
         raise _bad_view(msg("A view lists its seats (seats: an array)."), "/view/seats")
     if not isinstance(viewer, int) or isinstance(viewer, bool) or not 0 <= viewer < len(seats):

@@ -357,6 +357,21 @@ def test_a_doctored_view_is_refused_as_suggest_refuses_it(
     assert client.post("/v1/render", json={"view": view}).status_code == 200
 
 
+def test_a_state_sent_as_a_view_is_told_to_send_it_as_state(client: Any) -> None:
+    """A state in the place of a view got "view_of must be the viewing seat"; /v1/suggest
+    says what to send instead, and so does /v1/render now, with the same code and pointer."""
+    state = fdp_state(2, 1, 10)
+    drawn = problem(client, {"view": state}, 422, "invalid_view")
+    assert [p["code"] for p in drawn["problems"]] == ["state_not_view"]
+    suggested = client.post("/v1/suggest", json={"view": state, "budget": {"iterations": 3}})
+    assert (drawn["pointer"], drawn["detail"]) == (
+        suggested.get_json()["pointer"],
+        suggested.get_json()["detail"],
+    )
+    assert "send it as `state`" in drawn["detail"]
+    assert client.post("/v1/render", json={"state": state}).status_code == 200
+
+
 def test_the_picture_size_is_bounded(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(render_pkg, "MAX_SVG_BYTES", 1000)
     import app.render.http as render_http
