@@ -154,7 +154,8 @@ class Lineage:
 
 
 class RollbackGuard:
-    """The highest sequence number issued per game id, in Redis, with a TTL."""
+    """Each game's head in Redis, with a TTL: "seq:digest" of its latest state for a dealt
+    game, the highest sequence number issued for a composed one (`_ADVANCE_LUA`)."""
 
     def __init__(self, url: str, ttl_s: int) -> None:
         self.ttl_s = ttl_s
