@@ -28,9 +28,9 @@ import hashlib
 import json
 import math
 import random
-from operator import mul
 from dataclasses import dataclass, field
 from functools import cache
+from operator import mul
 from pathlib import Path
 from typing import Any, TypeGuard
 
