@@ -87,8 +87,8 @@ def record() -> Response:
             422, err["code"], err["detail"], err["pointer"], err.get("clause"), index=err["index"]
         )
     state = out["state"]
-    # the starting state exactly as sent (sealed or encrypted too): re-issuing it would
-    # start a new lineage, or with anti-rollback claim the game's next move
+    # the starting state exactly as sent (sealed or encrypted too): a record issues no
+    # state (nor, with anti-rollback, touches its game's head)
     start: dict[str, Any] = {"setup": body["setup"]} if "setup" in body else {"state": req.sent}
     answer: dict[str, Any] = {
         "record": record_header(eng, state, len(decisions), req.origin.composed),
