@@ -276,13 +276,7 @@ def suggest(
         g, sampler = load_view(eng, view, seat, cat)
         seat = view["view_of"]
     else:
-        g = eng.load(state, cat)
-        if seat is None:  # the seat the state asks
-            seat = eng.require_decider(g, None, "/state/pending")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
-            raise IllegalDecision(
-                "unknown_seat", msg("seat must be 0..{last}", last=g.n - 1), None, "/seat"
-            )
+        g, seat = _state_and_seat(eng, state, seat, cat)
     eng.require_decider(g, seat)
     stored, cached = _search(eng, g, seat, settings, budget, cache, cat, deadline)
     out: dict[str, Any] = {
@@ -380,6 +374,21 @@ def _rest_of_turn(
     return steps, not _planning(eng, g, seat, turn_number)
 
 
+def _state_and_seat(
+    eng: GameModule, state: Any, seat: Any, cat: Catalog | None
+) -> tuple[Game, int]:
+    """A state read by its engine, and the seat a suggestion is for: the one asked, or the
+    one the state asks to decide."""
+    g = eng.load(state, cat)
+    if seat is None:  # the seat the state asks
+        seat = eng.require_decider(g, None, "/state/pending")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
+        raise IllegalDecision(
+            "unknown_seat", msg("seat must be 0..{last}", last=g.n - 1), None, "/seat"
+        )
+    return g, seat
+
+
 def as_view_request(body: dict[str, Any]) -> dict[str, Any]:
     """A /v1/suggest body (checked: `suggest_request` read it) whose `state` is replaced by
     the view of the seat it asks for: what a background job is queued with, so that the
@@ -389,10 +398,8 @@ def as_view_request(body: dict[str, Any]) -> dict[str, Any]:
         return body
     eng = engine_for_state(body["state"])
     catalog = body.get("catalog")
-    g = eng.load(body["state"], eng.get_catalog(catalog) if catalog is not None else None)
-    seat = body.get("seat")
-    if seat is None:
-        seat = eng.require_decider(g, None, "/state/pending")
+    cat = eng.get_catalog(catalog) if catalog is not None else None
+    g, seat = _state_and_seat(eng, body["state"], body.get("seat"), cat)
     rest = {k: v for k, v in body.items() if k != "state"}
     return {**rest, "seat": seat, "view": eng.game_view(g, seat)}
 
