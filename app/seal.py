@@ -192,9 +192,9 @@ class RollbackGuard:
         if self._down:
             self._down = False
             log.warning("anti-rollback store available again")
-        if got is not None:
-            head = (got.decode() if isinstance(got, bytes) else str(got)).partition(":")[0]
-            raise stale(before.seq, int(head) if head.isdecimal() else before.seq)
+        if got is not None:  # what Redis records: "seq:digest", or a composed game's seq
+            issued = (got.decode() if isinstance(got, bytes) else str(got)).partition(":")[0]
+            raise stale(before.seq, int(issued) if issued.isdecimal() else before.seq)
 
     def check(self) -> tuple[str, bool, str]:
         try:
@@ -386,17 +386,20 @@ class Sealer:
             )
         )
 
-    def lineage_of(self, hist: dict[str, Any]) -> Lineage:
+    def lineage_of(self, hist: dict[str, Any], parent: Lineage | None = None) -> Lineage:
         """A dealt game's lineage, a function of its history (app/history.py): the id a keyed
         digest of its set-up (the same set-up is the same game, however rebuilt), `seq` its
-        decisions, `head` a keyed digest of the whole history (the line of play)."""
-        setup = _payload(hist["setup"])
+        decisions, `head` a keyed digest of the whole history (the line of play). A dealt
+        `parent` (the state this one was played on from: the same set-up) gives its id, so
+        the set-up is digested once a move, not twice."""
+        if parent is not None and parent.head is not None:
+            game_id = parent.id
+        else:
+            setup = _payload(hist["setup"])
+            game_id = hmac.digest(self._lineage_key, b"setup:" + setup, "sha256").hex()[:32]
         whole = _payload(hist)
-        return Lineage(
-            hmac.digest(self._lineage_key, b"setup:" + setup, "sha256").hex()[:32],
-            len(hist["decisions"]),
-            hmac.digest(self._lineage_key, b"history:" + whole, "sha256").hex()[:32],
-        )
+        head = hmac.digest(self._lineage_key, b"history:" + whole, "sha256").hex()[:32]
+        return Lineage(game_id, len(hist["decisions"]), head)
 
     def _verifies(self, rest: dict[str, Any], seal: str) -> bool:
         """Whether `seal` is the MAC of `rest`'s canonical JSON. Tried first on orjson's
@@ -556,7 +559,7 @@ def issue_state(
     lineage = None
     if origin.history is not None:  # dealt: its lineage is its history's
         if sealer.guard is not None or (before is not None and before.carried):
-            lineage = sealer.lineage_of(origin.history)
+            lineage = sealer.lineage_of(origin.history, before)
     elif before is not None:  # composed (or past the history's limit): numbered on
         lineage = Lineage(before.id, before.seq + 1)
     elif sealer.guard is not None:
