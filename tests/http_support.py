@@ -137,6 +137,17 @@ def ok(resp: Any) -> dict[str, Any]:
     return body
 
 
+def flush_redis(server: Any) -> None:
+    """Forget everything a throw-away redis-server (ai/redis_server.py) holds."""
+    import redis
+
+    conn = redis.Redis.from_url(server.url)
+    try:
+        conn.flushdb()
+    finally:
+        conn.close()
+
+
 def make_app(**config: Any) -> Any:
     cfg = {"TESTING": True, "LOG_LEVEL": "WARNING"}
     cfg.update(config)

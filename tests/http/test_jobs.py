@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from ai_support import midgame
-from http_support import check_response
+from http_support import check_response, flush_redis
 
 from ai import taskqueue as jobq
 from ai.queue import local_workers
@@ -70,7 +70,7 @@ def test_a_job_gives_the_synchronous_answer(client: Any, fresh_redis_server: Red
     sync = client.post("/v1/suggest", json=b)
     assert sync.status_code == 200
     expected = sync.get_json()
-    redis_server_flush(fresh_redis_server)  # the job must search, not read the cache
+    flush_redis(fresh_redis_server)  # the job must search, not read the cache
     with workers(fresh_redis_server):
         ready = client.get("/readyz").get_json()
         assert ready["checks"]["jobs"] == {
@@ -103,14 +103,6 @@ def queued_request(server: RedisServer, job_id: str) -> dict[str, Any]:
     finally:
         conn.close()
     return request
-
-
-def redis_server_flush(server: RedisServer) -> None:
-    import redis
-
-    conn = redis.Redis.from_url(server.url)
-    conn.flushdb()
-    conn.close()
 
 
 def test_progress_and_cancelling_a_running_and_a_queued_job(

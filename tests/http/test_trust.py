@@ -18,8 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-import redis
-from http_support import ROOT, check_response, make_app, ok, post, spec
+from http_support import ROOT, check_response, flush_redis, make_app, ok, post, spec
 
 from ai.queue import local_workers
 from ai.redis_server import RedisServer
@@ -221,7 +220,7 @@ def clients(redis_server: RedisServer) -> dict[str, Any]:
 def forgotten_games(redis_server: RedisServer) -> None:
     """Each attempt on a store that knows no game: with anti-rollback, a set-up is one game,
     and every attempt here deals the same one (SEED)."""
-    redis.Redis.from_url(redis_server.url).flushall()
+    flush_redis(redis_server)
 
 
 def test_the_summary_table_is_the_one_tried_here() -> None:
