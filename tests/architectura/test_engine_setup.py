@@ -424,10 +424,10 @@ def test_A_1_huge_colours_and_replacements_are_refused_unread() -> None:
     each, found without reading them (the HTTP schema bounded them before)."""
     many = {f"k{i}": "well" for i in range(100_000)}
     setup = {"seats": 2, "seed": 1, "variant": "advanced", "colours": ["red"] * 10**6}
-    start = time.perf_counter()
+    start = time.thread_time()  # this thread's CPU: a loaded machine's waits do not count
     with pytest.raises(SetupError) as e:
         arch.new_game({**setup, "replacements": [many, {}]})
-    assert time.perf_counter() - start < 0.05
+    assert time.thread_time() - start < 0.05
     assert [(p.code, p.pointer) for p in e.value.problems] == [
         ("invalid_colours", "/colours"),
         ("invalid_replacements", "/replacements/0"),
