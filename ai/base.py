@@ -146,7 +146,7 @@ class Bot:
 def margin(eng: GameModule, g: Game, seat: int) -> int:
     """Own total score minus the best opponent's total, scoring the position as it stands
     (Architectura: the city, A-8.1; Fora de Prumo: every whole work, F-8)."""
-    return lead([s["total"] for s in eng.final_scores(g)["seats"]], seat)
+    return lead([s["total"] for s in eng.tally(g)["seats"]], seat)
 
 
 def lead(totals: list[int], seat: int) -> int:

@@ -46,7 +46,7 @@ def final_rewards(eng: GameModule, g: Game, margin_weight: float) -> list[float]
     `(1 - margin_weight) * win share + margin_weight * margin term`, the margin over the best
     other seat clamped to +-MARGIN_CLAMP and mapped to [0, 1]. With `margin_weight` 0 the
     reward is the win share alone (a review's win chances, ai/review.py)."""
-    fs = eng.final_scores(g)
+    fs = eng.tally(g)
     winners = fs["winners"]
     totals = [s["total"] for s in fs["seats"]]
     out = []
@@ -114,5 +114,5 @@ class MarginRollout:
     ) -> list[float] | None:
         if not play_out(eng, g, rnd, deadline):
             return None
-        totals = [s["total"] for s in eng.final_scores(g)["seats"]]
+        totals = [s["total"] for s in eng.tally(g)["seats"]]
         return [margin_reward(lead(totals, s) - self.start[s]) for s in range(g.n)]

@@ -96,7 +96,7 @@ def positions(record: dict[str, Any]) -> tuple[list[list[list[float]]], list[lis
         opts = eng.legal_actions(g)
         if len(opts) > 1:
             rows.append(feats.of(g))
-            totals.append([s["total"] for s in eng.final_scores(g)["seats"]])
+            totals.append([s["total"] for s in eng.tally(g)["seats"]])
         eng.apply_action(g, opts[i])
     if not g.over:
         raise ValueError(f"deal {record['deal']}: the recorded game does not end where it did")

@@ -42,7 +42,7 @@ from engine.architectura.model import RULES_VERSION, Action, Game
 from engine.architectura.notation import from_notation as decision_from_notation
 from engine.architectura.notation import to_notation as decision_notation
 from engine.architectura.position import position_of, state_from_position
-from engine.architectura.scoring import final_scores
+from engine.architectura.scoring import final_scores, tally
 from engine.architectura.serialize import DECISION_TYPES as DECISION_FIELDS
 from engine.architectura.serialize import action_to_json, game_to_json
 from engine.architectura.setup import SETUP_KEYS, random_replacements
@@ -127,6 +127,7 @@ __all__ = [
     "score",
     "state_cards",
     "state_from_position",
+    "tally",
     "tournament_setup",
     "validate",
 ]

@@ -94,3 +94,7 @@ def final_scores(g: Game) -> dict[str, Any]:
         "decided_by": decided_by,
         "clause": "A-8.2" if decided_by != "score" else "A-8.1",
     }
+
+
+# A search's tally (engine/games.py): Architectura's final scores are cheap and lean already.
+tally = final_scores

@@ -36,7 +36,7 @@ from engine.fora_de_prumo.building import SLOT_SIDE, Placement, cells_of, measur
 from engine.fora_de_prumo.catalog import Catalog, builtin_catalogs, load_catalog
 from engine.fora_de_prumo.features import NAMES as FEATURE_NAMES
 from engine.fora_de_prumo.features import position_features
-from engine.fora_de_prumo.flow import CHANCE_EVENTS, final_scores
+from engine.fora_de_prumo.flow import CHANCE_EVENTS, final_scores, tally
 from engine.fora_de_prumo.flow import deciding_seat as current_player
 from engine.fora_de_prumo.flow import options as legal_actions
 from engine.fora_de_prumo.flow import step as apply_action
@@ -115,6 +115,7 @@ __all__ = [
     "score",
     "state_cards",
     "state_from_position",
+    "tally",
     "tournament_setup",
     "validate",
 ]

@@ -12,10 +12,10 @@ cards laid, F-3), so that a linear model can weigh what is built more as the end
 from __future__ import annotations
 
 from engine.fora_de_prumo.catalog import TYPES  # F-1.2: a card's type
-from engine.fora_de_prumo.flow import final_scores
+from engine.fora_de_prumo.flow import tally
 from engine.fora_de_prumo.model import FINAL, LAY, Game
 
-PARTS = (  # the parts of a work's score (F-8), as final_scores names them
+PARTS = (  # the parts of a work's score (F-8), as final_scores and tally name them
     "total",
     "connections",
     "spaces",
@@ -33,7 +33,7 @@ NAMES = BASE + tuple(f"{name}*progress" for name in BASE)
 
 def position_features(g: Game) -> list[list[float]]:
     """Every seat's features (NAMES), in seat order."""
-    seats = final_scores(g)["seats"]
+    seats = tally(g)["seats"]
     cards = g.cat.cards
     unlaid = len(g.deck) + len(g.market) + sum(len(h) for h in g.hands)
     built = sum(

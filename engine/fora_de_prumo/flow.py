@@ -377,3 +377,9 @@ def step(g: Game, a: Action) -> None:
 def final_scores(g: Game) -> dict[str, Any]:
     """F-8.4 to F-8.12 on the works as they stand (the final scores once the game is over)."""
     return standings(g.cat, g.works, g.buildings)
+
+
+def tally(g: Game) -> dict[str, Any]:
+    """`final_scores` without the breakdowns' details and measures: the same totals, parts
+    and winners for what a search reads (playout ends, learned features)."""
+    return standings(g.cat, g.works, g.buildings, explain=False)

@@ -132,49 +132,55 @@ class _Seat:
         return self.types.get(kind) or []
 
 
-# One clause's score: (the seat, the details to add to, in the breakdown's order) -> points.
-Clause = Callable[[_Seat, dict[str, Any]], int]
+# One clause's score: (the seat, the details to add to in the breakdown's order, or None
+# when only the points are wanted: a search's tally) -> points.
+Details = dict[str, Any] | None
+Clause = Callable[[_Seat, Details], int]
 
 
-def _qualified_connections(s: _Seat, details: dict[str, Any]) -> int:
+def _qualified_connections(s: _Seat, details: Details) -> int:
     """F-8.5: PER_QUALIFICATION points per qualified connection."""
     m = s.m
-    details["qualified_connections"] = {
-        "qualifications": m.qualified,
-        "per_qualification": PER_QUALIFICATION,
-    }
+    if details is not None:
+        details["qualified_connections"] = {
+            "qualifications": m.qualified,
+            "per_qualification": PER_QUALIFICATION,
+        }
     return PER_QUALIFICATION * m.qualified
 
 
-def _materials(s: _Seat, details: dict[str, Any]) -> int:
+def _suit(c: Card) -> str:
+    assert c.suit is not None  # a material has a suit (F-1.2; the catalog loader checks it)
+    return c.suit
+
+
+def _materials(s: _Seat, details: Details) -> int:
     """F-8.6 / F-R29 / F-R35: each material's value times its suit's qualifications (double
     when cloned, F-6.6), and SYNERGY per qualification of a suit with phases 2 and 3."""
     quals = s.m.qualifications
     materials = s.of_type("material")
-    mat_lines: list[dict[str, Any]] = []
-    for c in materials:
-        assert c.suit is not None
-        mat_lines.append(
+    points = [c.value * s.factor[c.id] * quals[_suit(c)] for c in materials]
+    synergies = [
+        (suit, SYNERGY * quals[suit])
+        for suit in SUITS
+        if {2, 3} <= {c.phase for c in materials if c.suit == suit}
+    ]
+    if details is not None:
+        details["materials"] = [
             {
                 "card": c.id,
                 "suit": c.suit,
                 "value": c.value,
                 "cloned": c.id in s.cloned,
-                "qualifications": quals[c.suit],
-                "points": c.value * s.factor[c.id] * quals[c.suit],
+                "qualifications": quals[_suit(c)],
+                "points": pts,
             }
-        )
-    syn_lines: list[dict[str, Any]] = []
-    for suit in SUITS:
-        phases = {c.phase for c in materials if c.suit == suit}
-        if 2 in phases and 3 in phases:
-            syn_lines.append(
-                {"suit": suit, "qualifications": quals[suit], "points": SYNERGY * quals[suit]}
-            )
-    details["materials"] = mat_lines
-    details["synergy"] = syn_lines
-    pts: int = sum(x["points"] for x in mat_lines) + sum(x["points"] for x in syn_lines)
-    return pts
+            for c, pts in zip(materials, points, strict=True)
+        ]
+        details["synergy"] = [
+            {"suit": suit, "qualifications": quals[suit], "points": pts} for suit, pts in synergies
+        ]
+    return sum(points) + sum(pts for _, pts in synergies)
 
 
 def _engenheiro(m: Measures) -> dict[str, Any]:
@@ -201,34 +207,39 @@ PERSON_BONUSES: dict[str, Callable[[Measures], dict[str, Any]]] = {
 }
 
 
-def _people(s: _Seat, details: dict[str, Any]) -> int:
+def _people(s: _Seat, details: Details) -> int:
     """F-8.7: PER_PERSON per person card, and the people's bonuses (PERSON_BONUSES); each
     person card applies its ability (F-R36)."""
     people = s.of_type("person")
-    person_lines: list[dict[str, Any]] = [
-        {"card": c.id, "ability": c.ability, "points": PER_PERSON} for c in people
-    ]
     bonus_lines: list[dict[str, Any]] = []
     for c in people:
         bonus = PERSON_BONUSES.get(c.ability) if c.ability is not None else None
         if bonus is not None:
             bonus_lines.append({"card": c.id, "ability": c.ability, **bonus(s.m)})
-    details["people"] = person_lines
-    details["bonuses"] = bonus_lines
-    pts: int = sum(x["points"] for x in person_lines) + sum(x["points"] for x in bonus_lines)
+    if details is not None:
+        details["people"] = [
+            {"card": c.id, "ability": c.ability, "points": PER_PERSON} for c in people
+        ]
+        details["bonuses"] = bonus_lines
+    pts: int = PER_PERSON * len(people) + sum(x["points"] for x in bonus_lines)
     return pts
 
 
-def _concepts(s: _Seat, details: dict[str, Any]) -> int:
+def _concepts(s: _Seat, details: Details) -> int:
     """F-8.8 / F-7.3: a met concept's points (each arquiteta card adds its +1, F-6.8 /
     F-R36) per connection, double when cloned (F-6.6)."""
     m = s.m
     arquitetas = sum(1 for c in s.of_type("person") if c.ability == "arquiteta")
     concept_lines: list[dict[str, Any]] = []
+    total = 0
     for c in s.of_type("concept"):
         met, values = _judge(s.cat, s.works, s.ms, s.seat, c)
-        name, param = _param(c)
         per = c.points + ARQUITETA_PER_CONNECTION * arquitetas
+        pts = per * m.connections * s.factor[c.id] if met else 0
+        total += pts
+        if details is None:
+            continue
+        name, param = _param(c)
         line: dict[str, Any] = {"card": c.id, "measure": name}
         if param is not None:
             line["param"] = param
@@ -239,39 +250,43 @@ def _concepts(s: _Seat, details: dict[str, Any]) -> int:
                 "per_connection": per,
                 "connections": m.connections,
                 "cloned": c.id in s.cloned,
-                "points": per * m.connections * s.factor[c.id] if met else 0,
+                "points": pts,
             }
         )
         concept_lines.append(line)
-    details["concepts"] = concept_lines
-    return sum(x["points"] for x in concept_lines)
+    if details is not None:
+        details["concepts"] = concept_lines
+    return total
 
 
-def _projects(s: _Seat, details: dict[str, Any]) -> int:
+def _projects(s: _Seat, details: Details) -> int:
     """F-8.9: each project's value per space, double when cloned (F-6.6)."""
     spaces = s.m.spaces
-    project_lines: list[dict[str, Any]] = [
-        {
-            "card": c.id,
-            "phase": c.phase,
-            "value": c.value,
-            "cloned": c.id in s.cloned,
-            "spaces": spaces,
-            "points": c.value * s.factor[c.id] * spaces,
-        }
-        for c in s.of_type("project")
-    ]
-    details["projects"] = project_lines
-    return sum(x["points"] for x in project_lines)
+    projects = s.of_type("project")
+    points = [c.value * s.factor[c.id] * spaces for c in projects]
+    if details is not None:
+        details["projects"] = [
+            {
+                "card": c.id,
+                "phase": c.phase,
+                "value": c.value,
+                "cloned": c.id in s.cloned,
+                "spaces": spaces,
+                "points": pts,
+            }
+            for c, pts in zip(projects, points, strict=True)
+        ]
+    return sum(points)
 
 
-def _complete_projects(s: _Seat, details: dict[str, Any]) -> int:
+def _complete_projects(s: _Seat, details: Details) -> int:
     """F-8.10 / F-R30: PER_TRIO per trio of projects of phases 1, 2 and 3 (a clone adds no
     project card, F-R23)."""
     projects = s.of_type("project")
     by_phase = [sum(1 for c in projects if c.phase == p) for p in (1, 2, 3)]
     trios = min(by_phase)
-    details["trios"] = {"phase_counts": by_phase, "trios": trios}
+    if details is not None:
+        details["trios"] = {"phase_counts": by_phase, "trios": trios}
     return PER_TRIO * trios
 
 
@@ -287,9 +302,11 @@ SCORING: tuple[tuple[str, Clause], ...] = (
 COMPONENTS = tuple(name for name, _ in SCORING)
 
 
-def _score_one(cat: Catalog, works: list[Work], ms: list[Measures], seat: int) -> dict[str, Any]:
-    """F-8.4: one seat's breakdown (SCORING's components, total, details, measures); F-R31:
-    without a space nothing scores."""
+def _score_one(
+    cat: Catalog, works: list[Work], ms: list[Measures], seat: int, explain: bool = True
+) -> dict[str, Any]:
+    """F-8.4: one seat's breakdown (SCORING's components, total, and when `explain`, details
+    and measures); F-R31: without a space nothing scores."""
     work, m = works[seat], ms[seat]
     cards = cat.cards
     cloned = work.cloned()
@@ -302,14 +319,24 @@ def _score_one(cat: Catalog, works: list[Work], ms: list[Measures], seat: int) -
     s = _Seat(cat, works, ms, seat, m, types, cloned, factor)
     no_space = m.spaces == 0
     breakdown: dict[str, Any] = {}
-    details: dict[str, Any] = {"no_space": no_space}
+    details: Details = {"no_space": no_space} if explain else None
     for name, clause in SCORING:
         pts = clause(s, details)
         breakdown[name] = 0 if no_space else pts
     breakdown["total"] = sum(breakdown[k] for k in COMPONENTS)
-    breakdown["details"] = details
-    breakdown["measures"] = _measures_json(m)
+    if explain:
+        breakdown["details"] = details
+        breakdown["measures"] = _measures_json(m)
     return breakdown
+
+
+def _measures(
+    cat: Catalog, works: list[Work], buildings: list[Building] | None
+) -> list[Measures]:
+    return [
+        measure_work(cat, w, None if buildings is None else buildings[s])
+        for s, w in enumerate(works)
+    ]
 
 
 def score_works(
@@ -317,27 +344,26 @@ def score_works(
 ) -> list[dict[str, Any]]:
     """F-8.4: one breakdown per seat, components in the text's order, then total, details and
     measures. `buildings`, if given, are the works' buildings (saves rebuilding them)."""
-    ms = [
-        measure_work(cat, w, None if buildings is None else buildings[s])
-        for s, w in enumerate(works)
-    ]
+    ms = _measures(cat, works, buildings)
     return [_score_one(cat, works, ms, s) for s in range(len(works))]
 
 
 def standings(
-    cat: Catalog, works: list[Work], buildings: list[Building] | None = None
+    cat: Catalog, works: list[Work], buildings: list[Building] | None = None, explain: bool = True
 ) -> dict[str, Any]:
-    """F-8.12 / F-R32: highest total; ties to more connections, then more spaces, else shared."""
-    scores = score_works(cat, works, buildings)
+    """F-8.12 / F-R32: highest total; ties to more connections, then more spaces, else shared.
+    Without `explain`, each seat's breakdown lacks its details and measures: the same totals
+    and winners for a fraction of the work (a search's tally)."""
+    ms = _measures(cat, works, buildings)
     seats = [
         {
             "seat": s,
             "total": b["total"],
-            "connections": b["measures"]["connections"],
-            "spaces": b["measures"]["spaces"],
+            "connections": ms[s].connections,
+            "spaces": ms[s].spaces,
             **b,
         }
-        for s, b in enumerate(scores)
+        for s, b in enumerate(_score_one(cat, works, ms, s, explain) for s in range(len(works)))
     ]
     tied = list(range(len(seats)))
     decided_by = "shared"

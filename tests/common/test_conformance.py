@@ -325,6 +325,22 @@ def test_no_card_is_made_or_lost(game: str) -> None:
             assert Counter(cards_of(state)) == dealt
 
 
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_searchs_tally_is_the_final_scores_without_their_explanation(game: str) -> None:
+    """`tally` (what a search reads at a playout's end and in a position's features) gives
+    the same winners and the same value of every field it keeps as `final_scores`, on every
+    position of the random games: the game as it stands and as it ended."""
+    eng = engine(game)
+    for p in played(game):
+        for state in p.states:
+            g = eng.load(state)
+            full, lean = eng.final_scores(g), eng.tally(g)
+            assert lean["winners"] == full["winners"]
+            assert len(lean["seats"]) == len(full["seats"]) == g.n
+            for kept, whole in zip(lean["seats"], full["seats"], strict=True):
+                assert kept == {k: whole[k] for k in kept} and "total" in kept
+
+
 def _viewed(game: str) -> list[dict[str, Any]]:
     """VIEWED_STATES states spread over the random games (the first and the last included)."""
     states = [s for p in played(game) for s in p.states]
