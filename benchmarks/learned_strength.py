@@ -38,10 +38,10 @@ from typing import Any
 from ai.base import Budget
 from ai.bots import Bot, parse_bot_spec, parse_budget
 from ai.mcts import IsmctsBot
-from ai.model import Model, ModelEvaluator
+from ai.model import Model, ModelEvaluator, learned_search
 from ai.tournament import play_game, wilson
 from benchmarks.local import ROOT
-from benchmarks.variants import mixed_bot
+from benchmarks.variants import minimax_bot, mixed_bot, model_ranking
 from engine.games import GAMES, engine
 
 _BOTS: dict[str, Bot] = {}
@@ -110,6 +110,16 @@ def make_bot(spec: str) -> Bot:
                 exploration=constant,
                 evaluator=ModelEvaluator(model, iterations=budget.iterations),
             )
+        elif spec.startswith(("imm:", "immr:")):
+            kind, alpha, arg = spec.split(":")
+            robust = kind == "immr"
+            _BOTS[spec] = minimax_bot(_budget(spec, arg), float(alpha), _GAME[0], robust)
+        elif spec.startswith(("mprior:", "gprior:")):
+            kind, widening, arg = spec.split(":")
+            bot = learned_search(_budget(spec, arg), prior_widening=float(widening))
+            if kind == "mprior":
+                bot.ranking = model_ranking
+            _BOTS[spec] = bot
         elif spec.startswith("mix:"):
             _, weight, c, arg = spec.split(":")
             _BOTS[spec] = mixed_bot(_budget(spec, arg), float(weight), float(c), _GAME[0])

@@ -76,7 +76,7 @@ class Rollout:
 def margin_rewards(eng: GameModule, g: Game, scale: float) -> list[float]:
     """A truncated playout's rewards: `0.5 + 0.5 * tanh(margin / scale)` per seat, its score
     margin over the best other seat as the position stands."""
-    totals = [s["total"] for s in eng.final_scores(g)["seats"]]
+    totals = [s["total"] for s in eng.tally(g)["seats"]]
     return [
         0.5 + 0.5 * math.tanh((t - max(totals[:s] + totals[s + 1 :])) / scale)
         for s, t in enumerate(totals)
@@ -301,4 +301,154 @@ def mixed_bot(budget: Budget, weight: float, exploration: float, game: str) -> I
         budget,
         exploration=exploration,
         evaluator=ModelEvaluator(mixed, budget.iterations or 1),
+    )
+
+
+class MinimaxNode(Node):
+    """A node that also keeps `best`: the max-n value of its subtree by the leaf evaluations
+    (each seat taking its own best child), for implicit minimax backups."""
+
+    __slots__ = ("best",)
+
+    def __init__(self, mover: int) -> None:
+        super().__init__(mover)
+        self.best: list[float] | None = None
+
+
+def select_expand_minimax(
+    eng: GameModule, root: Node, g: Game, rnd: random.Random, c: float, alpha: float, end: float
+) -> Descent | None:
+    """`ai.mcts.select_expand` (no prior) whose UCB mean is `(1 - alpha) * mean + alpha *
+    best[mover]`: the implicit minimax value blended into the averaged one."""
+    legal, step, decider = eng.legal_actions, eng.apply_action, eng.current_player
+    log, sqrt = math.log, math.sqrt
+    node = root
+    path: list[Node] = []
+    bumped: list[list[Node]] = []
+    expanded = None
+    steps = 0
+    keep = 1.0 - alpha
+    while not g.over:
+        steps += 1
+        if steps % DEADLINE_CHECK_STEPS == 0 and time.perf_counter() >= end:
+            undo_descent(Descent(path, bumped, None))
+            return None
+        opts = legal(g)
+        if len(opts) == 1:
+            step(g, opts[0])
+            continue
+        mover = decider(g)
+        assert mover is not None
+        children = node.children
+        untried: list[Action] = []
+        present: list[Node] = []
+        for a in opts:
+            ch = children.get((mover, a))
+            if ch is None:
+                untried.append(a)
+            else:
+                ch.available += 1
+                present.append(ch)
+        bumped.append(present)
+        if untried:
+            a = untried[rnd.randrange(len(untried))]
+            child = MinimaxNode(mover)
+            children[(mover, a)] = child
+            expanded = (children, (mover, a))
+            step(g, a)
+            path.append(child)
+            break
+        best_node = present[0]
+        best_ucb = -math.inf
+        best_a = opts[0]
+        for a, ch in zip(opts, present, strict=True):
+            mean = ch.reward_sum / ch.visits
+            vm = ch.best  # type: ignore[attr-defined]
+            if vm is not None:
+                mean = keep * mean + alpha * vm[ch.mover]
+            ucb = mean + c * sqrt(log(ch.available) / ch.visits)
+            if ucb > best_ucb:
+                best_ucb, best_node, best_a = ucb, ch, a
+        step(g, best_a)
+        node = best_node
+        path.append(node)
+    return Descent(path, bumped, expanded)
+
+
+def undo_descent(descent: Descent) -> None:
+    from ai.mcts import undo
+
+    undo(descent)
+
+
+class MinimaxBot(IsmctsBot):
+    """ISMCTS with implicit minimax backups (Lanctot, Winands, Pepels & Sturtevant 2014,
+    "Monte Carlo Tree Search with Heuristic Evaluations using Implicit Minimax Backups"):
+    each node keeps the max-n value of the leaf evaluations below it, and selection blends
+    it with the mean reward by `alpha`. The leaf's evaluation is the search's evaluator's."""
+
+    def __init__(self, budget: Budget, alpha: float, robust: bool = False, **kw: Any) -> None:
+        super().__init__(budget, **kw)
+        self.alpha = alpha
+        # robust: another seat's node takes its most visited child's value, not its best one's
+        # (its options differ from world to world: the max would credit it every card at once)
+        self.robust = robust
+        self.seat = -1
+
+    def pick(self, start: Start, seed: int, deadline: float | None) -> SearchResult:
+        self.seat = start.seat
+        return super().pick(start, seed, deadline)
+
+    def iterate(
+        self,
+        eng: GameModule,
+        root: Node,
+        g: Game,
+        rnd: random.Random,
+        end: float,
+        widened: list[Action] | None,
+    ) -> bool:
+        descent = select_expand_minimax(eng, root, g, rnd, self.c, self.alpha, end)
+        if descent is None:
+            return False
+        reward = self.leaf.evaluate(eng, g, rnd, end)
+        if reward is None:
+            undo_descent(descent)
+            return False
+        self.back_up(root, descent, reward)
+        return True
+
+    def back_up(self, root: Node, descent: Descent, reward: list[float]) -> None:
+        super().back_up(root, descent, reward)
+        path = descent.path
+        if not path:
+            return
+        leaf = path[-1]
+        if not leaf.children:
+            leaf.best = reward  # type: ignore[attr-defined]
+        for nd in reversed(path[:-1]):
+            top: list[float] | None = None
+            most = -1
+            for ch in nd.children.values():
+                vm = ch.best  # type: ignore[attr-defined]
+                if vm is None:
+                    continue
+                if self.robust and ch.mover != self.seat:
+                    if ch.visits > most:
+                        top, most = vm, ch.visits
+                elif top is None or vm[ch.mover] > top[ch.mover]:
+                    top = vm
+            nd.best = top  # type: ignore[attr-defined]
+
+
+def minimax_bot(budget: Budget, alpha: float, game: str, robust: bool = False) -> IsmctsBot:
+    """The served learned search (the model alone, its constant for the budget) with implicit
+    minimax backups blended in by `alpha`."""
+    iterations = budget.iterations
+    return MinimaxBot(
+        budget,
+        alpha,
+        robust,
+        exploration=lambda eng: exploration_of(eng, iterations),
+        evaluator=ModelEvaluator(iterations=iterations),
     )
