@@ -232,10 +232,10 @@ class IsmctsBot(Bot):
         end = min(own_end, hard_end)
         done = reported = 0
         progress = PROGRESS.get()
-        widening = self._widening(eng)
+        widening, ranking = self.prior(eng)
         ranked = None
         if widening > 0:
-            ranked = self.ranking(eng, sampler.sample(rnd), opts, seat, rnd)
+            ranked = ranking(eng, sampler.sample(rnd), opts, seat, rnd)
         iterate = self.iterate
         while done < limit and time.perf_counter() < end:
             widened = None
@@ -256,14 +256,16 @@ class IsmctsBot(Bot):
         truncated = done < limit and hard_end < own_end and time.perf_counter() >= hard_end
         return SearchResult(opts[best], done, start.ms(), stats, truncated)
 
-    def _widening(self, eng: GameModule) -> float:
-        """The greedy prior's constant for this search (0: none): the bot's, else the game's
-        for iteration budgets up to its largest (a time budget's iterations are unknown)."""
+    def prior(self, eng: GameModule) -> tuple[float, Ranking]:
+        """The root's prior for this search: its widening constant (0: none) and its ranking.
+        The bot's constant, else the game's (the greedy prior) for iteration budgets up to its
+        largest (a time budget's iterations are unknown); a learned search may take its
+        model's (ai/model.py `LearnedSearch`)."""
         if self.prior_widening is not None:
-            return self.prior_widening
+            return self.prior_widening, self.ranking
         widening, most = eng.INFO.bot_prior
         iterations = self.budget.iterations
-        return 0.0 if iterations is None or iterations > most else widening
+        return (0.0 if iterations is None or iterations > most else widening), self.ranking
 
     def iterate(
         self,

@@ -34,9 +34,9 @@ from operator import mul
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from ai.base import Budget
+from ai.base import Action, Budget
 from ai.evaluators import Evaluator, RandomRollout, final_rewards
-from ai.mcts import IsmctsBot
+from ai.mcts import IsmctsBot, Ranking, greedy_ranking
 from engine.games import GameModule
 
 FORMAT = "card-referee-eval/1"
@@ -111,6 +111,9 @@ class Model:
     exploration: float = 0.15
     trained: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     mix: Mix | None = None  # how a large iteration budget judges leaves (module doc)
+    # a time budget's root prior: the options ranked by this model one ply later, searched
+    # best first with progressive widening of this constant (None: no prior; docs/model.md)
+    prior: float | None = None
 
     @property
     def version(self) -> str:
@@ -119,6 +122,8 @@ class Model:
         settings: list[Any] = [self.names, self.weights, self.exploration]
         if self.mix is not None:
             settings.append(self.mix.to_json())
+        if self.prior is not None:  # named only when set: a model without one keeps its version
+            settings.append({"prior": self.prior})
         doc = json.dumps(settings).encode()
         return f"{self.game}/g{self.generation}/{hashlib.sha256(doc).hexdigest()[:12]}"
 
@@ -149,6 +154,7 @@ class Model:
             "search": {
                 "exploration": self.exploration,
                 **({"mix": self.mix.to_json()} if self.mix is not None else {}),
+                **({"prior": self.prior} if self.prior is not None else {}),
             },
             "features": list(self.names),
             "weights": list(self.weights),
@@ -176,6 +182,9 @@ class Model:
         if not _ucb_constant(c):
             raise ModelError(f"{eng.INFO.id}: search.exploration is a number above 0")
         mix = search.get("mix") if isinstance(search, dict) else None
+        prior = search.get("prior") if isinstance(search, dict) else None
+        if prior is not None and not _ucb_constant(prior):
+            raise ModelError(f"{eng.INFO.id}: search.prior is a widening constant above 0")
         return cls(
             eng.INFO.id,
             tuple(names),
@@ -184,6 +193,7 @@ class Model:
             float(c),
             doc.get("trained") or {},
             Mix.from_json(mix, eng.INFO.id) if mix is not None else None,
+            float(prior) if prior is not None else None,
         )
 
     def save(self, path: Path) -> None:
@@ -275,12 +285,46 @@ def exploration_of(eng: GameModule, iterations: int | None = None) -> float:
     return model.search_for(iterations)[0] if model is not None else PLAYOUT_EXPLORATION
 
 
+def model_ranking(
+    eng: GameModule, world: Any, opts: list[Action], seat: int, rnd: random.Random
+) -> list[Action]:
+    """The root's options best first by the model's win share for `seat` one ply later on
+    `world` (a prior's ranking, ai/mcts.py `Ranking`), ties in a seeded random order; the
+    greedy margin's ranking for a game without a model."""
+    model, feats = model_for(eng), eng.INFO.features
+    if model is None or feats is None:
+        return greedy_ranking(eng, world, opts, seat, rnd)
+    shuffled = list(opts)
+    rnd.shuffle(shuffled)
+    judge = ModelEvaluator(model, alone=True)
+    values = {}
+    for a in shuffled:
+        g = world.copy()
+        eng.apply_action(g, a)
+        shares = judge.evaluate(eng, g, rnd, math.inf)  # the model alone draws nothing
+        assert shares is not None
+        values[a] = shares[seat]
+    return sorted(shuffled, key=lambda a: -values[a])
+
+
+class LearnedSearch(IsmctsBot):
+    """ISMCTS judged by the game's model (`learned_search`); on a time budget, with the root
+    prior its model names (`Model.prior`), unless the bot was given a prior of its own."""
+
+    def prior(self, eng: GameModule) -> tuple[float, Ranking]:
+        if self.prior_widening is None and self.budget.iterations is None:
+            model = model_for(eng)
+            if model is not None and model.prior is not None:
+                return model.prior, model_ranking
+        return super().prior(eng)
+
+
 def learned_search(budget: Budget, prior_widening: float | None = None) -> IsmctsBot:
     """ISMCTS whose leaves the game's learned model judges (random playouts for a game without
     one; mixed with a playout for a large budget: `Model.search_for`), with the model's
-    exploration constant for the budget."""
+    exploration constant for the budget and, on a time budget, its root prior."""
     iterations = budget.iterations
-    return IsmctsBot(
+    return LearnedSearch(
         budget,
         exploration=lambda eng: exploration_of(eng, iterations),
         evaluator=ModelEvaluator(iterations=iterations),

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections import Counter
@@ -43,6 +44,17 @@ from engine.games import GAMES, engine
 
 HOLD_OUT_EVERY = 5  # a deal that is a multiple of it is held out of the fit
 MARGIN_SCALE = 12.0  # the hand-written margin's scale (the depth cut-off's)
+
+
+def _prior(text: str) -> float:
+    """`--prior C`: a widening constant a model file may name (above 0, below 10)."""
+    try:
+        c = float(text)
+    except ValueError:
+        c = math.nan
+    if not 0 < c < 10:
+        raise argparse.ArgumentTypeError(f"--prior C, a constant in (0, 10) as 1.0: {text!r}")
+    return c
 
 
 def _mix(text: str) -> Mix:
@@ -276,6 +288,13 @@ def main(argv: list[str] | None = None) -> int:
         " search on a time budget) judges each leaf by WEIGHT * the model + the rest by a random"
         " playout, with UCB's c C (ai/model.py Mix)",
     )
+    p.add_argument(
+        "--prior",
+        type=_prior,
+        metavar="C",
+        help="kept with the model: a search on a time budget ranks the root's options by the"
+        " model one ply later and widens them progressively with constant C (ai/model.py)",
+    )
     p.add_argument("--out", help="the model file (default: the game's own, beside it)")
     p.add_argument("--data", help="also keep the self-play games (JSON: their moves)")
     p.add_argument("--from-data", nargs="+", help="fit on games kept by --data (one or more files)")
@@ -335,6 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         args.exploration,
         report,
         args.mix,
+        args.prior,
     )
     out = Path(args.out) if args.out else model_path(eng)
     assert out is not None

@@ -38,10 +38,10 @@ from typing import Any
 from ai.base import Budget
 from ai.bots import Bot, parse_bot_spec, parse_budget
 from ai.mcts import IsmctsBot
-from ai.model import Model, ModelEvaluator, learned_search
+from ai.model import Model, ModelEvaluator, learned_search, model_ranking
 from ai.tournament import play_game, wilson
 from benchmarks.local import ROOT
-from benchmarks.variants import minimax_bot, mixed_bot, model_ranking
+from benchmarks.variants import minimax_bot, mixed_bot
 from engine.games import GAMES, engine
 
 _BOTS: dict[str, Bot] = {}

@@ -26,8 +26,8 @@ from typing import Any
 
 from ai.base import DEADLINE_CHECK_STEPS, Action, Budget, Game, SearchResult, Start, option_margins
 from ai.evaluators import Evaluator, RandomRollout, final_rewards
-from ai.mcts import Descent, IsmctsBot, Node, greedy_ranking
-from ai.model import Mix, ModelEvaluator, exploration_of, model_for
+from ai.mcts import Descent, IsmctsBot, Node
+from ai.model import Mix, ModelEvaluator, exploration_of, model_for, model_ranking
 from engine.games import GameModule, engine
 
 # MAST's probability of a random option (the measured setting) and of a greedy rollout's
@@ -253,28 +253,6 @@ class SteppedModel:
             opts = eng.legal_actions(g)
             eng.apply_action(g, opts[rnd.randrange(len(opts))])
         return self.judge.evaluate(eng, g, rnd, deadline)
-
-
-def model_ranking(
-    eng: GameModule, world: Any, opts: list[Any], seat: int, rnd: random.Random
-) -> list[Any]:
-    """The root's options best first by the model's win share for `seat` one ply later on
-    `world` (a prior for the search, ai/mcts.py `Ranking`), ties in a seeded random order;
-    the greedy margin's ranking for a game without a model."""
-    model, feats = model_for(eng), eng.INFO.features
-    if model is None or feats is None:
-        return greedy_ranking(eng, world, opts, seat, rnd)
-    shuffled = list(opts)
-    rnd.shuffle(shuffled)
-    judge = ModelEvaluator(model, alone=True)
-    values = {}
-    for a in shuffled:
-        g = world.copy()
-        eng.apply_action(g, a)
-        shares = judge.evaluate(eng, g, rnd, math.inf)  # the model reads no randomness
-        assert shares is not None
-        values[a] = shares[seat]
-    return sorted(shuffled, key=lambda a: -values[a])
 
 
 def learned_variant_bot(budget: Budget, steps: int = 0, model_prior: bool = False) -> IsmctsBot:

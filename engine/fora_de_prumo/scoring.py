@@ -330,9 +330,7 @@ def _score_one(
     return breakdown
 
 
-def _measures(
-    cat: Catalog, works: list[Work], buildings: list[Building] | None
-) -> list[Measures]:
+def _measures(cat: Catalog, works: list[Work], buildings: list[Building] | None) -> list[Measures]:
     return [
         measure_work(cat, w, None if buildings is None else buildings[s])
         for s, w in enumerate(works)

@@ -16,10 +16,19 @@ import toygame
 
 from ai.base import Budget
 from ai.evaluators import RandomRollout, final_rewards
-from ai.model import FORMAT, Mix, Model, ModelError, ModelEvaluator, learned_search, model_for
+from ai.model import (
+    FORMAT,
+    Mix,
+    Model,
+    ModelError,
+    ModelEvaluator,
+    learned_search,
+    model_for,
+    model_ranking,
+)
 from ai.train import fit, main, positions, scores, selfplay
 from benchmarks.model_lookup import PerLeaf
-from benchmarks.variants import SteppedModel, model_ranking
+from benchmarks.variants import SteppedModel
 from engine.games import engine
 from engine.registry import register_game, unregister_game
 
@@ -68,6 +77,13 @@ def test_a_model_file_round_trips_and_its_version_follows_its_weights(tmp_path: 
     assert other.version != m.version
     # the search's constant is part of the answer, hence of the version
     assert Model("toy-match", names, m.weights, 2, 0.4).version != m.version
+    # so is a time budget's root prior, written only when set (a model without one keeps its
+    # version: Architectura's file has none)
+    primed = Model("toy-match", names, m.weights, 2, 0.3, {}, None, 1.0)
+    primed.save(tmp_path / "p.json")
+    doc = json.loads((tmp_path / "p.json").read_text())
+    assert doc["search"] == {"exploration": 0.3, "prior": 1.0} and "prior" not in m.to_json()
+    assert Model.from_json(doc, eng) == primed and primed.version != m.version
 
 
 MIX = {"above": 640, "weight": 0.5, "exploration": 0.3}
@@ -91,6 +107,9 @@ MIX = {"above": 640, "weight": 0.5, "exploration": 0.3}
         (lambda d: d["search"].update(mix=MIX | {"exploration": 0}), "exploration above 0"),
         (lambda d: d["search"].update(mix=MIX | {"time": 1}), "time is true or false"),
         (lambda d: d["search"].update(mix=MIX | {"times": True}), "mix is"),
+        (lambda d: d["search"].update(prior=0), "prior is a widening constant"),
+        (lambda d: d["search"].update(prior=True), "prior is a widening constant"),
+        (lambda d: d["search"].update(prior="1"), "prior is a widening constant"),
     ],
 )
 def test_a_model_that_cannot_serve_its_game_is_refused(change: Any, says: str) -> None:
@@ -312,12 +331,18 @@ def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
 
 
 def test_training_keeps_the_mix_it_is_given(tmp_path: Path, capsys: Any) -> None:
-    """`--mix ABOVE:WEIGHT:C` is written into the model's search settings; a malformed one is
-    refused before any game is played."""
+    """`--mix ABOVE:WEIGHT:C` (and `--prior C`) is written into the model's search settings;
+    a malformed one is refused before any game is played."""
     out = tmp_path / "m.json"
     common = ["--game", "toy-match", "--games", "10", "--bot", "greedy", "--quiet"]
-    assert main([*common, "--processes", "1", "--out", str(out), "--mix", "640:0.5:0.3"]) == 0
+    mixed = ["--out", str(out), "--mix", "640:0.5:0.3", "--prior", "1.5"]
+    assert main([*common, "--processes", "1", *mixed]) == 0
     assert json.loads(out.read_text())["search"]["mix"] == MIX
+    assert json.loads(out.read_text())["search"]["prior"] == 1.5
+    for bad in ("0", "-1", "x", "12"):
+        with pytest.raises(SystemExit):
+            main([*common, "--out", str(tmp_path / "n.json"), "--prior", bad])
+        assert "--prior C" in capsys.readouterr().err
     timed = tmp_path / "t.json"
     assert (
         main([*common, "--processes", "1", "--out", str(timed), "--mix", "640:0.5:0.3:time"]) == 0

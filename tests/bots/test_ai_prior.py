@@ -9,10 +9,12 @@ import math
 from typing import Any
 
 import pytest
-from ai_support import same_answer_behind_the_view, seat_view, stats, wide_position
+from ai_support import same_answer_behind_the_view, seat_view, slow_search, stats, wide_position
 
 from ai import mcts, review
 from ai.bots import LEVELS, Budget, IsmctsBot, SearchResult, margin
+from ai.mcts import greedy_ranking
+from ai.model import learned_search, model_for, model_ranking
 from engine.games import GAMES, engine, info
 
 
@@ -110,3 +112,31 @@ def test_a_review_searches_every_option(game_id: str, monkeypatch: pytest.Monkey
     review.review_task(task, Budget(iterations=16))
     assert len(results) == 1 and len(results[0].options) >= 12
     assert all(o.visits > 0 for o in results[0].options)
+
+
+def test_a_learned_search_on_a_time_budget_takes_its_models_prior(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A model may name a root prior for time budgets (`Model.prior`: Fora de Prumo's file
+    names 1.0, docs/model.md): the root's options ranked by the model one ply later, searched
+    best first and only the best few. An iteration budget keeps the game's greedy prior, a bot
+    given its own constant keeps it, a model without a prior (Architectura's) gives none."""
+    fdp, arch = engine("fora-de-prumo"), engine("architectura")
+    fdp_model, arch_model = model_for(fdp), model_for(arch)
+    assert fdp_model is not None and arch_model is not None
+    assert fdp_model.prior == 1.0 and arch_model.prior is None
+    timed = learned_search(Budget(time_ms=100))
+    assert timed.prior(fdp) == (1.0, model_ranking)
+    assert timed.prior(arch) == (0.0, greedy_ranking)
+    widening, most = info("fora-de-prumo").bot_prior
+    assert LEVELS["medium"].iterations == most  # medium is the largest level it serves
+    assert learned_search(LEVELS["medium"]).prior(fdp) == (widening, greedy_ranking)
+    assert learned_search(Budget(time_ms=100), 0.0).prior(fdp) == (0.0, greedy_ranking)
+    # on the virtual clock (a time budget made deterministic): a few options, the plain many
+    view = seat_view(wide_position("fora-de-prumo", least=30))
+    slow_search(monkeypatch, fdp, 0.0001)
+    res = learned_search(Budget(time_ms=100)).choose(view, 1)
+    searched = sum(1 for o in res.options if o.visits)
+    assert res.iterations >= 10 and searched <= max(2, math.ceil(math.sqrt(res.iterations + 1)))
+    plain = learned_search(Budget(time_ms=100), 0.0).choose(view, 1)
+    assert sum(1 for o in plain.options if o.visits) > searched
