@@ -24,11 +24,12 @@ import math
 import time
 from typing import IO, Any
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wsgi import LimitedStream, get_content_length, get_input_stream
 
+from app import current
 from app.errors import ApiError
 from app.settings import origins
 from engine.messages import msg
@@ -39,8 +40,8 @@ LIMITED_PREFIX = "/v1/"
 
 def body_bytes() -> bytes:
     """The request body, at most MAX_CONTENT_LENGTH bytes (413 above it)."""
-    limit = current_app.config.get("MAX_CONTENT_LENGTH")
-    env = request.environ
+    limit = current.config().get("MAX_CONTENT_LENGTH")
+    env = current.environ()
     length = get_content_length(env)  # what request.content_length reads
     if length is not None:
         # werkzeug's stream, as request.stream makes it, refuses a Content-Length over the

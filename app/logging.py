@@ -15,8 +15,9 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response
 
+from app import current
 from app.jsonio import dumps
 
 REQUEST_ID_HEADER = "X-Request-ID"
@@ -112,23 +113,22 @@ def _access_line(fields: dict[str, Any]) -> None:
 
 
 def install_request_logging(app: Flask) -> None:
-    # each proxy (g, request) is resolved once per hook: a proxied lookup is a few function
-    # calls, and these hooks run on every request
+    # each proxy (g, request) is resolved once per hook, without its proxy (app/current.py)
     @app.before_request
     def _start() -> None:
-        ctx = g.__dict__
+        ctx = current.values()
         ctx["t0"] = time.perf_counter()  # also the metrics' start (app/metrics.py)
-        rid = request.environ.get("HTTP_X_REQUEST_ID")
+        rid = current.environ().get("HTTP_X_REQUEST_ID")
         ctx["request_id"] = rid if rid and REQUEST_ID_RE.match(rid) else new_request_id()
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        ctx = g.__dict__  # one lookup instead of a proxied g.get per value
+        ctx = current.values()  # one lookup instead of a proxied g.get per value
         rid = ctx.get("request_id") or new_request_id()
         response.headers[REQUEST_ID_HEADER] = rid
         if access_log.isEnabledFor(logging.INFO):
             t0 = ctx.get("t0")
-            req = request._get_current_object()  # type: ignore[attr-defined]
+            req = current.req()
             _access_line(
                 {
                     "method": req.method,

@@ -51,11 +51,11 @@ import redis
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from flask import Flask, current_app
+from flask import Flask
 from itsdangerous import Signer, want_bytes
 from itsdangerous.signer import HMACAlgorithm
 
-from app import history
+from app import current, history
 from app.errors import ApiError
 from app.jsonio import Written
 from engine.canonical import dumps_utf8
@@ -503,7 +503,7 @@ def init_app(app: Flask) -> Sealer | None:
 
 
 def _sealer() -> Sealer | None:
-    return cast(Sealer | None, current_app.extensions.get(EXTENSION))
+    return cast(Sealer | None, current.app().extensions.get(EXTENSION))
 
 
 @dataclass(frozen=True)
