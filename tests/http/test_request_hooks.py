@@ -4,6 +4,7 @@ app's setting as it is at each request, the language headers are written once ea
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from werkzeug.exceptions import ClientDisconnected
 from werkzeug.wsgi import get_input_stream
 
 from app.limits import read_all
+from app.logging import timestamp
 
 
 def test_ensure_sync_is_remembered_for_plain_functions_only() -> None:
@@ -124,3 +126,14 @@ def test_reading_the_body_in_reads_of_its_length_reads_what_werkzeug_reads(
                 got.append(type(e.__context__))
         assert got[0] == got[1]
         assert got[0] == (TimeoutError if fail and terminated else body)
+
+
+def test_the_log_timestamp_is_datetime_s() -> None:
+    """The access line's `ts`, its second remembered, is what datetime writes: the fraction
+    rounded to microseconds half to even (a carry into the next second), cut to ms."""
+    base = 1_764_000_000
+    instants = [base + k / 1000 + d for k in range(0, 2000, 7) for d in (0, 4.999e-4, 5e-4)]
+    instants += [base + 0.9999995, base + 0.9999994, base + 5e-7, base + 1.5e-6, 1e9 + 0.25]
+    instants += [base + i * 0.123456789 for i in range(3000)]
+    for t in instants:
+        assert timestamp(t) == datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds")
