@@ -13,9 +13,10 @@ they reach gunicorn and bounds slow headers too; this is the fallback without it
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app
 from werkzeug.exceptions import ClientDisconnected
 
+from app import current
 from app.errors import ApiError
 from app.settings import env_int
 from engine.messages import msg
@@ -32,7 +33,7 @@ def install_body_timeout(app: Flask) -> None:
 
     @app.before_request
     def _limit_body_reads() -> None:
-        sock = request.environ.get("gunicorn.socket")
+        sock = current.environ().get("gunicorn.socket")
         if sock is not None:  # served by gunicorn (not the test client)
             sock.settimeout(float(config["BODY_READ_TIMEOUT_S"]))
 

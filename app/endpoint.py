@@ -10,10 +10,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from flask import request
 from marshmallow import Schema
 
-from app import history, schemas
+from app import current, history, schemas
 from app.errors import ApiError, from_engine
 from app.jsonio import loads
 from app.limits import body_bytes
@@ -48,7 +47,7 @@ class Received:
 def read_body(schema: Schema) -> Received:
     """The request's JSON object, checked by `schema` (400 problems otherwise); its state
     opened (its seal checked, app/seal.py) and stripped of its origin (app/history.py)."""
-    mt = request.mimetype
+    mt = current.req().mimetype
     if mt not in JSON_TYPES and not (mt.startswith("application/") and mt.endswith("+json")):
         raise ApiError(
             415,

@@ -48,10 +48,9 @@ from functools import lru_cache
 from typing import Any
 
 import orjson
-from flask import current_app
 from marshmallow import ValidationError
 
-from app import schemas
+from app import current, schemas
 from app.errors import ApiError, from_engine, from_validation, prefixed
 from engine.errors import (
     EngineError,
@@ -78,7 +77,7 @@ def _invalid(detail: Msg, where: str = "") -> ApiError:
 
 
 def _limit() -> int:
-    return int(current_app.config["MAX_DECISIONS"])
+    return int(current.config()["MAX_DECISIONS"])
 
 
 def checked(history: Any) -> dict[str, Any]:

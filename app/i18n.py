@@ -26,10 +26,11 @@ from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
-from flask import Flask, Response, has_request_context, request
+from flask import Flask, Response, has_request_context
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
+from app import current
 from engine.messages import Msg
 
 LANGUAGES = ("en", "pt", "fr", "de")  # the first is the default
@@ -112,7 +113,7 @@ REMEMBERED_HEADER_CHARS = 200
 
 def negotiate() -> str:
     """The language of this request's answer (Accept-Language; English by default)."""
-    header = request.environ.get("HTTP_ACCEPT_LANGUAGE")
+    header = current.environ().get("HTTP_ACCEPT_LANGUAGE")
     if not header:
         return LANGUAGES[0]
     if len(header) > REMEMBERED_HEADER_CHARS:

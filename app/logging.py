@@ -8,6 +8,7 @@ body sizes; errors are logged as JSON lines too (logger "app.errors", with a tra
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 import sys
@@ -15,8 +16,9 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response
 
+from app import current
 from app.jsonio import dumps
 
 REQUEST_ID_HEADER = "X-Request-ID"
@@ -41,11 +43,33 @@ class JsonFormatter(logging.Formatter):
         return dumps(out).decode("utf-8")
 
 
+# the last second written, and its date and time: a log line a request writes them again
+_second: tuple[int, str] = (-1, "")
+
+
+def timestamp(created: float) -> str:
+    """`datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")`, its date and
+    time to the second written once a second (the datetime and its formatting were a third
+    of the access line): the fraction rounded to microseconds as datetime rounds it (half to
+    even, a carry into the next second), then cut to milliseconds."""
+    global _second
+    frac, whole = math.modf(created)
+    micro = round(frac * 1e6)
+    if micro >= 1_000_000:
+        whole, micro = whole + 1, micro - 1_000_000
+    second = int(whole)
+    known = _second  # one read: another thread may write it meanwhile
+    if known[0] != second:
+        known = (second, datetime.fromtimestamp(second, UTC).isoformat()[:19])
+        _second = known
+    return f"{known[1]}.{micro // 1000:03d}+00:00"
+
+
 def _line_object(
     created: float, level: str, logger: str, msg: str, fields: Any = None
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "ts": datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds"),
+        "ts": timestamp(created),
         "level": level.lower(),
         "logger": logger,
         "msg": msg,
@@ -112,23 +136,22 @@ def _access_line(fields: dict[str, Any]) -> None:
 
 
 def install_request_logging(app: Flask) -> None:
-    # each proxy (g, request) is resolved once per hook: a proxied lookup is a few function
-    # calls, and these hooks run on every request
+    # each proxy (g, request) is resolved once per hook, without its proxy (app/current.py)
     @app.before_request
     def _start() -> None:
-        ctx = g.__dict__
+        ctx = current.values()
         ctx["t0"] = time.perf_counter()  # also the metrics' start (app/metrics.py)
-        rid = request.environ.get("HTTP_X_REQUEST_ID")
+        rid = current.environ().get("HTTP_X_REQUEST_ID")
         ctx["request_id"] = rid if rid and REQUEST_ID_RE.match(rid) else new_request_id()
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        ctx = g.__dict__  # one lookup instead of a proxied g.get per value
+        ctx = current.values()  # one lookup instead of a proxied g.get per value
         rid = ctx.get("request_id") or new_request_id()
         response.headers[REQUEST_ID_HEADER] = rid
         if access_log.isEnabledFor(logging.INFO):
             t0 = ctx.get("t0")
-            req = request._get_current_object()  # type: ignore[attr-defined]
+            req = current.req()
             _access_line(
                 {
                     "method": req.method,

@@ -29,7 +29,9 @@ from functools import lru_cache
 from typing import Any
 
 import orjson
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app
+
+from app import current
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -140,10 +142,10 @@ def install_metrics(app: Flask) -> None:
     @app.after_request
     def _count(response: Response) -> Response:
         # the request's start as the access log took it (app/logging.py, installed first)
-        t0 = g.__dict__.get("t0")
+        t0 = current.values().get("t0")
         if t0 is None:  # pragma: no cover - a request that skipped before_request
             return response
-        req = request._get_current_object()  # type: ignore[attr-defined]
+        req = current.req()
         rule = req.url_rule.rule if req.url_rule is not None else "<unmatched>"
         count, latency = _children(_method(req.method), rule, response.status_code)
         count.inc()

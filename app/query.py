@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Flask, request
+from flask import Flask
 
+from app import current
 from app.errors import ApiError
 from app.schemas import unknown_field
 from engine.messages import msg
@@ -53,12 +54,13 @@ def query_problems(args: Any, known: frozenset[str]) -> list[dict[str, Any]]:
 def install_query_check(app: Flask) -> None:
     @app.before_request
     def _check_query() -> None:
-        if not request.query_string or not request.path.startswith("/v1/"):
+        req = current.req()
+        if not req.query_string or not req.path.startswith("/v1/"):
             return  # the common case: one test of an empty bytes object
-        view = app.view_functions.get(request.endpoint or "")
+        view = app.view_functions.get(req.endpoint or "")
         if view is None:  # no route: the 404 or 405 says so
             return
-        problems = query_problems(request.args, getattr(view, ATTRIBUTE, frozenset()))
+        problems = query_problems(req.args, getattr(view, ATTRIBUTE, frozenset()))
         if problems:
             raise ApiError(
                 400,

@@ -14,7 +14,6 @@ import itertools
 from collections.abc import Callable, Collection
 from typing import Any
 
-from flask import current_app
 from marshmallow import (
     INCLUDE,
     RAISE,
@@ -27,6 +26,7 @@ from marshmallow import (
     validates_schema,
 )
 
+from app import current
 from engine.describe import brief
 from engine.errors import MAX_PROBLEMS
 from engine.games import DEFAULT_GAME, GAMES, MAX_SEATS, engine, info
@@ -151,7 +151,7 @@ def _decisions(least: int) -> BoundedList:
     return BoundedList(
         DecisionItem(),
         least=least,
-        most=lambda: int(current_app.config["MAX_DECISIONS"]),
+        most=lambda: int(current.config()["MAX_DECISIONS"]),
         what=msg("decisions (MAX_DECISIONS)"),
         required=True,
     )

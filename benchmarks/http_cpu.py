@@ -1,21 +1,26 @@
 """Server CPU per POST /v1/resolve, against a minimal Flask app, side by side (issue 10).
 
-    python -m benchmarks.http_cpu [--rounds 10] [--requests 1000] [--baseline REV] [--sealed]
+    python -m benchmarks.http_cpu [--rounds 10] [--requests 1000] [--baseline REV]
+                                  [--baseline-tree DIR] [--sealed]
 
 Starts gunicorn servers with the repository's gunicorn.conf.py (same settings, same
 environment): the referee (`app:create_app()`) and `minimal_app()` below, a bare Flask app
 whose only route parses the /v1/resolve body with orjson and returns it; with `--baseline
 REV`, also commit REV's referee (extracted with `git archive`, served from its own tree with
-this environment's libraries). All get the same request: one legal decision on a mid-game
-4-seat state some 40 decisions in, as the service issues it (with its `history`;
+this environment's libraries: its engine pure, whatever this tree runs); with
+`--baseline-tree DIR`, the referee of the checkout DIR as it is, its build included (a
+compiled worktree of the commit to compare with, for a compiled tree). All get the same
+request: one legal decision on a mid-game 4-seat state some 40 decisions in, as the service
+issues it (with its `history`;
 `--engine-state` sends the engine's state without one, as `benchmarks.http.mid_game_body`
 builds it; `--sealed` serves every app under a `STATE_SECRET` and sends the state sealed, as
 that service issues it: docs/trust.md), over one keep-alive connection, one request at a time. Each round sends
 `--requests` requests to each server in turn (which one goes first turns round) and reads
 the server's worker processes' CPU time (utime + stime in /proc/<pid>/stat) before and
 after. Prints each round, then the median ratios with quartiles, min and max: referee ÷
-minimal, and with a baseline REV ÷ minimal and REV ÷ referee (how much CPU a request saves
-against REV); the last line is `cpu_ratio=<referee ÷ minimal median>`.
+minimal, and with a baseline REV (or DIR) ÷ minimal and REV ÷ referee (how much CPU a
+request saves against REV, each round's servers measured one after the other); the last
+line is `cpu_ratio=<referee ÷ minimal median>`.
 
 Linux only (/proc). CPU time is counted in clock ticks (usually 10 ms): keep
 `--requests` times the CPU per request well above that."""
@@ -231,6 +236,12 @@ def main() -> None:
     )
     ap.add_argument("--baseline", metavar="REV", help="also serve commit REV's referee")
     ap.add_argument(
+        "--baseline-tree",
+        metavar="DIR",
+        type=Path,
+        help="also serve the referee of the checkout DIR as it is (its own build)",
+    )
+    ap.add_argument(
         "--app-layer",
         action="store_true",
         help="also serve the referee with the engine's work memoised (app_layer_only)",
@@ -241,6 +252,8 @@ def main() -> None:
         help="serve under a STATE_SECRET and send the state sealed, as that service issues it",
     )
     args = ap.parse_args()
+    if args.baseline and args.baseline_tree:
+        ap.error("one baseline: --baseline REV or --baseline-tree DIR")
     if args.sealed and args.engine_state:
         ap.error("--sealed sends the state as the service issues it: not with --engine-state")
     from benchmarks.http import mid_game_body  # after argparse: it imports the engine
@@ -255,10 +268,15 @@ def main() -> None:
             ("referee", "app:create_app()", None),
             ("minimal", MINIMAL, None),
         ]
+        baseline: str | None = None  # the baseline's name in the report
         if args.baseline:
             tree = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="http-base-")))
             extract(args.baseline, tree)
-            specs.append((args.baseline, "app:create_app()", tree))
+            baseline = args.baseline
+            specs.append((baseline, "app:create_app()", tree))
+        if args.baseline_tree:
+            baseline = args.baseline_tree.resolve().name
+            specs.append((baseline, "app:create_app()", args.baseline_tree.resolve()))
         if args.app_layer:
             specs.append(("app-layer", APP_LAYER, None))
         servers: dict[str, tuple[Client, list[int]]] = {}
@@ -289,8 +307,8 @@ def main() -> None:
         return [x / y for x, y in zip(cpu[a], cpu[b], strict=True)]
 
     ratios = per_round("referee", "minimal")
-    if args.baseline:
-        rev = args.baseline
+    if baseline is not None:
+        rev = baseline
         print(f"{rev}/minimal: {spread(per_round(rev, 'minimal'))}")
         print(f"{rev}/referee (CPU saved per request): {spread(per_round(rev, 'referee'))}")
     if args.app_layer:
