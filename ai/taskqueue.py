@@ -384,8 +384,10 @@ def failure_code(exc_info: str | None) -> str:
 
 def state(job: Job) -> dict[str, Any]:
     """A job's status as the service reports it: status (queued, started, finished, failed,
-    cancelled), attempts so far, and for a failed job a code and a sentence."""
-    status = job.get_status(refresh=True)
+    cancelled), attempts so far, and for a failed job a code and a sentence. The status is
+    the one `job` was read with (fetched or refreshed by the caller): read again alone, it
+    could say finished beside the times of the read before (an `ended_at` of None)."""
+    status = job.get_status(refresh=False)
     out: dict[str, Any] = {"attempts": 1 + _retried(job)}
     if status in (JobStatus.CANCELED, JobStatus.STOPPED):
         out["status"] = "cancelled"

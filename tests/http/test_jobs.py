@@ -93,6 +93,29 @@ def test_a_job_gives_the_synchronous_answer(client: Any, fresh_redis_server: Red
     assert doc["started_at"] and doc["ended_at"] and doc["attempts"] == 1
 
 
+def test_a_jobs_document_is_one_read_of_it(client: Any, fresh_redis_server: RedisServer) -> None:
+    """Status and times come from the same read of the job: a job read while it waited and
+    then finished is told as it was read (queued, no times), never as finished beside the
+    end time of the read before (CI once saw `finished` with `ended_at: null`: the status
+    alone was read again)."""
+    import redis
+
+    from app.jobs import _document
+
+    conn = redis.Redis.from_url(fresh_redis_server.url)
+    with workers(fresh_redis_server):
+        running = start(client, body(budget=HUGE))
+        wait_for(client, running, lambda d: d["status"] == "started", "the first job to start")
+        waiting = start(client, body(seed=6, budget={"iterations": 20}, **{"async": True}))
+        stale = jobq.fetch(conn, waiting.rsplit("/", 1)[1])  # read while it waits
+        assert client.delete(running).status_code == 200  # the worker takes the next job
+        done = wait_for(client, waiting, lambda d: d["status"] == "finished", "the next job")
+    assert done["ended_at"] is not None
+    doc = _document(conn, stale)
+    assert doc["status"] == "queued" and doc["started_at"] is None and doc["ended_at"] is None
+    conn.close()
+
+
 def queued_request(server: RedisServer, job_id: str) -> dict[str, Any]:
     """The request a job was queued with, as RQ keeps it in Redis."""
     import redis
