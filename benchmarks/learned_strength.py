@@ -12,7 +12,9 @@ bots search on the same (compiled) engine and only the search differs; or
 trained on fewer features reads the others with weight 0: `padded_model`), so that two
 generations of a model, or two feature sets, play each other; or `mix:<w>:<c>:<n>it`, the
 served search with UCB constant c whose leaves are judged by w * the model + (1 - w) * a random
-playout at every budget (`benchmarks.variants.mixed_bot`).
+playout at every budget (`benchmarks.variants.mixed_bot`); or `mprior:<C>:<budget>` /
+`gprior:<C>:<budget>`, the served search with a root prior of widening constant C at any budget,
+its options ranked by the model one ply later (`ai.model.model_ranking`) or by the greedy margin.
 
 Two seats: each deal is played twice with the seats swapped. Three or four: one seat of A
 against B on the others, A's seat going round the table from game to game. A's win share
@@ -41,7 +43,7 @@ from ai.mcts import IsmctsBot
 from ai.model import Model, ModelEvaluator, learned_search, model_ranking
 from ai.tournament import play_game, wilson
 from benchmarks.local import ROOT
-from benchmarks.variants import minimax_bot, mixed_bot
+from benchmarks.variants import mixed_bot
 from engine.games import GAMES, engine
 
 _BOTS: dict[str, Bot] = {}
@@ -110,10 +112,6 @@ def make_bot(spec: str) -> Bot:
                 exploration=constant,
                 evaluator=ModelEvaluator(model, iterations=budget.iterations),
             )
-        elif spec.startswith(("imm:", "immr:")):
-            kind, alpha, arg = spec.split(":")
-            robust = kind == "immr"
-            _BOTS[spec] = minimax_bot(_budget(spec, arg), float(alpha), _GAME[0], robust)
         elif spec.startswith(("mprior:", "gprior:")):
             kind, widening, arg = spec.split(":")
             bot = learned_search(_budget(spec, arg), prior_widening=float(widening))
