@@ -69,8 +69,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ai.base import margin
-from ai.bots import Budget, IsmctsBot, SearchResult
+from ai.base import MAX_ITERATIONS, margin
+from ai.bots import LEVELS, Budget, IsmctsBot, SearchResult
 from ai.evaluators import MARGIN_CLAMP, Evaluator, MarginRollout, RandomRollout
 from ai.model import ModelEvaluator, evaluation_version, model_for
 from engine.canonical import digest
@@ -88,6 +88,10 @@ SEED_BITS = 63
 # whether it wins, and every option reads ~0: such a decision is judged by a second search
 # whose rewards are the score margin the seat gains from here (module doc, docs/review.md).
 HOPELESS = 0.05
+# A review asked without a level or budget searches at the deepest of these levels whose
+# searches in all fit the synchronous limit (the cheapest when none does): deeper reviews
+# tell good play from bad better (docs/review.md, "The default level").
+DEFAULT_LEVELS = ("medium", "hard", "expert")
 
 
 @dataclass(frozen=True)
@@ -166,16 +170,31 @@ class Decision:
     task: dict[str, Any] | None
 
 
+def default_level(tasks: int) -> str:
+    """The level of a review of `tasks` decisions asked without a level or budget: the
+    deepest of DEFAULT_LEVELS within the synchronous limit, else the cheapest (then a job)."""
+    fitting = [k for k in DEFAULT_LEVELS if (LEVELS[k].iterations or 0) * tasks <= MAX_ITERATIONS]
+    return fitting[-1] if fitting else DEFAULT_LEVELS[0]
+
+
+def seed_tasks(walked: Sequence[Decision], base_seed: int) -> None:
+    """Give each task of a walk its search's seed (`task_seed`)."""
+    for d in walked:
+        if d.task is not None:
+            d.task["seed"] = task_seed(base_seed, d.task["view"])
+
+
 def plan(
     eng: GameModule,
     g: Any,
     decisions: Sequence[Any],
     seats: set[int] | None,
-    base_seed: int,
+    base_seed: int | None,
 ) -> list[Decision]:
     """Walk the game from `g` (its start, changed in place) through `decisions` (objects, as
-    a replay takes them) and make a task for each decision to review. Raises IllegalDecision
-    (with its index) at a decision that is not legal where it is played."""
+    a replay takes them) and make a task for each decision to review, seeded from
+    `base_seed` (None: not yet, `seed_tasks`). Raises IllegalDecision (with its index) at a
+    decision that is not legal where it is played."""
     out: list[Decision] = []
     for i, d in enumerate(decisions):
         seat = eng.current_player(g)
@@ -185,18 +204,14 @@ def plan(
             action = eng.parse_decision(g, d, f"/decisions/{i}")
             played = eng.action_to_json(g, seat, action) if action in opts else d
             view = eng.game_view(g, seat)
-            task = {
-                "index": i,
-                "seat": seat,
-                "view": view,
-                "played": played,
-                "seed": task_seed(base_seed, view),
-            }
+            task = {"index": i, "seat": seat, "view": view, "played": played}
         try:
             eng.apply_internal(g, d, f"/decisions/{i}")
         except IllegalDecision as e:
             raise IllegalDecision(e.code, e.detail, e.clause, e.pointer, index=i) from None
         out.append(Decision(i, seat, len(opts), task))
+    if base_seed is not None:
+        seed_tasks(out, base_seed)
     return out
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from flask import Blueprint, Response, request
 
 from ai.bots import LEVELS
+from ai.review import DEFAULT_LEVELS
 from ai.service import DEFAULT_LEVEL
 from ai.tournament import MATCH_SEATS
 from app.errors import ApiError
@@ -139,6 +140,7 @@ def bots_index() -> Response:
             # the level of POST /v1/suggest with neither a level nor a budget, and of a review
             "default_level": DEFAULT_LEVEL,
             "review_default_level": REVIEW_LEVEL,
+            "review_default_levels": list(DEFAULT_LEVELS),
             "games": [game_bots(g) for g in GAMES if wanted in (None, g)],
         }
     )

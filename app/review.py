@@ -23,7 +23,17 @@ from flask import Blueprint, Response, current_app
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from ai.bots import LEVELS, MAX_ITERATIONS, MAX_TIME_MS, Budget
-from ai.review import Decision, assemble, evaluation, plan, review_all, review_seed
+from ai.review import (
+    DEFAULT_LEVELS,
+    Decision,
+    assemble,
+    default_level,
+    evaluation,
+    plan,
+    review_all,
+    review_seed,
+    seed_tasks,
+)
 from ai.service import MAX_SEED
 from app import schemas
 from app.endpoint import engine_errors, read_body
@@ -41,9 +51,8 @@ from engine.messages import Msg, msg
 
 bp = Blueprint("review", __name__, url_prefix="/v1")
 
-# a review searches every reviewed decision: its default is cheaper than a suggestion's
-# (docs/review.md: ask for more where a game needs it)
-REVIEW_LEVEL = "medium"
+# the deepest level a review asked without one searches at (ai/review.py `default_level`)
+REVIEW_LEVEL = DEFAULT_LEVELS[-1]
 
 
 class ReviewSchema(Envelope):
@@ -117,12 +126,14 @@ def _game(body: dict[str, Any], req: Any) -> tuple[GameModule, Any, list[Any]]:
     return eng, g, decisions
 
 
-def _budget(body: dict[str, Any]) -> tuple[Budget, dict[str, Any]]:
+def _budget(body: dict[str, Any], tasks: int) -> tuple[Budget, dict[str, Any]]:
+    """The per-decision budget and the settings the answer echoes; without a level or a
+    budget, the deepest default level that keeps the review of `tasks` synchronous."""
     if "budget" in body:
         b = body["budget"]
         budget = Budget(iterations=b.get("iterations"), time_ms=b.get("time_ms"))
         return budget, {"level": None, **budget.to_json()}
-    level = body.get("level", REVIEW_LEVEL)
+    level = body.get("level") or default_level(tasks)
     return LEVELS[level], {"level": level, **LEVELS[level].to_json()}
 
 
@@ -164,9 +175,9 @@ def _times(amount: int | None, n: int) -> int | None:
     return None if amount is None else amount * n
 
 
-def _walk(
-    eng: GameModule, g: Any, decisions: list[Any], body: dict[str, Any], base: int
-) -> list[Decision]:
+def _walk(eng: GameModule, g: Any, decisions: list[Any], body: dict[str, Any]) -> list[Decision]:
+    """The game's decisions and their tasks, not yet seeded (the seed depends on the budget,
+    and a default budget on how many tasks there are)."""
     seats = set(body["seats"]) if "seats" in body else None
     if seats is not None and max(seats) >= g.n:
         raise ApiError(
@@ -176,7 +187,7 @@ def _walk(
             f"/seats/{body['seats'].index(max(seats))}",
         )
     try:
-        return plan(eng, g, decisions, seats, base)
+        return plan(eng, g, decisions, seats, None)
     except IllegalDecision as e:  # replayed above: only a catalog changed in between
         raise ApiError(422, e.code, e.detail, e.pointer, e.clause, index=e.index) from None
 
@@ -189,11 +200,11 @@ def review() -> Response:
     if "state" in body:
         require_readable(req.opened, body["state"])
     eng, g, decisions = _game(body, req)
-    budget, settings = _budget(body)
-    settings["seed"] = body["seed"]
-    base = review_seed(body["seed"], settings)
-    walked = _walk(eng, g, decisions, body, base)
+    walked = _walk(eng, g, decisions, body)
     tasks = [d.task for d in walked if d.task is not None]
+    budget, settings = _budget(body, len(tasks))
+    settings["seed"] = body["seed"]
+    seed_tasks(walked, review_seed(body["seed"], settings))
     large = _large(budget, len(tasks))
     where = "/budget" if "budget" in body else "/level"
     if large and body.get("run_async") is False:

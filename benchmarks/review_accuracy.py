@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ai.bots import Bot, Budget, IsmctsBot, parse_bot_spec
-from ai.review import EVALUATORS, WIN_EVALUATOR, assemble, plan, review_task
+from ai.bots import LEVELS, Bot, Budget, IsmctsBot, parse_bot_spec
+from ai.review import EVALUATORS, WIN_EVALUATOR, assemble, default_level, plan, review_task
 from engine.games import GAMES, engine
 
 T975 = {5: 2.571, 7: 2.365, 9: 2.262, 19: 2.093, 29: 2.045, 39: 2.023}
@@ -61,15 +61,19 @@ def reviewed_seats(
     setup: dict[str, Any],
     decisions: list[dict[str, Any]],
     seed: int,
-    budget: Budget,
+    budget: Budget | None,
     evaluator: str = WIN_EVALUATOR,
 ) -> dict[str, Any]:
-    """The review of a game's decisions, every position searched with `budget`."""
+    """The review of a game's decisions, every position searched with `budget` (None: at the
+    level a review asked without one takes, `default_level`; the answer's `level`)."""
     g = eng.new_game_internal(setup)
     walked = plan(eng, g, decisions, None, seed)
     tasks = [d.task for d in walked if d.task is not None]
+    level = default_level(len(tasks)) if budget is None else None
+    budget = LEVELS[level] if level is not None else budget
+    assert budget is not None
     rows = [review_task(t, budget, evaluator=evaluator) for t in tasks]
-    return assemble(walked, rows, g.n)
+    return {**assemble(walked, rows, g.n), "level": level}
 
 
 def strong_bot(strong: int | str) -> Bot:
@@ -106,7 +110,7 @@ def one_game(
     game: str,
     seed: int,
     strong: int | str,
-    review_it: int,
+    review_it: int | None,
     seats: int,
     evaluators: list[str],
     cache: Path | None = None,
@@ -116,7 +120,8 @@ def one_game(
     setup, decisions, strong_seat, won = played(game, seed, strong, seats, cache)
     out: dict[str, Any] = {"seed": seed, "strong_seat": strong_seat, "strong_won": won}
     for name in evaluators:
-        rows = reviewed_seats(eng, setup, decisions, seed, Budget(iterations=review_it), name)
+        budget = None if review_it is None else Budget(iterations=review_it)
+        rows = reviewed_seats(eng, setup, decisions, seed, budget, name)
         acc = [s["accuracy"] for s in rows["seats"]]
         weak = statistics.mean(a for s, a in enumerate(acc) if s != strong_seat)
         by = [r.get("judged_by") for r in rows["decisions"] if "verdict" in r]
@@ -127,6 +132,7 @@ def one_game(
             "judged_by_margin": by.count("margin"),
             "reviewed": len(by),
             "iterations": rows["iterations"],
+            **({"level": rows["level"]} if review_it is None else {}),
         }
     return out
 
@@ -151,7 +157,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=40)
     p.add_argument("--strong", type=int, default=300, help="the strong bot's iterations")
     p.add_argument("--strong-bot", help="instead of --strong: a bot spec (expert, model:640it...)")
-    p.add_argument("--review", type=int, default=100, help="review iterations per decision")
+    p.add_argument(
+        "--review",
+        type=lambda v: None if v == "default" else int(v),
+        default=100,
+        help="review iterations per decision, or `default`: the service's default level",
+    )
     p.add_argument("--game", action="append", help="one game (default: every game)")
     p.add_argument("--seats", type=int, default=2)
     p.add_argument("--first", type=int, default=0, help="the first game's seed")
@@ -165,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": "python -m benchmarks.review_accuracy " + " ".join(sys.argv[1:]),
         "strong_iterations": args.strong,
         "strong_bot": args.strong_bot or f"ismcts:{args.strong}it",
-        "review_iterations": args.review,
+        "review_iterations": args.review or "default",
         "seats": args.seats,
         "load_average_1min": round(os.getloadavg()[0], 2),
         "games": {},

@@ -6,7 +6,6 @@
 // play.js calls reviewLanguage() when the language changes: the panel is written again.
 "use strict";
 
-const REVIEW_BUDGET = { iterations: 60 }; // per decision: a whole game within the synchronous limit
 const VERDICT_CLASS = { best: "v-best", good: "v-good", inaccuracy: "v-inaccuracy", mistake: "v-mistake", blunder: "v-blunder" };
 const MARKED = ["inaccuracy", "mistake", "blunder"];
 const SEAT_INK = ["#1f5fbf", "#2e8b3a", "#c9a100", "#c0392b"];
@@ -25,7 +24,8 @@ function setReviewStatus(text) {
 function verdictName(verdict) { return t(`verdict_${verdict}`); }
 
 async function postReview(log) {
-  const body = { ...log, budget: REVIEW_BUDGET, seed: 0 };
+  // no level: the service's default, the deepest that answers at once (docs/review.md)
+  const body = { ...log, seed: 0 };
   const r = await fetch("/v1/review", {
     method: "POST", headers: { "content-type": "application/json", "accept-language": lang }, body: JSON.stringify(body),
   });

@@ -26,6 +26,7 @@ from ai.review import (
     PLAYOUTS,
     _judge,
     assemble,
+    default_level,
     game_accuracy,
     move_accuracy,
     plan,
@@ -440,6 +441,33 @@ def test_a_review_too_large_without_a_job_store_says_what_would_fit() -> None:
     assert f"{tasks} decisions to review, 640 iterations each: {tasks * 640} iterations" in detail
     assert "Level hard would fit." in detail, detail
     assert '"seats": [' in detail, detail
+
+
+def test_the_default_level_is_the_deepest_that_keeps_the_review_synchronous() -> None:
+    """640 iterations a decision up to 31 decisions (19,840 of 20,000), 160 up to 125, 40
+    beyond: then the review is a job, as a review at `medium` always was."""
+    assert [default_level(n) for n in (0, 1, 31, 32, 125, 126, 10_000)] == [
+        "expert",
+        "expert",
+        "expert",
+        "hard",
+        "hard",
+        "medium",
+        "medium",
+    ]
+
+
+@pytest.mark.parametrize("seats,level", [(2, "expert"), (3, "hard")])
+def test_a_review_without_a_level_searches_at_the_deepest_that_fits(seats: int, level: str) -> None:
+    """A 2-seat Architectura game (26 decisions to review) fits at `expert`; a 3-seat one
+    (44) at `hard`. The answer names the level, and is the review asked at that level."""
+    state = finished({"seats": seats, "seed": 4}, 2)
+    ask = {"state": state, "seed": 3}
+    got = check_response("POST", "/v1/review", CLIENT.post("/v1/review", json=ask))
+    reviewed = [r for r in got["decisions"] if "verdict" in r]
+    assert default_level(len(reviewed)) == level and got["settings"]["level"] == level
+    assert got["iterations"] >= len(reviewed) * (640 if level == "expert" else 160)
+    assert got == CLIENT.post("/v1/review", json={**ask, "level": level}).get_json()
 
 
 def test_the_models_judgement_keeps_most_of_the_loss_of_an_option_visited_once() -> None:

@@ -63,6 +63,7 @@ def test_each_set_up_default_of_the_docs_is_the_services(field: str, default: st
 def test_the_bots_say_their_defaults_and_the_seats_of_their_ratings() -> None:
     body = check_response("GET", "/v1/bots", CLIENT.get("/v1/bots"))
     assert body["default_level"] == DEFAULT_LEVEL == "hard"
-    assert body["review_default_level"] == REVIEW_LEVEL
+    assert body["review_default_level"] == REVIEW_LEVEL == "expert"
+    assert body["review_default_levels"] == ["medium", "hard", "expert"]  # ai/review.py
     for game in body["games"]:
         assert game["ladder"]["seats"] == 2
