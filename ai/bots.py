@@ -81,8 +81,9 @@ __all__ = [
 # Named difficulty levels: iteration budgets (deterministic), four times apart, so that each
 # level measurably beats the one below it in both games (the rating ladder, `python -m
 # ai.ratings`; docs/bots.md, "Rating ladder", has the ratings and the time per decision).
-# `master` is above the models' mix threshold: its leaves are judged by the model and a
-# playout together (ai/model.py `Mix`), which is what makes its four times the thinking pay.
+# `master` is above the models' mix threshold (and Fora de Prumo's `expert`, whose model mixes
+# above 320): its leaves are judged by the model and a playout together (ai/model.py `Mix`),
+# which is what makes four times the thinking pay.
 LEVELS: dict[str, Budget] = {
     "easy": Budget(iterations=10),
     "medium": Budget(iterations=40),

@@ -56,8 +56,8 @@ def test_every_game_lists_its_bots_and_levels_in_order() -> None:
 def test_the_repository_ladders_are_served_and_ordered() -> None:
     """The measured files of the repository: every bot of every game has its figures, each
     level up to `hard` rates above the one below it, and `master` above `hard` and `expert`
-    (with the learned evaluation `expert` is not measurably above `hard`: docs/bots.md,
-    "Rating ladder", and the file's `ordered` says so)."""
+    (with the model alone `expert` was hardly above `hard`: docs/bots.md, "Rating ladder";
+    the file's `ordered` says whether every step is significant)."""
     _, body = get()
     for g in body["games"]:
         doc = json.loads((app.bots.ladder_path(g["game"])).read_text())
