@@ -69,7 +69,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ai.base import MAX_ITERATIONS, margin
+from ai.base import MAX_ITERATIONS, MAX_TIME_MS, margin
 from ai.bots import LEVELS, Budget, IsmctsBot, SearchResult
 from ai.evaluators import MARGIN_CLAMP, Evaluator, MarginRollout, RandomRollout
 from ai.model import ModelEvaluator, evaluation_version, model_for
@@ -170,10 +170,18 @@ class Decision:
     task: dict[str, Any] | None
 
 
+def synchronous(budget: Budget, tasks: int) -> bool:
+    """Whether a review of `tasks` decisions at `budget` each stays within the synchronous
+    limit of one suggestion: the whole review's searches, not one of them."""
+    return (budget.iterations or 0) * tasks <= MAX_ITERATIONS and (
+        budget.time_ms or 0
+    ) * tasks <= MAX_TIME_MS
+
+
 def default_level(tasks: int) -> str:
     """The level of a review of `tasks` decisions asked without a level or budget: the
     deepest of DEFAULT_LEVELS within the synchronous limit, else the cheapest (then a job)."""
-    fitting = [k for k in DEFAULT_LEVELS if (LEVELS[k].iterations or 0) * tasks <= MAX_ITERATIONS]
+    fitting = [k for k in DEFAULT_LEVELS if synchronous(LEVELS[k], tasks)]
     return fitting[-1] if fitting else DEFAULT_LEVELS[0]
 
 

@@ -33,6 +33,7 @@ from ai.review import (
     review_all,
     review_seed,
     seed_tasks,
+    synchronous,
 )
 from ai.service import MAX_SEED
 from app import schemas
@@ -137,13 +138,6 @@ def _budget(body: dict[str, Any], tasks: int) -> tuple[Budget, dict[str, Any]]:
     return LEVELS[level], {"level": level, **LEVELS[level].to_json()}
 
 
-def _large(budget: Budget, tasks: int) -> bool:
-    """Over the synchronous limit: the whole review's searches, not one of them."""
-    return (budget.iterations or 0) * tasks > MAX_ITERATIONS or (
-        budget.time_ms or 0
-    ) * tasks > MAX_TIME_MS
-
-
 def _over(budget: Budget, walked: list[Decision]) -> Msg:
     """Why a review is over the synchronous limit (its decisions times the per-decision
     budget), and what would fit: the largest level for the whole game, and this budget for
@@ -156,12 +150,12 @@ def _over(budget: Budget, walked: list[Decision]) -> Msg:
         per=work(budget.iterations, budget.time_ms),
         total=work(_times(budget.iterations, tasks), _times(budget.time_ms, tasks)),
     )
-    fitting = [k for k, b in LEVELS.items() if not _large(b, tasks)]
+    fitting = [k for k, b in LEVELS.items() if synchronous(b, tasks)]
     if fitting:
         level = max(fitting, key=lambda k: LEVELS[k].iterations or 0)
         out = msg("{problem} Level {level} would fit.", problem=out, level=level)
     seat, fewest = min(per_seat.items(), key=lambda kv: (kv[1], kv[0]))
-    if len(per_seat) > 1 and not _large(budget, fewest):
+    if len(per_seat) > 1 and synchronous(budget, fewest):
         out = msg(
             '{problem} So would this budget for one seat: "seats": [{seat}] ({count} decisions).',
             problem=out,
@@ -205,7 +199,7 @@ def review() -> Response:
     budget, settings = _budget(body, len(tasks))
     settings["seed"] = body["seed"]
     seed_tasks(walked, review_seed(body["seed"], settings))
-    large = _large(budget, len(tasks))
+    large = not synchronous(budget, len(tasks))
     where = "/budget" if "budget" in body else "/level"
     if large and body.get("run_async") is False:
         raise ApiError(

@@ -69,9 +69,10 @@ def reviewed_seats(
     g = eng.new_game_internal(setup)
     walked = plan(eng, g, decisions, None, seed)
     tasks = [d.task for d in walked if d.task is not None]
-    level = default_level(len(tasks)) if budget is None else None
-    budget = LEVELS[level] if level is not None else budget
-    assert budget is not None
+    level = None
+    if budget is None:
+        level = default_level(len(tasks))
+        budget = LEVELS[level]
     rows = [review_task(t, budget, evaluator=evaluator) for t in tasks]
     return {**assemble(walked, rows, g.n), "level": level}
 
