@@ -87,6 +87,7 @@ class ReviewSchema(Envelope):
         )
         if "setup" in data and "decisions" not in data:
             raise ValidationError(msg("A set-up needs its decisions."), "decisions")
+        schemas.own_catalog(data)
         if "record" in data and "decisions" not in data:
             raise ValidationError(
                 msg("Only a replay request (with decisions) takes this field."), "record"
@@ -96,8 +97,9 @@ class ReviewSchema(Envelope):
 REVIEW = ReviewSchema()
 
 
-def _game(body: dict[str, Any], req: Any) -> tuple[GameModule, Any, list[Any]]:
-    """(engine, the start in memory, the decisions as objects)."""
+def _game(body: dict[str, Any], req: Any) -> tuple[GameModule, Any, list[Any], Any]:
+    """(engine, the start in memory, the decisions as objects, the custom catalog document
+    the searches read: the one sent beside a state, or a set-up's own)."""
     if "decisions" in body:
         eng, out, decisions = run_replay(body, req.origin.composed)
         if not out["ok"]:  # a review is of a game played by the rules
@@ -119,17 +121,19 @@ def _game(body: dict[str, Any], req: Any) -> tuple[GameModule, Any, list[Any]]:
         start = {"setup": written["setup"]}
     cat = body.get("catalog")
     with engine_errors(setup="/setup", catalog="/catalog"):
-        g = (
-            eng.new_game_internal(start["setup"])
-            if "setup" in start
-            else eng.load(start["state"], cat)
-        )
-    return eng, g, decisions
+        if "setup" in start:
+            g = eng.new_game_internal(start["setup"])
+            own = start["setup"].get("catalog")
+            cat = own if isinstance(own, dict) else None  # an id names a built-in catalog
+        else:
+            g = eng.load(start["state"], cat)
+    return eng, g, decisions, cat
 
 
 def _budget(body: dict[str, Any], tasks: int) -> tuple[Budget, dict[str, Any]]:
     """The per-decision budget and the settings the answer echoes; without a level or a
-    budget, the deepest default level that keeps the review of `tasks` synchronous."""
+    budget, the deepest default level that keeps a review of the game's `tasks` (every
+    seat's: so a seat's rows do not depend on which seats are asked) synchronous."""
     if "budget" in body:
         b = body["budget"]
         budget = Budget(iterations=b.get("iterations"), time_ms=b.get("time_ms"))
@@ -177,8 +181,9 @@ def _walk(eng: GameModule, g: Any, decisions: list[Any], body: dict[str, Any]) -
         raise ApiError(
             422,
             "unknown_seat",
-            msg("seat must be 0..{last}", last=g.n - 1),
+            msg("seats must list seats 0..{last}", last=g.n - 1),
             f"/seats/{body['seats'].index(max(seats))}",
+            eng.INFO.seats_clause,
         )
     try:
         return plan(eng, g, decisions, seats, None)
@@ -193,14 +198,13 @@ def review() -> Response:
     body = req.body
     if "state" in body:
         require_readable(req.opened, body["state"])
-    eng, g, decisions = _game(body, req)
+    eng, g, decisions, catalog = _game(body, req)
     walked = _walk(eng, g, decisions, body)
     tasks = [d.task for d in walked if d.task is not None]
-    budget, settings = _budget(body, len(tasks))
+    budget, settings = _budget(body, sum(d.seat is not None and d.options > 1 for d in walked))
     settings["seed"] = body["seed"]
-    seed_tasks(walked, review_seed(body["seed"], settings))
     large = not synchronous(budget, len(tasks))
-    where = "/budget" if "budget" in body else "/level"
+    where = next((f"/{k}" for k in ("budget", "level") if k in body), "")
     if large and body.get("run_async") is False:
         raise ApiError(
             422,
@@ -212,11 +216,12 @@ def review() -> Response:
                 ms=MAX_TIME_MS,
                 over=_over(budget, walked),
             ),
-            where,
+            where or "/async",
         )
     if (large or body.get("run_async")) and not configured():
         over = _over(budget, walked) if large else None
         raise without_jobs("/v1/review", over, where if large else "/async")
+    seed_tasks(walked, review_seed(body["seed"], settings))  # once it is going to run
     head = {"game": eng.INFO.id, "settings": settings, "evaluation": evaluation(eng)}
     rows = [{"index": d.index, "seat": d.seat, "options": d.options} for d in walked]
     if large or body.get("run_async"):
@@ -227,10 +232,10 @@ def review() -> Response:
                 "seats": g.n,
                 "tasks": tasks,
                 "budget": budget.to_json(),
-                "catalog": body.get("catalog"),
+                "catalog": catalog,
             }
         )
-    return json_response(_run(eng, head, walked, tasks, budget, body.get("catalog"), g.n))
+    return json_response(_run(eng, head, walked, tasks, budget, catalog, g.n))
 
 
 def _run(

@@ -417,14 +417,20 @@ class ReplaySchema(Envelope):
         exactly_one(
             data, "state", "setup", msg("Give exactly one of state (a starting state) or setup.")
         )
-        if "setup" in data and "catalog" in data:  # a set-up reads only its own: never ignored
-            raise ValidationError(
-                msg(
-                    "A set-up carries its own catalog: send a custom catalog as setup.catalog "
-                    "(a catalog document), not beside the set-up."
-                ),
-                "catalog",
-            )
+        own_catalog(data)
+
+
+def own_catalog(data: dict[str, Any]) -> None:
+    """A set-up reads only its own catalog: one sent beside it would be ignored, so it is
+    refused (/v1/replay, /v1/review)."""
+    if "setup" in data and "catalog" in data:
+        raise ValidationError(
+            msg(
+                "A set-up carries its own catalog: send a custom catalog as setup.catalog "
+                "(a catalog document), not beside the set-up."
+            ),
+            "catalog",
+        )
 
 
 def exactly_one(data: dict[str, Any], a: str, b: str, sentence: Msg) -> None:

@@ -3,6 +3,7 @@ the operation it answers in openapi.yaml (status documented, media type, body sc
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterator
 from functools import cache
@@ -215,3 +216,30 @@ POSTS = [
     "/v1/replay",
 ]
 STATE_POSTS = POSTS[1:]
+
+
+def random_game(eng: Any, setup: dict[str, Any], seed: int) -> list[dict[str, Any]]:
+    """A complete game of seeded random options: its decisions as objects."""
+    g = eng.new_game_internal(setup)
+    rnd = random.Random(seed)
+    out = []
+    while not g.over:
+        opts = eng.legal_actions(g)
+        a = opts[rnd.randrange(len(opts))]
+        out.append(eng.action_to_json(g, eng.current_player(g), a))
+        eng.apply_action(g, a)
+    return out
+
+
+def tripled_catalog() -> dict[str, Any]:
+    """Architectura's reference catalog document as a custom catalog: every value tripled."""
+    doc = copy.deepcopy(
+        make_app().test_client().get("/v1/catalogs/reference").get_json()["catalog"]
+    )
+    doc["id"], doc["name"] = "tripled", "Tripled"
+    for card in doc["cards"]:
+        if "values" in card:
+            card["values"] = [v * 3 for v in card["values"]]
+            if isinstance(card.get("basic"), int):
+                card["basic"] *= 3
+    return doc

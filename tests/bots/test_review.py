@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from http_support import check_response, make_app
+from http_support import check_response, make_app, random_game, tripled_catalog
 
 from ai.base import OptionStat, SearchResult
 from ai.bots import Bot, Budget, GreedyBot, IsmctsBot
@@ -50,19 +50,6 @@ def toy() -> Iterator[Any]:
     register_game(toygame.INFO, toygame)
     yield toygame
     unregister_game(toygame.GAME_ID)
-
-
-def random_game(eng: Any, setup: dict[str, Any], seed: int) -> list[dict[str, Any]]:
-    """A complete game of seeded random options: its decisions as objects."""
-    g = eng.new_game_internal(setup)
-    rnd = random.Random(seed)
-    out = []
-    while not g.over:
-        opts = eng.legal_actions(g)
-        a = opts[rnd.randrange(len(opts))]
-        out.append(eng.action_to_json(g, eng.current_player(g), a))
-        eng.apply_action(g, a)
-    return out
 
 
 def last_card_state(toy: Any) -> dict[str, Any]:
@@ -264,6 +251,8 @@ def test_bad_budgets_and_seats_are_named(
     body = check_response("POST", "/v1/review", r)
     assert (r.status_code, body["code"], body["pointer"]) == (status, code, pointer), body
     assert body["detail"]
+    if code == "unknown_seat":  # the clause on the number of seats, as every endpoint's
+        assert body["clause"] == eng.INFO.seats_clause == "A-1.1", body
 
 
 def test_accuracy_formulas() -> None:
@@ -481,3 +470,56 @@ def test_the_models_judgement_keeps_most_of_the_loss_of_an_option_visited_once()
     assert by_model.loss >= 30 and verdict(by_model.loss, False) == "blunder", by_model
     assert by_playouts.loss < 15, by_playouts
     assert _judge(result, "a", EVALUATORS["model"]).loss == 0
+
+
+def test_a_game_with_a_custom_catalog_is_reviewed_from_its_set_up_and_its_record() -> None:
+    """A set-up's own catalog (`setup.catalog`, A-10) is the searches' too: they used to get
+    only a catalog sent beside it, and the review was 422 at a `/state/catalog` the request
+    did not have. One sent beside the set-up is refused (400), as /v1/replay refuses it,
+    instead of being parsed and ignored."""
+    eng = engine("architectura")
+    setup = {"seats": 2, "seed": 4, "catalog": tripled_catalog()}
+    decisions = random_game(eng, setup, 1)
+    ask = {"setup": setup, "decisions": decisions, "budget": {"iterations": 10}}
+    got = check_response("POST", "/v1/review", CLIENT.post("/v1/review", json=ask))
+    assert sum("verdict" in r for r in got["decisions"]) > 10, got
+    replay = CLIENT.post("/v1/replay", json={"setup": setup, "decisions": decisions})
+    state = check_response("POST", "/v1/replay", replay)["state"]
+    record = CLIENT.post("/v1/record", json={"state": state, "catalog": setup["catalog"]})
+    again = {**check_response("POST", "/v1/record", record), "budget": {"iterations": 10}}
+    assert CLIENT.post("/v1/review", json=again).get_json() == got
+    from_state = {"state": state, "catalog": setup["catalog"], "budget": {"iterations": 10}}
+    assert CLIENT.post("/v1/review", json=from_state).get_json() == got
+    beside = CLIENT.post("/v1/review", json={**ask, "catalog": setup["catalog"]})
+    refused = check_response("POST", "/v1/review", beside)
+    assert (beside.status_code, refused["pointer"]) == (400, "/catalog"), refused
+    assert "setup.catalog" in refused["detail"]
+
+
+def test_a_seats_rows_do_not_depend_on_which_seats_are_reviewed() -> None:
+    """Without a level, the default level counts every seat's decisions, whichever `seats`
+    are asked: seat 0 of a 3-seat game alone (14 decisions, which `expert` would fit) is
+    reviewed at the level of the whole game (44: `hard`), so its rows are those of the
+    review of every seat (they differed in every row, accuracy 48.5 against 57.6)."""
+    state = finished({"seats": 3, "seed": 4}, 2)
+    whole = check_response("POST", "/v1/review", CLIENT.post("/v1/review", json={"state": state}))
+    one = CLIENT.post("/v1/review", json={"state": state, "seats": [0]}).get_json()
+    assert whole["settings"] == one["settings"] and one["settings"]["level"] == "hard"
+    mine = [r for r in whole["decisions"] if r.get("seat") == 0 and "verdict" in r]
+    assert mine == [r for r in one["decisions"] if "verdict" in r] and len(mine) >= 10
+    assert one["seats"][0] == whole["seats"][0]
+
+
+def test_a_synchronous_reviews_margin_searches_come_on_top_of_the_limit() -> None:
+    """The synchronous limit counts the win-chance searches; a decision judged by its margin
+    adds a second search of the same budget, so a synchronous review searches at most twice
+    the limit (openapi.yaml, docs/review.md)."""
+    eng = engine("architectura")
+    setup = eng.tournament_setup(4, 2, None)
+    ask = {"setup": setup, "decisions": random_game(eng, setup, 1), "async": False}
+    got = check_response("POST", "/v1/review", CLIENT.post("/v1/review", json=ask))
+    rows = [r for r in got["decisions"] if "verdict" in r]
+    per = got["settings"]["iterations"]
+    margin = sum(r["judged_by"] == "margin" for r in rows)
+    assert margin > 0 and got["iterations"] == per * (len(rows) + margin)
+    assert per * len(rows) <= 20_000 < got["iterations"] <= 40_000

@@ -9,11 +9,12 @@ import time
 from typing import Any
 
 import redis
-from http_support import check_response
+from http_support import check_response, random_game, tripled_catalog
 
 from ai.queue import local_workers
 from ai.redis_server import RedisServer
 from ai.review_jobs import PREFIX
+from engine.games import engine
 
 WAIT_S = 120
 GAME = {"setup": {"seats": 2, "seed": 4}}
@@ -106,3 +107,28 @@ def test_cancelling_a_review_stops_its_helpers(
             time.sleep(0.1)
     assert conn.hlen(f"{PREFIX}{job_id}:done") == 0  # nothing finished: both were cut
     conn.close()
+
+
+def test_a_review_job_of_a_game_with_a_custom_catalog_reads_the_set_ups_own(
+    make_app: Any, fresh_redis_server: RedisServer
+) -> None:
+    """A job of a custom-catalog set-up gives the workers the set-up's own catalog: before, it
+    was accepted (202) and failed in the worker, which got no catalog."""
+    client = make_app(REDIS_URL=fresh_redis_server.url).test_client()
+    setup = {"seats": 2, "seed": 4, "catalog": tripled_catalog()}
+    ask = {
+        "setup": setup,
+        "decisions": random_game(engine("architectura"), setup, 1)[:12],
+        "budget": {"iterations": 10},
+    }
+    expected = check_response("POST", "/v1/review", client.post("/v1/review", json=ask))
+    with local_workers(fresh_redis_server.url, 1, queues=["suggest"]):
+        r = client.post("/v1/review", json={**ask, "async": True})
+        doc = check_response("POST", "/v1/review", r)
+        deadline = time.monotonic() + WAIT_S
+        while doc["status"] not in ("finished", "failed"):
+            assert time.monotonic() < deadline, doc
+            time.sleep(0.2)
+            doc = check_response("GET", "/v1/jobs/{job_id}", client.get(r.headers["Location"]))
+    assert doc["status"] == "finished", doc
+    assert doc["result"] == expected

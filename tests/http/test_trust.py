@@ -452,6 +452,19 @@ def row_position(e: Encrypted) -> None:
     assert r.status_code in (200, 422) and r.get_json().get("code") != "encrypted_running_game"
 
 
+def row_review(e: Encrypted) -> None:
+    for body in (
+        {"state": e.state, "budget": {"iterations": 4}},
+        {"state": e.state, "decisions": [], "budget": {"iterations": 4}},
+    ):
+        text = answers(e, "/v1/review", body, 403)
+        assert '"code":"encrypted_running_game"' in text.replace(" ", "")
+        assert_hides(text, e.clear())
+    over = finish(e.client, e.state)
+    review = ok(post(e.client, "/v1/review", {"state": over, "budget": {"iterations": 4}}))
+    assert any("verdict" in row for row in review["decisions"])  # over: reviewed
+
+
 def row_render(e: Encrypted) -> None:
     for body in ({"state": e.state}, {"state": e.state, "seat": 1}):
         r = post(e.client, "/v1/render", body)
@@ -510,6 +523,7 @@ ROWS: dict[str, Callable[[Encrypted], None]] = {
     "`POST /v1/replay`": row_replay,
     "`POST /v1/record`": row_record,
     "`POST /v1/position`": row_position,
+    "`POST /v1/review`": row_review,
     "`POST /v1/render`": row_render,
     "`POST /v1/suggest`": row_suggest,
     "`GET /v1/jobs/{id}`": row_jobs,
@@ -518,13 +532,21 @@ ROWS: dict[str, Callable[[Encrypted], None]] = {
 ENDPOINTS = markdown_table("endpoint")
 
 
+def body_of(op: dict[str, Any]) -> Any:
+    """The properties of an operation's JSON body, its schema's `$ref` followed."""
+    schema = op.get("requestBody", {}).get("content", {}).get("application/json", {})
+    ref = schema.get("schema", {}).get("$ref", "")
+    found = spec()["components"]["schemas"].get(ref.rsplit("/", 1)[-1], {}) if ref else {}
+    return sorted(found.get("properties", {}))
+
+
 def test_the_endpoint_table_is_the_one_tried_here() -> None:
     assert [row[0] for row in ENDPOINTS[1:]] == list(ROWS)
     readers = {
         f"`{m.upper()} {p}`"
         for p, ops in spec()["paths"].items()
         for m, op in ops.items()
-        if p.startswith("/v1/") and "state" in str(op.get("requestBody", ""))
+        if p.startswith("/v1/") and "state" in str(op.get("requestBody", "")) + str(body_of(op))
     }
     assert readers <= set(ROWS), readers - set(ROWS)
 
