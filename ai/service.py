@@ -34,6 +34,7 @@ import logging
 import math
 import random
 import time
+from dataclasses import dataclass
 from numbers import Real
 from typing import Any
 
@@ -218,6 +219,91 @@ def _search(
     return stored, False
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """A suggestion request read and checked (`prepare`): everything `answer` needs, so that
+    a request that cannot be answered is refused before it waits for or holds a search
+    slot (app/suggest.py)."""
+
+    eng: GameModule
+    g: Game
+    seat: int
+    sampler: Any  # the view's WorldSampler; None from a state (made if a plan needs it)
+    cat: Catalog | None
+    settings: dict[str, Any]
+    budget: Budget | None
+    level: str | None
+    plan: str
+
+
+def prepare(
+    state: dict[str, Any] | None,
+    seat: int | None,
+    *,
+    view: dict[str, Any] | None = None,
+    level: str | None = None,
+    iterations: int | None = None,
+    time_ms: int | None = None,
+    seed: int = 0,
+    bot: str = "ismcts",
+    catalog: Any = None,
+    plan: str = "decision",
+) -> Prepared:
+    """Read and check a request for `suggest` (its arguments, `suggest`'s doc): the settings,
+    the plan, the state or view, the catalog, the seat and that it decides now. Raises what
+    `suggest` raises for input."""
+    settings, budget = resolve_settings(bot, level, iterations, time_ms, seed)
+    if plan not in PLANS:
+        plans = ", ".join(PLANS)
+        raise SetupError(
+            "invalid_plan", msg("plan must be one of {plans}", plans=plans), None, "/plan"
+        )
+    if (state is None) == (view is None):
+        raise SetupError("invalid_request", msg("give either a state or a view"), None, "")
+    if level is None and bot == "ismcts" and iterations is None and time_ms is None:
+        level = DEFAULT_LEVEL
+    try:
+        eng = engine_for_state(state if state is not None else view)
+    except InvalidState as e:  # an unknown game
+        raise e if view is None else InvalidView(e.problems) from None
+    cat = eng.get_catalog(catalog) if catalog is not None else None
+    sampler = None
+    if view is not None:
+        g, sampler = load_view(eng, view, seat, cat)
+        seat = view["view_of"]
+    else:
+        g, seat = _state_and_seat(eng, state, seat, cat)
+    eng.require_decider(g, seat)
+    return Prepared(eng, g, seat, sampler, cat, settings, budget, level, plan)
+
+
+def answer(
+    p: Prepared, *, cache: PositionCache | None = None, max_ms: int | None = None
+) -> dict[str, Any]:
+    """The search (and plan) of a prepared request, within `max_ms` (`suggest`'s doc)."""
+    t0 = time.perf_counter()
+    deadline = t0 + (ai.bots.SAFETY_MS if max_ms is None else max_ms) / 1000
+    eng, g, seat, settings, budget, cat = p.eng, p.g, p.seat, p.settings, p.budget, p.cat
+    stored, cached = _search(eng, g, seat, settings, budget, cache, cat, deadline)
+    out: dict[str, Any] = {
+        "decision": stored["decision"],
+        "bot": settings["bot"],
+        "level": p.level if settings["bot"] == "ismcts" else None,  # the others have none
+        "settings": settings,
+        "stats": stored["stats"],
+        "cached": cached,
+    }
+    if p.plan == "turn":
+        # from a state: plan from its seat's view, as from that view
+        sampler = p.sampler or eng.WorldSampler(eng.game_view(g, seat), cat)
+        worlds = [sampler.sample(random.Random(i)) for i in range(PLAN_CHECK_WORLDS)]
+        out["turn"], out["turn_complete"] = _rest_of_turn(
+            eng, sampler.base, seat, stored, cached, settings, budget, cache, cat, deadline, worlds
+        )
+    out["stats"] = {**out["stats"], "elapsed_ms": round((time.perf_counter() - t0) * 1000, 3)}
+    return out
+
+
 def suggest(
     state: dict[str, Any] | None,
     seat: int | None,
@@ -254,48 +340,19 @@ def suggest(
     Raises EngineError subclasses (InvalidState, IllegalDecision, SetupError) for input
     the HTTP layer should answer with 4xx; InvalidState pointers are relative to the
     document given (the state, or the view)."""
-    t0 = time.perf_counter()
-    deadline = t0 + (ai.bots.SAFETY_MS if max_ms is None else max_ms) / 1000
-    settings, budget = resolve_settings(bot, level, iterations, time_ms, seed)
-    if plan not in PLANS:
-        plans = ", ".join(PLANS)
-        raise SetupError(
-            "invalid_plan", msg("plan must be one of {plans}", plans=plans), None, "/plan"
-        )
-    if (state is None) == (view is None):
-        raise SetupError("invalid_request", msg("give either a state or a view"), None, "")
-    if level is None and bot == "ismcts" and iterations is None and time_ms is None:
-        level = DEFAULT_LEVEL
-    try:
-        eng = engine_for_state(state if state is not None else view)
-    except InvalidState as e:  # an unknown game
-        raise e if view is None else InvalidView(e.problems) from None
-    cat = eng.get_catalog(catalog) if catalog is not None else None
-    sampler = None
-    if view is not None:
-        g, sampler = load_view(eng, view, seat, cat)
-        seat = view["view_of"]
-    else:
-        g, seat = _state_and_seat(eng, state, seat, cat)
-    eng.require_decider(g, seat)
-    stored, cached = _search(eng, g, seat, settings, budget, cache, cat, deadline)
-    out: dict[str, Any] = {
-        "decision": stored["decision"],
-        "bot": settings["bot"],
-        "level": level if settings["bot"] == "ismcts" else None,  # the others have none
-        "settings": settings,
-        "stats": stored["stats"],
-        "cached": cached,
-    }
-    if plan == "turn":
-        if sampler is None:  # from a state: plan from its seat's view, as from that view
-            sampler = eng.WorldSampler(eng.game_view(g, seat), cat)
-        worlds = [sampler.sample(random.Random(i)) for i in range(PLAN_CHECK_WORLDS)]
-        out["turn"], out["turn_complete"] = _rest_of_turn(
-            eng, sampler.base, seat, stored, cached, settings, budget, cache, cat, deadline, worlds
-        )
-    out["stats"] = {**out["stats"], "elapsed_ms": round((time.perf_counter() - t0) * 1000, 3)}
-    return out
+    prepared = prepare(
+        state,
+        seat,
+        view=view,
+        level=level,
+        iterations=iterations,
+        time_ms=time_ms,
+        seed=seed,
+        bot=bot,
+        catalog=catalog,
+        plan=plan,
+    )
+    return answer(prepared, cache=cache, max_ms=max_ms)
 
 
 def _step(stored: dict[str, Any], cached: bool) -> dict[str, Any]:
@@ -384,24 +441,43 @@ def _state_and_seat(
         seat = eng.require_decider(g, None, "/state/pending")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
         raise IllegalDecision(
-            "unknown_seat", msg("seat must be 0..{last}", last=g.n - 1), None, "/seat"
+            "unknown_seat",
+            msg("seat must be 0..{last}", last=g.n - 1),
+            eng.INFO.seats_clause,
+            "/seat",
         )
     return g, seat
 
 
-def as_view_request(body: dict[str, Any]) -> dict[str, Any]:
-    """A /v1/suggest body (checked: `suggest_request` read it) whose `state` is replaced by
-    the view of the seat it asks for: what a background job is queued with, so that the
-    queue (Redis) never holds a state's hidden cards, its seed or its generator. A view and
-    its state get the same answer (module doc): the search reads nothing else."""
+def as_view_request(body: dict[str, Any], prepared: Prepared) -> dict[str, Any]:
+    """A /v1/suggest body whose `state` is replaced by the view of the seat it asks for
+    (`prepared`: the body read by `prepare_request`): what a background job is queued with,
+    so that the queue (Redis) never holds a state's hidden cards, its seed or its generator.
+    A view and its state get the same answer (module doc): the search reads nothing else."""
     if "state" not in body:
         return body
-    eng = engine_for_state(body["state"])
-    catalog = body.get("catalog")
-    cat = eng.get_catalog(catalog) if catalog is not None else None
-    g, seat = _state_and_seat(eng, body["state"], body.get("seat"), cat)
     rest = {k: v for k, v in body.items() if k != "state"}
-    return {**rest, "seat": seat, "view": eng.game_view(g, seat)}
+    seat = prepared.seat
+    return {**rest, "seat": seat, "view": prepared.eng.game_view(prepared.g, seat)}
+
+
+def prepare_request(body: dict[str, Any], bot: str | None = None) -> Prepared:
+    """`prepare` for the fields of a /v1/suggest body as its schema loaded them (the HTTP
+    path, the checks before queueing a job, and the job itself all read a body this way);
+    `bot` overrides the body's bot."""
+    budget = body.get("budget") or {}
+    return prepare(
+        body.get("state"),
+        body.get("seat"),
+        view=body.get("view"),
+        level=body.get("level"),
+        iterations=budget.get("iterations"),
+        time_ms=budget.get("time_ms"),
+        seed=body["seed"],
+        bot=bot or body["bot"],
+        catalog=body.get("catalog"),
+        plan=body.get("plan", "decision"),
+    )
 
 
 def suggest_request(
@@ -411,21 +487,5 @@ def suggest_request(
     cache: PositionCache | None = None,
     bot: str | None = None,
 ) -> dict[str, Any]:
-    """`suggest` for the fields of a /v1/suggest body as its schema loaded them (the HTTP
-    path, the checks before queueing a job, and the job itself all read a body this way);
-    `bot` overrides the body's bot."""
-    budget = body.get("budget") or {}
-    return suggest(
-        body.get("state"),
-        body.get("seat"),
-        view=body.get("view"),
-        level=body.get("level"),
-        iterations=budget.get("iterations"),
-        time_ms=budget.get("time_ms"),
-        seed=body["seed"],
-        bot=bot or body["bot"],
-        cache=cache,
-        catalog=body.get("catalog"),
-        plan=body.get("plan", "decision"),
-        max_ms=max_ms,
-    )
+    """`suggest` for a /v1/suggest body (`prepare_request`)."""
+    return answer(prepare_request(body, bot), cache=cache, max_ms=max_ms)

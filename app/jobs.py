@@ -58,7 +58,7 @@ from rq.job import Job
 
 from ai import taskqueue as jobq
 from ai.bots import LEVELS, MAX_ITERATIONS, MAX_TIME_MS
-from ai.service import as_view_request, suggest_request
+from ai.service import as_view_request, prepare_request
 from app.endpoint import engine_errors
 from app.errors import ApiError
 from app.jsonio import json_response
@@ -274,10 +274,10 @@ def start_suggest(body: dict[str, Any]) -> Response:
     queueing nothing."""
     with engine_errors(state="/view" if "view" in body else "/state"):
         # the synchronous path's own checks (state or view, seat, decider, catalog,
-        # settings, plan) without its search: a random choice costs one list of options
-        suggest_request(body, max_ms=1000, bot="random")
+        # settings, plan) without its search
+        prepared = prepare_request(body)
         # queued as the seat's view: the queue never holds what the seat may not see
-        queued = as_view_request({k: v for k, v in body.items() if k != "run_async"})
+        queued = as_view_request({k: v for k, v in body.items() if k != "run_async"}, prepared)
     if not configured():
         budget = body.get("budget") or {}
         over = budget_over(budget) if large_budget(budget) else None

@@ -62,10 +62,12 @@ def install_query_check(app: Flask) -> None:
             return
         problems = query_problems(req.args, getattr(view, ATTRIBUTE, frozenset()))
         if problems:
+            # one problem says itself (a parameter read but given twice is not "unread")
+            detail = (
+                problems[0]["detail"]
+                if len(problems) == 1
+                else msg("The query string names parameters this request does not read.")
+            )
             raise ApiError(
-                400,
-                "invalid_request",
-                msg("The query string names parameters this request does not read."),
-                problems[0]["pointer"],
-                problems=problems,
+                400, "invalid_request", detail, problems[0]["pointer"], problems=problems
             )

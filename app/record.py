@@ -14,7 +14,9 @@ Two ways to ask for one:
   (else 422 `history_mismatch`: a forged history makes no record); the record starts at the
   set-up. A state without history (built by /v1/position, say) is 422 `no_history`.
 - From a replay request (`{"setup" | "state", "decisions"}`): replayed and written down,
-  the start kept as sent (a state exactly as sent, seal and history included).
+  the start kept as sent (a state exactly as sent, seal and history included). A composed
+  state is refused as /v1/replay refuses it (403 `composed_state` with a secret, unless
+  STATE_PLAY_COMPOSED).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from app.endpoint import engine_errors, game_of, read_body
 from app.errors import ApiError, from_engine
 from app.jsonio import json_response
 from app.replay import record_header, run_replay
-from app.seal import issue_state, require_readable
+from app.seal import issue_state, require_dealt, require_readable
 from engine.errors import short_repr
 from engine.games import GAMES, GameModule, engine
 from engine.messages import msg
@@ -80,6 +82,8 @@ def record() -> Response:
         require_readable(req.opened, body["state"])
     if "decisions" not in body:
         return json_response(from_history(body, req.origin))
+    # its result is play on the start, and the record is a /v1/replay request: refused as there
+    require_dealt(req.origin)
     eng, out, decisions = run_replay(body, req.origin.composed)
     if not out["ok"]:  # a record is of a game played by the rules: the first illegal decision
         err = out["error"]
@@ -162,8 +166,10 @@ def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]
                 "This state carries no history, so the game cannot be written down from it: "
                 "only the states of a game started with POST /v1/games (or replayed from a "
                 "set-up with /v1/replay) and played on with /v1/resolve carry one, not those "
-                "built by /v1/position or issued before states carried one. Send the set-up "
-                "and the decisions instead (`setup` and `decisions`)."
+                "built by /v1/position, issued before states carried one, or played past "
+                "{most} decisions (MAX_DECISIONS, the most a record holds). Send the set-up "
+                "and the decisions instead (`setup` and `decisions`), within that limit.",
+                most=int(current_app.config["MAX_DECISIONS"]),
             ),
             "/state",
         )
@@ -177,6 +183,11 @@ def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]
                 f"{history.POINTER}/decisions/{i}",
             )
     eng = game_of(body)
+    sent = body["state"]
+    if "catalog" in body:  # a catalog not the state's is said so first (422 at /state/catalog,
+        # as everywhere), not blamed on the history it cannot replay
+        with engine_errors():
+            sent = eng.replay(sent, [], body["catalog"])["state"]
     setup = _history_setup(eng, hist, body)
     catalog_at = "/catalog" if "catalog" in body else history.POINTER + "/setup/catalog"
     with engine_errors(setup=history.POINTER + "/setup", catalog=catalog_at):
@@ -190,12 +201,13 @@ def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]
             err["index"],
             setup,
         )
-    state, sent = out["state"], body["state"]
+    state = out["state"]
     # the state as the engine writes it (fields left out are recomputed), read with the catalog
-    # sent beside it as every endpoint reads one: a catalog not the state's is a 422, not ignored
-    if state != sent or "catalog" in body:
-        with engine_errors():
-            sent = eng.replay(sent, [], body.get("catalog"))["state"]
+    # sent beside it as every endpoint reads one (above): a catalog not the state's is a 422
+    if state != sent:
+        if "catalog" not in body:
+            with engine_errors():
+                sent = eng.replay(sent, [], None)["state"]
         if state != sent:
             where = short_repr(_first_difference(state, sent))
             raise history.mismatch(
@@ -227,6 +239,14 @@ class PositionSchema(schemas.Envelope):
     def _one(self, data: dict[str, Any], **kwargs: Any) -> None:
         sentence = msg("Give exactly one of position (to build) or state (to write).")
         schemas.exactly_one(data, "position", "state", sentence)
+        if "position" in data and "catalog" in data:  # it would be ignored, as beside a set-up
+            raise ValidationError(
+                msg(
+                    "A position is written with its game's reference catalog only, so it "
+                    "takes no catalog: send the position alone."
+                ),
+                "catalog",
+            )
 
 
 POSITION = PositionSchema()

@@ -8,7 +8,7 @@ from typing import Any
 
 from app import notation
 from app.endpoint import engine_errors, game_of
-from engine.errors import EngineError, short_repr
+from engine.errors import EngineError, pointer_token, short_repr
 from engine.games import GameModule, engine_for
 from engine.messages import msg
 
@@ -70,7 +70,8 @@ def check_record(
 ) -> None:
     """A game record's header against its replay: the format, the game, the rules version,
     the catalog (by hash), whether it starts from a composed state and, when every decision
-    was legal, the result must be the ones replayed (422 `record_mismatch`)."""
+    was legal, the result must be the ones replayed, and the header holds nothing else
+    (422 `record_mismatch`)."""
     expected = record_header(eng, out["state"], out["applied"], composed)
     if not out["ok"]:
         del expected["result"]  # the answer says where the log breaks
@@ -87,3 +88,24 @@ def check_record(
                 None,
                 f"/record/{key}",
             )
+    _nothing_else(header, expected.keys() | {"result"})
+
+
+def _nothing_else(header: dict[str, Any], written: set[str]) -> None:
+    """A header key the service never writes for this replay (`composed` on a dealt game, a
+    signature) would vouch for what the replay does not show: refused, not ignored."""
+    extra = header.keys() - written
+    if extra:
+        key = min(extra)  # the first in key order, as unknown fields are listed
+        raise EngineError(
+            "record_mismatch",
+            msg(
+                "The record's {key} is {given}; replaying it gives none: remove it (a record's "
+                "header holds {fields}).",
+                key=short_repr(key),
+                given=short_repr(header[key]),
+                fields=", ".join(sorted(written)),
+            ),
+            None,
+            f"/record/{pointer_token(key)}",
+        )

@@ -533,8 +533,8 @@ def open_state(document: dict[str, Any]) -> Opened:
 
 
 def require_dealt(origin: history.Origin) -> None:
-    """/v1/resolve and /v1/replay from a state: with a secret, a composed state (history.py)
-    is not played on unless STATE_PLAY_COMPOSED allows it (403 `composed_state`)."""
+    """/v1/resolve, /v1/replay and /v1/record from a state: with a secret, a composed state
+    (history.py) is not played on unless STATE_PLAY_COMPOSED allows it (403 `composed_state`)."""
     sealer = _sealer()
     if origin.composed and sealer is not None and not sealer.play_composed:
         raise composed()

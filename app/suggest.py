@@ -32,7 +32,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from ai.bots import BOT_NAMES, JOB_MAX_ITERATIONS, JOB_MAX_TIME_MS, LEVELS, SAFETY_MS
 from ai.cache import PositionCache, make_cache
-from ai.service import MAX_SEED, PLANS, suggest_request
+from ai.service import MAX_SEED, PLANS, answer, prepare_request
 from app.endpoint import engine_errors, read_body
 from app.errors import ApiError
 from app.jobs import start_suggest, wants_job
@@ -190,6 +190,9 @@ def suggest_route() -> Response:
         return start_suggest(body)
     cache: PositionCache | None = current_app.extensions.get(EXTENSION)
     gate: Gate = current_app.extensions[GATE]
-    with gate.slot(), engine_errors(state="/view" if "view" in body else "/state"):
-        out = suggest_request(body, max_ms=int(current_app.config["SUGGEST_MAX_MS"]), cache=cache)
+    where = "/view" if "view" in body else "/state"
+    with engine_errors(state=where):  # checked before the slot: a bad request holds none
+        prepared = prepare_request(body)
+    with gate.slot(), engine_errors(state=where):
+        out = answer(prepared, max_ms=int(current_app.config["SUGGEST_MAX_MS"]), cache=cache)
     return json_response(out)

@@ -52,6 +52,7 @@ class GameInfo:
     clause_prefix: str  # the letter before every clause id of its rules ("F" in F-5.2)
     catalog_clause: str  # the clause that defines the catalog format (A-10, F-10)
     seats_clause: str  # the clause that numbers the seats (A-1.1, F-1.1)
+    view_clause: str  # the clause on what a seat sees: its view (A-R13, F-R6)
     # its rules in the project's words and its rulings, relative to the repository, as
     # GET /v1/rules reads them (app/rules.py: clause items and sections; rulings tables)
     rule_documents: tuple[str, ...]
@@ -93,7 +94,7 @@ class GameInfo:
             raise ValueError(f"{self.id}: seats {self.min_seats}..{self.max_seats}")
         if not re.fullmatch(r"[A-Z]+", self.clause_prefix):
             raise ValueError(f"{self.id}: clause prefix {self.clause_prefix!r}")
-        for clause in (self.catalog_clause, self.seats_clause):
+        for clause in (self.catalog_clause, self.seats_clause, self.view_clause):
             if not clause.startswith(self.clause_prefix + "-"):
                 raise ValueError(f"{self.id}: clause {clause!r} is not one of its own")
         unordered = set(self.setup_defaults) - set(self.setup_order)

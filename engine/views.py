@@ -54,12 +54,7 @@ def load_view(eng: GameModule, view: dict[str, Any], seat: int | None, cat: Any)
                 seat2=seat,
             )
         )
-        raise IllegalDecision(
-            "wrong_view",
-            whose,
-            None,
-            "/view/view_of",
-        )
+        raise IllegalDecision("wrong_view", whose, eng.INFO.view_clause, "/view/view_of")
     view = nulls_written(eng, view)
     try:
         sampler = eng.WorldSampler(view, cat)
@@ -69,7 +64,7 @@ def load_view(eng: GameModule, view: dict[str, Any], seat: int | None, cat: Any)
         mismatch = (
             None
             if digest(expected) == digest(view)  # the common case, in C
-            else view_mismatch(with_nulls(view, expected), expected)
+            else view_mismatch(with_nulls(view, expected), expected, eng.INFO.view_clause)
         )
     except InvalidState as e:  # the state rebuilt from it is inconsistent
         raise InvalidView(e.problems) from None
@@ -92,8 +87,19 @@ def load_view(eng: GameModule, view: dict[str, Any], seat: int | None, cat: Any)
 
 
 def not_a_view(doc: dict[str, Any]) -> Problem:
-    """A document sent as a view without `view_of`: a state (it has its `rng`) is told to
-    be sent as `state`; anything else, what a view is."""
+    """A document sent as a view without `view_of`: a state (it has its `rng`, or the
+    `sealed` part of an encrypted one) is told to be sent as `state`; anything else, what a
+    view is."""
+    if "sealed" in doc and "seal" in doc:
+        return Problem(
+            "state_not_view",
+            msg(
+                "This is an encrypted state (sealed), not a seat's view: send it as `state` "
+                "(the seat's view is taken from it), or send what POST /v1/view answers as "
+                "`view`."
+            ),
+            "/sealed",
+        )
     if isinstance(doc.get("rng"), str):
         return Problem(
             "state_not_view",

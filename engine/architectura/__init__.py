@@ -141,6 +141,7 @@ INFO = GameInfo(
     clause_prefix="A",
     catalog_clause="A-10",
     seats_clause="A-1.1",  # the clause that numbers the seats
+    view_clause="A-R13",  # what a seat sees
     rule_documents=("docs/architectura/rules.md",),
     ruling_documents=("docs/rulings.md",),
     play_decision="play",

@@ -74,7 +74,8 @@ def validate(state: Any, catalog: Any = None) -> list[Problem]:
 
 def require_decider(g: Game, seat: int | None = None, pointer: str = "/seat") -> int:
     """The seat that must decide now; raises when the game is over (A-3.7), or when `seat`
-    is given and is not that seat (A-9: decisions belong to their seat)."""
+    is given and is not that seat (A-3: a turn's decisions are its player's, or the seat a
+    card names)."""
     decider = deciding_seat(g)
     if g.over or decider is None:
         raise IllegalDecision(
@@ -89,7 +90,7 @@ def require_decider(g: Game, seat: int | None = None, pointer: str = "/seat") ->
                 colour=g.colours[decider],
                 other=brief(seat),
             ),
-            "A-9",
+            "A-3",
             pointer,
         )
     return decider

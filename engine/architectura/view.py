@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.architectura.catalog import Catalog
+from engine.architectura.catalog import MAX_CARDS, Catalog
 from engine.architectura.model import Game
 from engine.architectura.serialize import game_from_json, game_to_json
-from engine.errors import IllegalDecision
+from engine.declared import Problems
+from engine.errors import IllegalDecision, InvalidState
 from engine.messages import msg
 from engine.protocol import finish_view
 
@@ -69,11 +70,54 @@ def sample_world(view: dict[str, Any], rnd: random.Random, catalog: Catalog | No
     return game_from_json(state, catalog)
 
 
+MAX_SEATS = 4  # A-1.1
+
+
+def check_view_bounds(view: Any) -> None:
+    """What the sampler reads before the strict reader does, each seat's unseen cards and
+    counts, bounded and consistent (A-R13): refused (InvalidState, pointers in the view)
+    before a 2 MB view costs a 2 MB shuffle, or a negative count deals from the list's end
+    and the refusal names a field the view does not have."""
+    if not isinstance(view, dict) or not isinstance(view.get("seats"), list):
+        return  # not a view: the sampler's own check says so
+    r = Problems(named=True)
+    viewer = view.get("view_of")
+    if isinstance(viewer, int) and not 0 <= viewer < len(view["seats"]):
+        last = len(view["seats"]) - 1
+        r.bad(
+            "invalid_view", msg("view_of must be a seat, 0..{last}", last=last), "/view_of", "A-1.1"
+        )
+    for j, s in enumerate(r.lst(view["seats"], "/seats", MAX_SEATS, msg("2 to 4 seats"), "A-1.1")):
+        if not isinstance(s, dict):
+            continue
+        at = f"/seats/{j}"
+        most = msg("one per card of a catalog")
+        n = len(r.lst(s.get("unseen"), f"{at}/unseen", MAX_CARDS, most, "A-R13"))
+        deck = r.int_(s.get("deck_count"), f"{at}/deck_count", 0, n, "A-R13")
+        hand = r.int_(s.get("hand_count"), f"{at}/hand_count", 0, MAX_CARDS, "A-R13")
+        if j != viewer and not r.problems and hand + deck != n:
+            r.bad(
+                "invalid_view",
+                msg(
+                    "hand_count {hand} and deck_count {deck} must add up to the {n} cards in "
+                    "unseen: send the view /v1/view answered, unchanged.",
+                    hand=hand,
+                    deck=deck,
+                    n=n,
+                ),
+                f"{at}/hand_count",
+                "A-R13",
+            )
+    if r.problems:
+        raise InvalidState(r.problems)
+
+
 class WorldSampler:
     """Fast repeated determinization: the view is read and checked once, then each sample
     only re-deals the unseen cards (ISMCTS draws thousands of worlds per decision)."""
 
     def __init__(self, view: dict[str, Any], catalog: Catalog | None = None) -> None:
+        check_view_bounds(view)
         self.viewer: int = view["view_of"]
         self.base = sample_world(view, random.Random(0), catalog)
         self.hidden: list[tuple[int, list[int], int]] = []

@@ -129,6 +129,7 @@ INFO = GameInfo(
     clause_prefix="F",
     catalog_clause="F-10",  # the catalog (format F-2.1, refusals F-2.8, reference catalog F-10)
     seats_clause="F-1.1",  # the clause that numbers the seats
+    view_clause="F-R6",  # what a seat sees
     rule_documents=("docs/fora-de-prumo/rules.md",),
     ruling_documents=("docs/fora-de-prumo/rulings.md",),
     play_decision="lay",  # F-3.3

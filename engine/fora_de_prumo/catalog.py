@@ -2,7 +2,8 @@
 
 A catalog document is `{"format": "fora-de-prumo-catalog/1", "id", "name", "provenance"?,
 "cards": [...]}`; each card carries the fields of F-2.1 for its type (and an optional
-`printed` list naming which of its attributes the published text prints, F-10). A malformed
+`printed` list naming which of its attributes the published text prints, F-10), its id no
+word the decision notation writes alone (`pass`: F-2.7, NOTATION_WORDS). A malformed
 document is refused with every problem listed by JSON pointer (CatalogError, clause F-2.8),
 whatever JSON value it is, at a cost bounded by what a catalog can hold (MAX_CARDS cards, a
 few fields each): a longer list is refused unread, problems beyond the first hundred and
@@ -259,6 +260,34 @@ TYPE_READERS: dict[str, Callable[[Problems, dict[str, Any], str], dict[str, Any]
 }
 
 
+# The decisions the notation writes as a bare word (F-2.7): a card id spelled the same would
+# be written, and read back, as that decision instead of its lay, so a catalog refuses it.
+# Here, not in notation.py (which imports this module); notation.py checks it is its own.
+NOTATION_WORDS = frozenset({"look", "pass", "skip"})
+
+
+def _notation_word(cid: str) -> bool:
+    """A card id the decision notation reads as a decision of its own (NOTATION_WORDS)."""
+    return cid in NOTATION_WORDS
+
+
+def _card_id(r: Problems, cid: Any, p: str) -> None:
+    """A card's id (F-2.1): the id pattern, and not a word the notation writes alone."""
+    if not isinstance(cid, str) or not ID_RE.match(cid):
+        r.bad("catalog_value", msg("id must be 1 to 64 letters, digits, '_', '.' or '-'"), p + "id")
+    elif _notation_word(cid):
+        r.bad(
+            "catalog_value",
+            msg(
+                "id {id} reads as a decision in notation (F-2.7): give the card another id, "
+                "such as {other}",
+                id=repr(cid),
+                other=repr(cid.upper()),
+            ),
+            p + "id",
+        )
+
+
 def _card_type(r: Problems, d: dict[str, Any], path: str) -> str | None:
     """The card's type, and its fields known for it (unknown ones listed)."""
     ctype = d.get("type")
@@ -280,8 +309,7 @@ def _card(r: Problems, d: Any, path: str) -> Card | None:
     p = path + "/"
     ctype = _card_type(r, d, path)
     cid = d.get("id")
-    if not isinstance(cid, str) or not ID_RE.match(cid):
-        r.bad("catalog_value", msg("id must be 1 to 64 letters, digits, '_', '.' or '-'"), p + "id")
+    _card_id(r, cid, p)
     name, gloss = _text(r, d, "name", p), _text(r, d, "gloss", p)
     phase = _integer(r, d, "phase", p, 1, 3)
     min_players = _integer(r, d, "min_players", p, 1, 4)
@@ -350,7 +378,7 @@ def _walked(doc: Any) -> Catalog:
 def _typed_card(c: schema.AnyCard) -> Card | None:
     """A card that converted, or None when a check of meaning refuses it."""
     present = {*c.__struct_fields__, "type"}
-    if not all(x in present for x in c.printed):
+    if not all(x in present for x in c.printed) or _notation_word(c.id):
         return None
     base = (c.id, c.name, c.gloss, c.__struct_config__.tag, c.phase, c.min_players)
     if isinstance(c, schema.SpaceCard):

@@ -18,11 +18,19 @@ from typing import Any, TypeGuard
 
 from engine.errors import IllegalDecision, short_repr
 from engine.fora_de_prumo.building import Placement, parse_compact
+from engine.fora_de_prumo.catalog import NOTATION_WORDS
 from engine.fora_de_prumo.serialize import DECISION_FIELDS, SOURCES
 from engine.messages import msg
 
 CLAUSE = "F-2.7"
 MAX_LENGTH = 200
+
+# The decisions written as a bare word (`pass`): a card id spelled the same would be written,
+# and read back, as that decision instead of its lay, so a catalog refuses it (catalog.py
+# NOTATION_WORDS, which must be these: a decision type added without fields is added there).
+BARE_WORDS: frozenset[str] = frozenset(k for k, fields in DECISION_FIELDS.items() if not fields)
+if BARE_WORDS != NOTATION_WORDS:
+    raise RuntimeError(f"catalog.NOTATION_WORDS is not {sorted(BARE_WORDS)}")
 
 _CARD = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
 _CARD_RE = re.compile(rf"^{_CARD}$")
@@ -85,7 +93,7 @@ def from_notation(text: str, pointer: str = "") -> dict[str, Any]:
         raise _refuse(
             text[:40] + "…", msg("longer than {most} characters", most=MAX_LENGTH), pointer
         )
-    if text in DECISION_FIELDS and not DECISION_FIELDS[text]:
+    if text in BARE_WORDS:
         return {"type": text}
     body, src = text, None
     for s in SOURCES:

@@ -299,7 +299,7 @@ def test_card_guesthouse_owner_moves_it_instead_of_destruction() -> None:
     }
     # it is green's decision, not blue's
     e = illegal(s2, {"seat": 0, "type": "decline"})
-    assert (e.code, e.clause) == ("not_your_decision", "A-9")
+    assert (e.code, e.clause) == ("not_your_decision", "A-3")
     s3, ev = decide(s2, "guesthouse", cell=(2, 1))
     assert top(s3, (2, 1))["card"] == "green.guesthouse" and S.face_up(s3, (2, 1))
     assert S.stack(s3, (1, 1)) == []

@@ -41,7 +41,7 @@ def test_A_3_2_opponents_card_is_not_in_hand() -> None:
 
 def test_not_your_decision() -> None:
     e = illegal(start(), {"seat": 1, "type": "play", "card": "green.well", "cell": [1, 2]})
-    assert (e.code, e.clause, e.pointer) == ("not_your_decision", "A-9", "/decisions/0/seat")
+    assert (e.code, e.clause, e.pointer) == ("not_your_decision", "A-3", "/decisions/0/seat")
 
 
 def test_seat_may_be_omitted() -> None:

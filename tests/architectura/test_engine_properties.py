@@ -328,7 +328,7 @@ def near_misses(
     # wrong seat
     wrong = dict(o, seat=(seat + 1) % g.n)
     e = refused(state, wrong)
-    assert (e.code, e.clause) == ("not_your_decision", "A-9")
+    assert (e.code, e.clause) == ("not_your_decision", "A-3")
     if pending["kind"] == "play" and o["type"] == "play" and o["cell"] is not None:
         # another cell for the same card
         cards_cells = {

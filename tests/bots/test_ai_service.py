@@ -118,10 +118,10 @@ def test_rule_errors() -> None:
     seat = state["pending"]["seat"]
     with pytest.raises(IllegalDecision) as e:
         suggest(state, 1 - seat, iterations=5)
-    assert (e.value.code, e.value.clause, e.value.pointer) == ("not_your_decision", "A-9", "/seat")
+    assert (e.value.code, e.value.clause, e.value.pointer) == ("not_your_decision", "A-3", "/seat")
     with pytest.raises(IllegalDecision) as e:
         suggest(state, 7, iterations=5)
-    assert e.value.code == "unknown_seat"
+    assert (e.value.code, e.value.clause) == ("unknown_seat", "A-1.1")  # as /v1/view's
     broken = dict(state, turn="soon")
     with pytest.raises(InvalidState):
         suggest(broken, seat, iterations=5)
@@ -370,6 +370,36 @@ def test_a_suggest_beyond_the_concurrency_cap_waits_briefly_then_is_refused() ->
     # every slot is free again (the served requests gave their slots back)
     assert [free.acquire(blocking=False) for _ in range(3)] == [True, True, False]
     assert gate.mean_ms < 3200.0  # the searches served counted in the mean
+
+
+def test_a_request_that_cannot_be_answered_is_refused_without_a_search_slot() -> None:
+    """A request is read and checked before it waits for a slot: with every slot held, a
+    forged view or a state of no game gets its 422 at once, not a 503 telling it to retry a
+    request that can never succeed, and checking it holds no slot a search could use (it
+    did: an audit's hostile views made valid requests 503)."""
+    app = create_app({"REDIS_URL": None, "TESTING": True, "SUGGEST_WAIT_MS": 300})
+    client = app.test_client()
+    state = midgame(3)
+    seat = state["pending"]["seat"]
+    view = client.post("/v1/view", json={"state": state, "seat": seat}).get_json()
+    free = app.extensions["suggest_gate"]._free
+    assert free.acquire(blocking=False)  # the process's one search runs
+    try:
+        for bad, code in (
+            ({"view": {**view, "junk": 1}}, "invalid_view"),
+            ({"state": {"game": "architectura"}}, "invalid_state"),
+            ({"state": state, "seat": 1 - seat}, "not_your_decision"),
+        ):
+            t0 = time.perf_counter()
+            r = client.post("/v1/suggest", json={**bad, "level": "easy"})
+            problem = check_response("POST", "/v1/suggest", r)
+            assert (r.status_code, problem["code"]) == (422, code), problem
+            assert time.perf_counter() - t0 < 0.3  # not after the wait for a slot
+        r = client.post("/v1/suggest", json={"view": view, "level": "easy"})
+        assert r.status_code == 503  # a request that can be answered waits for one
+    finally:
+        free.release()
+    assert client.post("/v1/suggest", json={"view": view, "level": "easy"}).status_code == 200
 
 
 def test_one_slot_is_said_in_the_singular() -> None:

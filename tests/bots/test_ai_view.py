@@ -98,12 +98,25 @@ def test_http_suggest_from_the_answer_of_view(client: Any, game_id: str) -> None
     assert out["decision"] in state["pending"]["options"]
 
 
-def test_the_view_must_be_the_seats_own() -> None:
-    state = positions("architectura", 1)[0]
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+def test_the_view_must_be_the_seats_own(game: str) -> None:
+    """Refused citing the game's clause on what a seat sees (A-R13, F-R6), as a view that
+    matches no state is."""
+    state = positions(game, 1)[0]
     seat = state["pending"]["seat"]
     with pytest.raises(IllegalDecision) as e:
         suggest(None, seat, view=view_of(state, 1 - seat), iterations=5)
-    assert (e.value.code, e.value.pointer) == ("wrong_view", "/view/view_of")
+    clause = engine(game).INFO.view_clause
+    assert (e.value.code, e.value.pointer, e.value.clause) == (
+        "wrong_view",
+        "/view/view_of",
+        clause,
+    )
+    mismatched = view_of(state, seat)
+    mismatched["pending"] = None  # the decision the position asks, hidden
+    with pytest.raises(InvalidState) as bad:
+        suggest(None, seat, view=mismatched, iterations=5)
+    assert bad.value.problems[0].clause == clause, bad.value.problems
 
 
 def _forged_views(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -180,3 +193,44 @@ def test_state_or_view_exactly_one(client: Any, body: dict[str, Any]) -> None:
     r = client.post("/v1/suggest", json=body)
     assert r.status_code == 400
     assert r.get_json()["code"] == "invalid_request"
+
+
+def _other(view: dict[str, Any]) -> dict[str, Any]:
+    return dict(view["seats"][1 - view["view_of"]])
+
+
+ARCH_COUNT_FORGERIES: dict[str, tuple[Any, str]] = {
+    # a negative count dealt from the list's end, and was refused as a full hand
+    "a negative hand_count": (lambda s: s.update(hand_count=-1), "hand_count"),
+    "a hand_count not an integer": (lambda s: s.update(hand_count=2.0), "hand_count"),
+    "counts that do not add up": (lambda s: s.update(deck_count=s["deck_count"] + 1), "hand_count"),
+    # 300 entries: a 2 MB list was shuffled whole before the reader refused it
+    "more unseen cards than a catalog holds": (lambda s: s.update(unseen=["x"] * 300), "unseen"),
+}
+
+
+@pytest.mark.parametrize("forgery", list(ARCH_COUNT_FORGERIES))
+def test_an_architectura_views_counts_are_read_before_the_world_is_dealt(forgery: str) -> None:
+    """Each seat's unseen cards and counts are bounded and consistent before the sampler
+    deals them: the refusal names the view's own field and A-R13 (it named the rebuilt
+    state's `hand` or `deck`, fields a view does not have, with a hand-limit or duplicate
+    reason)."""
+    state = positions("architectura", 1)[0]
+    view = view_of(state, state["pending"]["seat"])
+    other = 1 - view["view_of"]
+    change, field = ARCH_COUNT_FORGERIES[forgery]
+    view["seats"][other] = _other(view)
+    change(view["seats"][other])
+    with pytest.raises(InvalidState) as e:
+        suggest(None, None, view=view, iterations=5)
+    first = e.value.problems[0]
+    assert (first.pointer, first.clause) == (f"/seats/{other}/{field}", "A-R13"), e.value.problems
+
+
+def test_a_view_of_a_seat_the_game_does_not_have_says_so() -> None:
+    state = positions("architectura", 1)[0]
+    view = {**view_of(state, state["pending"]["seat"]), "view_of": 2}
+    with pytest.raises(InvalidState) as e:
+        suggest(None, None, view=view, iterations=5)
+    first = e.value.problems[0]
+    assert (first.pointer, first.clause) == ("/view_of", "A-1.1"), e.value.problems

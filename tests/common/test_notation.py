@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import orjson
 import pytest
 from http_support import check_response, make_app
 
@@ -52,6 +53,35 @@ def test_every_option_of_a_game_round_trips(setup: dict[str, Any]) -> None:
             assert " " not in text and len(text) < 40
             kinds.add(o["type"])
     assert len(kinds) >= 3
+
+
+def test_architectura_names_never_read_as_a_decision_word() -> None:
+    """A Fora de Prumo card id that the notation writes alone (`pass`) is refused by its
+    catalog (audit F1: the lay was read back as a pass). Architectura needs no such rule: a
+    card is named `colour.id` and neither part may hold a `.`, so no name is a decision word,
+    even when its colour and its id are ones (every option still reads back to itself)."""
+    eng = engine("architectura")
+    doc = eng.builtin_catalogs()["reference"].to_json()
+    words = {"palace": "pass", "villa": "decline", "well": "mulligan", "park": "apply"}
+    text = orjson.dumps({**doc, "id": "words", "colours": list(words.values())}).decode()
+    for card, word in words.items():
+        text = text.replace(f'"{card}"', f'"{word}"')
+    g = eng.new_game_internal(
+        {"seats": 4, "seed": 2, "variant": "advanced", "catalog": orjson.loads(text)}
+    )
+    rnd, written = random.Random(1), set()
+    while not g.over:
+        options = eng.legal_actions(g)
+        for a in options:
+            d = eng.action_to_json(g, eng.current_player(g), a)
+            notation = eng.decision_notation(d)
+            assert notation is not None
+            assert eng.decision_from_notation(notation) == {
+                k: v for k, v in d.items() if k != "seat"
+            }
+            written.add(notation)
+        eng.apply_action(g, options[rnd.randrange(len(options))])
+    assert any(w.startswith(("pass.pass@", "decline.decline@")) for w in written)
 
 
 # per game: a malformed text, and what the refusal says about it

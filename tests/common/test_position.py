@@ -10,12 +10,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from http_support import check_response
+from http_support import check_response, schema_errors
 
 import engine.architectura as arch
 import engine.fora_de_prumo as fdp
 from engine.architectura.position import read, write
 from engine.errors import EngineError
+from engine.games import engine
 
 
 def _unreadable(read_position: Callable[[str], object], text: str, why: str) -> EngineError:
@@ -137,6 +138,25 @@ def test_http_builds_and_writes_positions(client: Any) -> None:
         "/v1/resolve", json={"state": body["state"], "decisions": ["blue.palace@1,1"]}
     )
     assert move.status_code == 200
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+def test_a_catalog_beside_a_position_is_refused_not_ignored(client: Any, game: str) -> None:
+    """Audit F7: a `catalog` sent beside a position was silently ignored (the state built was
+    of the reference catalog, whatever was sent). A position is written with the reference
+    catalog only, so the catalog is a 400 at /catalog that says to send the position alone,
+    as the contract (PositionToBuild) already had it."""
+    eng = engine(game)
+    text = eng.position_of(eng.new_game({"game": game, "seats": 2, "seed": 1}))
+    doc = {**eng.builtin_catalogs()["reference"].to_json(), "id": "mine"}
+    body = {"position": text, "catalog": doc}
+    assert schema_errors("PositionRequest", body)
+    r = client.post("/v1/position", json=body)
+    problem = check_response("POST", "/v1/position", r)
+    assert r.status_code == 400 and problem["code"] == "invalid_request", problem
+    assert problem["pointer"] == "/catalog" and "position alone" in problem["detail"]
+    r = client.post("/v1/position", json={"position": text})
+    assert r.status_code == 200 and r.get_json()["state"]["catalog"]["id"] == "reference"
 
 
 @pytest.mark.parametrize(

@@ -308,6 +308,7 @@ def _facts(**kw: Any) -> dict[str, Any]:
         "clause_prefix": "T",
         "catalog_clause": "T-10",
         "seats_clause": "T-1.1",
+        "view_clause": "T-4",
         "rule_documents": (),
         "ruling_documents": (),
         "play_decision": "play",
@@ -352,7 +353,11 @@ def test_register_game_refuses_a_module_that_is_not_the_game() -> None:
     with pytest.raises(ValueError, match="already registered"):
         taken = info(DEFAULT_GAME)
         register_game(taken, _module(taken))
-    clash = GameInfo(**_facts(clause_prefix="A", catalog_clause="A-10", seats_clause="A-1.1"))
+    clash = GameInfo(
+        **_facts(
+            clause_prefix="A", catalog_clause="A-10", seats_clause="A-1.1", view_clause="A-R13"
+        )
+    )
     if any(info(g).clause_prefix == "A" for g in GAMES):
         with pytest.raises(ValueError, match="clause prefix"):
             register_game(clash, _module(clash))

@@ -22,6 +22,7 @@ from engine.fora_de_prumo.catalog import (
     builtin_catalogs,
     load_catalog,
 )
+from engine.fora_de_prumo.notation import BARE_WORDS, from_notation, to_notation
 
 # F-10 transcribed (rows copied from the rule text): the JSON must say exactly this.
 F10_SPACES = """
@@ -333,6 +334,28 @@ SP, MA, PE, CO, PR = 0, 24, 32, 41, 50
 )
 def test_F_2_8_malformed_entry_refused(doc: dict[str, Any], pointer: str) -> None:
     assert pointer in [p for _, p in refused(doc)]
+
+
+@pytest.mark.parametrize("word", sorted(BARE_WORDS))
+def test_F_2_8_a_card_id_the_notation_reads_as_a_decision_is_refused(word: str) -> None:
+    """A card `pass` laid into the site was written `pass` (F-2.7) and read back as a pass:
+    the history and the record held another game (audit F1). Such an id is refused by both
+    readers (a catalog that converts, and one read field by field), saying what to send."""
+    assert word in {"look", "skip", "pass"}
+    lay = {"type": "lay", "card": word}
+    written = to_notation(lay)
+    assert written is not None and from_notation(written) != lay  # why it is refused
+    doc = with_card(PR, id=word)
+    assert refused(doc) == [("catalog_value", "/cards/50/id")]
+    doc["cards"][0]["slots"] = "WWWWWW"  # read field by field: the same problem, in order
+    assert refused(doc) == [("catalog_value", "/cards/0/slots"), ("catalog_value", "/cards/50/id")]
+    with pytest.raises(CatalogError) as err:
+        load_catalog(with_card(PR, id=word))
+    assert "F-2.7" in err.value.detail and repr(word.upper()) in err.value.detail
+    renamed = with_card(PR, id=word.upper())  # the id the refusal suggests reads back as a lay
+    assert word.upper() in load_catalog(renamed).cards
+    lay = {"type": "lay", "card": word.upper()}
+    assert from_notation(to_notation(lay) or "") == lay
 
 
 def test_F_2_8_every_problem_listed() -> None:

@@ -616,6 +616,27 @@ def test_a_custom_catalog_travels_with_the_state(client: Any) -> None:
     assert all(p["pointer"].startswith("/catalog") for p in problem["problems"])
 
 
+@pytest.mark.parametrize("word", ["look", "skip", "pass"])
+@pytest.mark.parametrize("path", ["/v1/games", "/v1/record"])
+def test_a_card_named_like_a_decision_word_is_refused(client: Any, path: str, word: str) -> None:
+    """Audit F1: a custom card `pass` was accepted; its lay was written `pass` in the
+    history and the record, which read it back as a pass (or an illegal look or skip), so
+    the service blamed the client for a history it wrote itself. The catalog is refused
+    where it is sent (F-2.8), naming the card's id."""
+    doc = copy.deepcopy(fdp.builtin_catalogs()["reference"].to_json())
+    doc["id"] = "two-engineers"
+    engineer = {"type": "person", "name": "Engenheira", "gloss": "engineer", "phase": 1}
+    doc["cards"].append({"id": word, **engineer, "min_players": 2, "ability": "engenheiro"})
+    setup = {"game": GAME, "seats": 2, "seed": 1, "catalog": doc}
+    body, at = (
+        ({"setup": setup, "decisions": []}, "/setup") if path == "/v1/record" else (setup, "")
+    )
+    status, problem = call(client, path, body)
+    assert (status, problem["code"], problem["clause"]) == (422, "invalid_catalog", "F-2.8")
+    assert problem["pointer"] == f"{at}/catalog/cards/62/id", problem
+    assert [p["code"] for p in problem["problems"]] == ["catalog_value"]
+
+
 # -- /v1/suggest ----------------------------------------------------------------------------
 
 

@@ -310,7 +310,7 @@ def test_replay_names_the_first_illegal_decision(client: Any) -> None:
     assert out["applied"] == 7
     assert out["error"]["index"] == 7
     assert out["error"]["code"] == "not_your_decision"
-    assert out["error"]["clause"] == "A-9"
+    assert out["error"]["clause"] == "A-3"
     assert out["error"]["pointer"] == "/decisions/7/seat"
     before, _ = play_random(arch.new_game(setup), 7, 12)
     assert len(out["state"].pop("history")["decisions"]) == 7  # what was applied

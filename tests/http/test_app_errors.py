@@ -257,7 +257,7 @@ def test_illegal_decision_names_index_clause_and_reason(client: Any, state: dict
     r = client.post("/v1/resolve", json={"state": state, "decisions": [first, second, bad]})
     p = problem(r, "/v1/resolve", 422, "not_your_decision")
     assert p["index"] == 2
-    assert p["clause"] == "A-9"
+    assert p["clause"] == "A-3"
     assert p["pointer"] == "/decisions/2/seat"
     assert "state" not in p and "events" not in p  # nothing applied, nothing half-applied
 

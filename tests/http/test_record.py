@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from http_support import check_response, make_app
+from http_support import check_response, make_app, schema_errors
 
 from engine.games import engine
 
@@ -102,6 +102,58 @@ def test_a_record_that_does_not_match_its_replay_is_refused(
     body = check_response("POST", "/v1/replay", r)
     assert r.status_code == 422 and body["code"] == "record_mismatch"
     assert body["pointer"] == f"/record/{path[0]}"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [{"composed": True}, {"composed": False}, {"signed_by": "the referee"}, {"a/b": 1}],
+    ids=["composed", "composed-false", "signed_by", "escaped"],
+)
+def test_a_record_header_holds_nothing_its_replay_does_not_give(extra: dict[str, Any]) -> None:
+    """Audit F6: only the fields a replay gives were compared, so a dealt game's header could
+    claim it started from a composed state, or carry a key the service never wrote (a
+    signature), and still be accepted. Each is a record_mismatch at that field, whether the
+    log is legal or not (an illegal one's header keeps its result, which is not compared)."""
+    setup = {"seats": 2, "seed": 42}
+    log, _ = finished_game(setup, 3)
+    rec = CLIENT.post("/v1/record", json={"setup": setup, "decisions": log}).get_json()
+    broken = {**rec, "decisions": [*rec["decisions"][:5], "??"]}  # replays to ok: false
+    assert CLIENT.post("/v1/replay", json=broken).get_json()["ok"] is False
+    (key,) = extra
+    for sent in (rec, broken):
+        forged = {**sent, "record": {**sent["record"], **extra}}
+        r = CLIENT.post("/v1/replay", json=forged)
+        body = check_response("POST", "/v1/replay", r)
+        assert r.status_code == 422 and body["code"] == "record_mismatch", body
+        assert body["pointer"] == "/record/" + key.replace("/", "~1")
+        assert "remove it" in body["detail"] and "rules_version" in body["detail"]
+        if extra != {"composed": True}:  # a field no header has: the contract says so too
+            assert schema_errors("RecordHeader", forged["record"])
+    assert not schema_errors("RecordHeader", rec["record"])
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+def test_a_composed_state_and_its_record_keep_the_contract(game: str) -> None:
+    """Audit F5: StateInput did not list `composed`, so a request sending a composed state
+    back broke the request schemas, and /v1/record's answer, whose `state` is one, broke its
+    response schema. The state as /v1/position builds it, each request that sends it back,
+    the record and the state its replay answers are all checked against the contract."""
+    eng = engine(game)
+    text = eng.position_of(eng.new_game({"game": game, "seats": 3, "seed": 2}))
+    built = CLIENT.post("/v1/position", json={"position": text}).get_json()["state"]
+    assert built["composed"] is True and not schema_errors("StateInput", built)
+    body = {"state": built, "decisions": [built["pending"]["options"][0]]}
+    for name in ("ResolveRequest", "ReplayRequest", "RecordRequest"):
+        assert not schema_errors(name, body), name
+    for name in ("StateRequest", "PositionRequest"):
+        assert not schema_errors(name, {"state": built}), name
+    assert not schema_errors("ViewRequest", {"state": built, "seat": 1})
+    r = CLIENT.post("/v1/record", json=body)
+    rec = check_response("POST", "/v1/record", r)
+    assert r.status_code == 200 and rec["state"] == built and rec["record"]["composed"] is True
+    assert not schema_errors("ReplayRequest", rec)  # the record is a replay request
+    replayed = check_response("POST", "/v1/replay", CLIENT.post("/v1/replay", json=rec))
+    assert replayed["ok"] is True and not schema_errors("StateInput", replayed["state"])
 
 
 def test_a_record_whose_decisions_were_changed_does_not_replay_to_its_result() -> None:
@@ -374,7 +426,9 @@ def test_a_game_longer_than_a_record_goes_on_without_history() -> None:
         state = out.get_json()["state"]
         lengths.append(len(state["history"]["decisions"]) if "history" in state else None)
     assert lengths == [1, 2, 3, None]
-    assert client.post("/v1/record", json={"state": state}).get_json()["code"] == "no_history"
+    refused = client.post("/v1/record", json={"state": state}).get_json()
+    # says why this game, started with /v1/games, has none (it said only such games have one)
+    assert refused["code"] == "no_history" and "played past 3 decisions" in refused["detail"]
 
 
 def test_a_custom_catalog_game_is_recorded_with_its_catalog() -> None:
@@ -405,6 +459,42 @@ def test_a_custom_catalog_game_is_recorded_with_its_catalog() -> None:
     problem = check_response("POST", "/v1/record", r)  # not the state's catalog: as anywhere
     assert r.status_code == 422 and problem["code"] == "invalid_state", problem
     assert [p["pointer"] for p in problem["problems"]] == ["/state/catalog"]
+
+
+@pytest.mark.parametrize("secret", [None, "s" * 32], ids=["plain", "sealed"])
+def test_a_catalog_the_history_cannot_replay_is_said_to_be_the_wrong_one(secret: Any) -> None:
+    """Fora de Prumo with one card more (PE10): sent the reference cards under the same id,
+    the history's replay fails. It was blamed on the history, "changed after the service
+    issued it", even under a seal that proves it was not; now the catalog is named."""
+    eng = engine("fora-de-prumo")
+    doc = {**copy.deepcopy(eng.builtin_catalogs()["reference"].to_json()), "id": "two-engineers"}
+    wrong = copy.deepcopy(doc)
+    doc["cards"].append(
+        {
+            "id": "PE10",
+            "type": "person",
+            "name": "Engenheira",
+            "gloss": "engineer",
+            "phase": 1,
+            "min_players": 2,
+            "ability": "engenheiro",
+        }
+    )
+    client = make_app(**({"STATE_SECRET": secret} if secret else {})).test_client()
+    setup = {"game": "fora-de-prumo", "seats": 2, "seed": 3, "catalog": doc}
+    state = client.post("/v1/games", json=setup).get_json()["state"]
+    rng = random.Random(4)
+    for _ in range(30):
+        option = rng.choice(state["pending"]["options"])
+        body = {"state": state, "decisions": [option], "catalog": doc}
+        state = client.post("/v1/resolve", json=body).get_json()["state"]
+    assert check_response(
+        "POST", "/v1/record", client.post("/v1/record", json={"state": state, "catalog": doc})
+    )["decisions"]
+    r = client.post("/v1/record", json={"state": state, "catalog": wrong})
+    problem = check_response("POST", "/v1/record", r)
+    assert r.status_code == 422 and problem["code"] == "invalid_state", problem
+    assert [p["pointer"] for p in problem["problems"]] == ["/state/catalog"], problem
 
 
 @pytest.mark.parametrize("encrypt", [False, True], ids=["sealed", "encrypted"])

@@ -299,6 +299,34 @@ def test_an_edited_position_is_built_composed_and_never_played(
 
 
 @pytest.mark.parametrize("game", list(GAMES))
+def test_a_record_plays_on_a_composed_state_only_where_a_replay_does(
+    clients: dict[str, Any], game: str
+) -> None:
+    """Audit F4: /v1/record of play from a composed state answered 200 on a sealed service
+    that refuses to play on one: the outcome of play from a client's position, in a record its
+    own /v1/replay then refused. It is refused as /v1/replay refuses it; with
+    STATE_PLAY_COMPOSED both play on it, and the record replays."""
+    eng, sealed = engine(game), clients["`STATE_SECRET`"]
+    text = eng.position_of(eng.new_game(setup_for(game, SEED + 2)))
+    built = ok(post(sealed, "/v1/position", {"position": text}))["state"]
+    move = options(sealed, built)[0]
+    for decisions in ([move], []):
+        for path in ("/v1/replay", "/v1/record"):
+            r = post(sealed, path, {"state": built, "decisions": decisions})
+            problem = check_response("POST", path, r)
+            assert r.status_code == 403 and problem["code"] == "composed_state", (path, problem)
+            assert problem["pointer"] == "/state" and "STATE_PLAY_COMPOSED" in problem["detail"]
+    r = post(sealed, "/v1/record", {"state": built})  # alone: no game leads to it, none played
+    assert r.status_code == 422 and check_response("POST", "/v1/record", r)["code"] == "no_history"
+    puzzles = make_app(STATE_SECRET=SECRET, STATE_PLAY_COMPOSED=True).test_client()
+    built = ok(post(puzzles, "/v1/position", {"position": text}))["state"]
+    r = post(puzzles, "/v1/record", {"state": built, "decisions": [move]})
+    record = check_response("POST", "/v1/record", r)
+    assert r.status_code == 200 and record["record"]["composed"] is True
+    assert ok(post(puzzles, "/v1/replay", record))["ok"] is True
+
+
+@pytest.mark.parametrize("game", list(GAMES))
 def test_anti_rollback_is_not_undone_by_a_position(clients: dict[str, Any], game: str) -> None:
     client = clients["+ `STATE_ANTI_ROLLBACK`"]
     first = turn_start(client, game, advance(client, start(client, game), 1))
@@ -448,8 +476,8 @@ def row_position(e: Encrypted) -> None:
     assert set(built["state"]) == {"game", "sealed", "seal"}
     assert e.app.extensions["state_seal"].open(built["state"])[0]["composed"] is True
     over = finish(e.client, e.state)
-    r = post(e.client, "/v1/position", {"state": over})
-    assert r.status_code in (200, 422) and r.get_json().get("code") != "encrypted_running_game"
+    r = post(e.client, "/v1/position", {"state": over})  # over: no position to hide, nor to write
+    assert (r.status_code, r.get_json().get("code")) == (422, "invalid_position"), r.get_json()
 
 
 def row_review(e: Encrypted) -> None:

@@ -88,6 +88,16 @@ def test_a_state_sent_as_a_view_is_told_to_be_sent_as_state() -> None:
     assert "send it as `state`" in body["detail"] and "no seat's" not in body["detail"]
 
 
+def test_an_encrypted_state_sent_as_a_view_is_told_to_be_sent_as_state() -> None:
+    """It was told "a view names its seat (view_of)", which no change of it can follow."""
+    client = make_app(STATE_SECRET="s" * 40, STATE_ENCRYPT=True).test_client()
+    state = client.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
+    r = client.post("/v1/suggest", json={"view": state, "seat": 0, "bot": "random"})
+    body = check_response("POST", "/v1/suggest", r)
+    assert r.status_code == 422 and body["problems"][0]["code"] == "state_not_view", body
+    assert "send it as `state`" in body["detail"], body
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_without_a_seat_the_pending_seat_is_searched(game: str) -> None:
     state = _post("/v1/games", {"game": game, "seats": 3, "seed": 4}).get_json()["state"]

@@ -643,6 +643,7 @@ INFO = GameInfo(
     clause_prefix="TM",
     catalog_clause=CATALOG_CLAUSE,
     seats_clause=SEATS_CLAUSE,
+    view_clause="TM-4",
     rule_documents=("tests/toygame/rules.md",),
     ruling_documents=(),
     play_decision="play",  # TM-3.1
