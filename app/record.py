@@ -164,11 +164,10 @@ def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]
             "no_history",
             msg(
                 "This state carries no history, so the game cannot be written down from it: "
-                "only the states of a game started with POST /v1/games (or replayed from a "
-                "set-up with /v1/replay) and played on with /v1/resolve carry one, not those "
-                "built by /v1/position, issued before states carried one, or played past "
-                "{most} decisions (MAX_DECISIONS, the most a record holds). Send the set-up "
-                "and the decisions instead (`setup` and `decisions`), within that limit.",
+                "only a game started with POST /v1/games (or replayed from a set-up) and "
+                "played on with /v1/resolve carries one, for its first {most} decisions "
+                "(MAX_DECISIONS). Send the set-up and the decisions instead (`setup` and "
+                "`decisions`).",
                 most=int(current_app.config["MAX_DECISIONS"]),
             ),
             "/state",
