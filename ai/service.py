@@ -308,20 +308,14 @@ def suggest(
     state: dict[str, Any] | None,
     seat: int | None,
     *,
-    view: dict[str, Any] | None = None,
-    level: str | None = None,
-    iterations: int | None = None,
-    time_ms: int | None = None,
-    seed: int = 0,
-    bot: str = "ismcts",
     cache: PositionCache | None = None,
-    catalog: Any = None,
-    plan: str = "decision",
     max_ms: int | None = None,
+    **request: Any,
 ) -> dict[str, Any]:
     """The decision `seat` should take now, with the search statistics behind it, from the
-    full `state` or from the seat's `view` (give exactly one). Without a seat, the view's own
-    (`view_of`) or the seat the state asks.
+    full `state` or from the seat's `view` (give exactly one; `request`: `prepare`'s keywords,
+    view, level, iterations, time_ms, seed, bot, catalog and plan). Without a seat, the view's
+    own (`view_of`) or the seat the state asks.
 
     With plan="turn", also the rest of the seat's turn: each later decision is searched on
     the seat's view of the position the earlier ones lead to, for as long as the same turn
@@ -340,19 +334,7 @@ def suggest(
     Raises EngineError subclasses (InvalidState, IllegalDecision, SetupError) for input
     the HTTP layer should answer with 4xx; InvalidState pointers are relative to the
     document given (the state, or the view)."""
-    prepared = prepare(
-        state,
-        seat,
-        view=view,
-        level=level,
-        iterations=iterations,
-        time_ms=time_ms,
-        seed=seed,
-        bot=bot,
-        catalog=catalog,
-        plan=plan,
-    )
-    return answer(prepared, cache=cache, max_ms=max_ms)
+    return answer(prepare(state, seat, **request), cache=cache, max_ms=max_ms)
 
 
 def _step(stored: dict[str, Any], cached: bool) -> dict[str, Any]:

@@ -103,3 +103,22 @@ def parse_compact(text: str) -> dict[str, Any]:
     p = building.parse_compact(text)
     assert p is not None, text
     return lay(p.card, p.x, p.y, p.r)
+
+
+def two_engineers_catalog() -> dict[str, Any]:
+    """The reference catalog document with one card more, a second engineer (PE10), under
+    the id `two-engineers`."""
+    doc: dict[str, Any] = copy.deepcopy(fdp.builtin_catalogs()["reference"].to_json())
+    doc["id"] = "two-engineers"
+    doc["cards"].append(
+        {
+            "id": "PE10",
+            "type": "person",
+            "name": "Engenheira",
+            "gloss": "engineer",
+            "phase": 1,
+            "min_players": 2,
+            "ability": "engenheiro",
+        }
+    )
+    return doc

@@ -3,11 +3,11 @@ each scoring rule and ruling on small works, and the standings (F-8.12)."""
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
 from fdp_examples import CAT, STEPS_1, STEPS_2, STEPS_4, STEPS_5, build, work_1, work_2
+from fdp_support import two_engineers_catalog
 
 from engine.fora_de_prumo.catalog import load_catalog
 from engine.fora_de_prumo.scoring import COMPONENTS, concept_met, score_works, standings
@@ -220,20 +220,7 @@ def test_F_8_9_cloned_project_and_F_R30_trios() -> None:
 
 
 def custom_catalog() -> Any:
-    doc = copy.deepcopy(CAT.to_json())
-    doc["id"] = "two-engineers"
-    doc["cards"].append(
-        {
-            "id": "PE10",
-            "type": "person",
-            "name": "Engenheira",
-            "gloss": "engineer",
-            "phase": 1,
-            "min_players": 2,
-            "ability": "engenheiro",
-        }
-    )
-    return load_catalog(doc)
+    return load_catalog(two_engineers_catalog())
 
 
 def test_F_R36_each_person_card_applies_its_ability() -> None:

@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from fdp_support import two_engineers_catalog
 from http_support import check_response, make_app, schema_errors
 
 from engine.games import engine
@@ -464,20 +465,8 @@ def test_a_catalog_the_history_cannot_replay_is_said_to_be_the_wrong_one(secret:
     """Fora de Prumo with one card more (PE10): sent the reference cards under the same id,
     the history's replay fails. It was blamed on the history, "changed after the service
     issued it", even under a seal that proves it was not; now the catalog is named."""
-    eng = engine("fora-de-prumo")
-    doc = {**copy.deepcopy(eng.builtin_catalogs()["reference"].to_json()), "id": "two-engineers"}
-    wrong = copy.deepcopy(doc)
-    doc["cards"].append(
-        {
-            "id": "PE10",
-            "type": "person",
-            "name": "Engenheira",
-            "gloss": "engineer",
-            "phase": 1,
-            "min_players": 2,
-            "ability": "engenheiro",
-        }
-    )
+    doc = two_engineers_catalog()
+    wrong = {**copy.deepcopy(doc), "cards": doc["cards"][:-1]}  # the same id, no PE10
     client = make_app(**({"STATE_SECRET": secret} if secret else {})).test_client()
     setup = {"game": "fora-de-prumo", "seats": 2, "seed": 3, "catalog": doc}
     state = client.post("/v1/games", json=setup).get_json()["state"]
