@@ -443,10 +443,9 @@ def as_view_request(body: dict[str, Any], prepared: Prepared) -> dict[str, Any]:
     return {**rest, "seat": seat, "view": prepared.eng.game_view(prepared.g, seat)}
 
 
-def prepare_request(body: dict[str, Any], bot: str | None = None) -> Prepared:
+def prepare_request(body: dict[str, Any]) -> Prepared:
     """`prepare` for the fields of a /v1/suggest body as its schema loaded them (the HTTP
-    path, the checks before queueing a job, and the job itself all read a body this way);
-    `bot` overrides the body's bot."""
+    path, the checks before queueing a job, and the job itself all read a body this way)."""
     budget = body.get("budget") or {}
     return prepare(
         body.get("state"),
@@ -456,18 +455,14 @@ def prepare_request(body: dict[str, Any], bot: str | None = None) -> Prepared:
         iterations=budget.get("iterations"),
         time_ms=budget.get("time_ms"),
         seed=body["seed"],
-        bot=bot or body["bot"],
+        bot=body["bot"],
         catalog=body.get("catalog"),
         plan=body.get("plan", "decision"),
     )
 
 
 def suggest_request(
-    body: dict[str, Any],
-    *,
-    max_ms: int,
-    cache: PositionCache | None = None,
-    bot: str | None = None,
+    body: dict[str, Any], *, max_ms: int, cache: PositionCache | None = None
 ) -> dict[str, Any]:
     """`suggest` for a /v1/suggest body (`prepare_request`)."""
-    return answer(prepare_request(body, bot), cache=cache, max_ms=max_ms)
+    return answer(prepare_request(body), cache=cache, max_ms=max_ms)

@@ -91,8 +91,7 @@ def not_a_view(doc: dict[str, Any]) -> Problem:
     `sealed` part of an encrypted one) is told to be sent as `state`; anything else, what a
     view is."""
     if "sealed" in doc and "seal" in doc:
-        return Problem(
-            "state_not_view",
+        said, where = (
             msg(
                 "This is an encrypted state (sealed), not a seat's view: send it as `state` "
                 "(the seat's view is taken from it), or send what POST /v1/view answers as "
@@ -100,9 +99,8 @@ def not_a_view(doc: dict[str, Any]) -> Problem:
             ),
             "/sealed",
         )
-    if isinstance(doc.get("rng"), str):
-        return Problem(
-            "state_not_view",
+    elif isinstance(doc.get("rng"), str):
+        said, where = (
             msg(
                 "This is a state (it has its rng), not a seat's view: send it as `state` "
                 "(the seat's view is taken from it), or send what POST /v1/view answers as "
@@ -110,8 +108,10 @@ def not_a_view(doc: dict[str, Any]) -> Problem:
             ),
             "/rng",
         )
-    return Problem(
-        "invalid_view",
-        msg("A view names its seat (view_of): send what POST /v1/view answers, unchanged."),
-        "/view_of",
-    )
+    else:
+        return Problem(
+            "invalid_view",
+            msg("A view names its seat (view_of): send what POST /v1/view answers, unchanged."),
+            "/view_of",
+        )
+    return Problem("state_not_view", said, where)

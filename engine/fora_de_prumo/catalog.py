@@ -266,16 +266,11 @@ TYPE_READERS: dict[str, Callable[[Problems, dict[str, Any], str], dict[str, Any]
 NOTATION_WORDS = frozenset({"look", "pass", "skip"})
 
 
-def _notation_word(cid: str) -> bool:
-    """A card id the decision notation reads as a decision of its own (NOTATION_WORDS)."""
-    return cid in NOTATION_WORDS
-
-
 def _card_id(r: Problems, cid: Any, p: str) -> None:
     """A card's id (F-2.1): the id pattern, and not a word the notation writes alone."""
     if not isinstance(cid, str) or not ID_RE.match(cid):
         r.bad("catalog_value", msg("id must be 1 to 64 letters, digits, '_', '.' or '-'"), p + "id")
-    elif _notation_word(cid):
+    elif cid in NOTATION_WORDS:
         r.bad(
             "catalog_value",
             msg(
@@ -378,7 +373,7 @@ def _walked(doc: Any) -> Catalog:
 def _typed_card(c: schema.AnyCard) -> Card | None:
     """A card that converted, or None when a check of meaning refuses it."""
     present = {*c.__struct_fields__, "type"}
-    if not all(x in present for x in c.printed) or _notation_word(c.id):
+    if not all(x in present for x in c.printed) or c.id in NOTATION_WORDS:
         return None
     base = (c.id, c.name, c.gloss, c.__struct_config__.tag, c.phase, c.min_players)
     if isinstance(c, schema.SpaceCard):
