@@ -5,7 +5,8 @@ dealt by the rules or composed from a position (docs/trust.md).
 Every state the service answers for a game it set up carries a top-level `history`:
 `{"setup": ..., "decisions": [...]}`, the set-up as /v1/games read it (its defaults written
 out; a custom catalog as its `{"id", "hash"}`, the document itself being sent with each
-request as for any state) and every decision applied since, in order, each as the object its
+request as for any state; a built-in catalog's document as its id) and every decision
+applied since, in order, each as the object its
 notation reads as (without `seat`, in one spelling: a record's replay gives the same history;
 one that notation cannot spell, an odd card id of a custom catalog, as it was sent).
 
@@ -32,8 +33,9 @@ It lives here, at the HTTP layer, not in the engines (they, and the bots, stay a
   the rest read the state without it (the set-up's seed would reveal every hidden card).
 
 A state without a history goes on without one: one built by /v1/position, one from a client
-that dropped it, and one whose history would grow beyond MAX_DECISIONS decisions (a record
-holds at most that many, as a replay does; no game of the built-in catalogs comes near it).
+that dropped it, and one whose history would grow beyond MAX_HISTORY decisions (a record
+holds at most that many, as a replay does; by default more than the longest Fora de Prumo game
+any set-up allows, and far more than Architectura's games take, docs/http.md).
 """
 
 from __future__ import annotations
@@ -77,12 +79,12 @@ def _invalid(detail: Msg, where: str = "") -> ApiError:
 
 
 def _limit() -> int:
-    return int(current.config()["MAX_DECISIONS"])
+    return int(current.config()["MAX_HISTORY"])
 
 
 def checked(history: Any) -> dict[str, Any]:
     """The history's shape and length (O(1)): an object of exactly `setup` (an object) and
-    `decisions` (an array of at most MAX_DECISIONS)."""
+    `decisions` (an array of at most MAX_HISTORY)."""
     if not isinstance(history, dict) or history.keys() != FIELDS:
         raise _invalid(
             msg(
@@ -102,7 +104,7 @@ def checked(history: Any) -> dict[str, Any]:
             msg(
                 (
                     "The history holds {decisions} decisions; a game record holds at most "
-                    "{value} (MAX_DECISIONS), and the service never issues a longer one."
+                    "{value} (MAX_HISTORY), and the service never issues a longer one."
                 ),
                 decisions=len(decisions),
                 value=_limit(),
@@ -130,14 +132,17 @@ class Origin:
         applied: Sequence[Any] = (),
     ) -> Origin:
         """A game dealt from `setup`, with `applied` since; `catalog` is the state's catalog
-        reference, written in place of a custom document."""
+        reference, written in place of a custom document (the built-in catalog's id when the
+        document is that catalog's, so that its record needs no document)."""
         if isinstance(setup.get("catalog"), dict):
-            setup = {**setup, "catalog": catalog}
+            builtin = eng.builtin_catalogs().get(catalog["id"])
+            same = builtin is not None and builtin.hash == catalog["hash"]
+            setup = {**setup, "catalog": catalog["id"] if same else catalog}
         return Origin({"setup": setup, "decisions": canonical(eng, applied)})
 
     def extended(self, eng: GameModule, applied: Sequence[Any]) -> Origin:
         """The origin of a state played on from this one: its history with `applied` appended
-        (none when it had none, or beyond MAX_DECISIONS); a composed state's successor is
+        (none when it had none, or beyond MAX_HISTORY); a composed state's successor is
         composed too."""
         before = self.history
         if before is None or len(before["decisions"]) + len(applied) > _limit():

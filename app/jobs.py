@@ -167,6 +167,21 @@ def _unavailable(why: str) -> ApiError:
     )
 
 
+def _unreadable(e: redis.RedisError) -> ApiError:
+    """503 `jobs_unavailable` for reading or cancelling a job while Redis is down: not "cannot
+    start" (the job may be running), and nothing a synchronous search would replace."""
+    return ApiError(
+        503,
+        "jobs_unavailable",
+        msg(
+            "The job store cannot be reached: Redis unavailable ({error}). The job is not "
+            "read or changed; ask again after Retry-After.",
+            error=type(e).__name__,
+        ),
+        headers={"Retry-After": str(RETRY_AFTER_S)},
+    )
+
+
 def configured() -> bool:
     """This service runs background jobs (it has REDIS_URL)."""
     return current_app.extensions.get(EXTENSION) is not None
@@ -418,7 +433,7 @@ def get_job(job_id: str) -> Response:
     try:
         return json_response(_document(conn, _job(conn, job_id)))
     except redis.RedisError as e:
-        raise _unavailable(msg("Redis unavailable ({error})", error=type(e).__name__)) from None
+        raise _unreadable(e) from None
 
 
 @bp.delete("/jobs/<job_id>")
@@ -446,4 +461,4 @@ def cancel_job(job_id: str) -> Response:
             doc = _document(conn, job)
         return json_response(doc)
     except redis.RedisError as e:
-        raise _unavailable(msg("Redis unavailable ({error})", error=type(e).__name__)) from None
+        raise _unreadable(e) from None

@@ -49,8 +49,8 @@ class RecordSchema(schemas.ReplaySchema):
 
     decisions = schemas.BoundedList(
         schemas.DecisionItem(),
-        most=lambda: int(current_app.config["MAX_DECISIONS"]),
-        what=msg("decisions (MAX_DECISIONS)"),
+        most=lambda: int(current_app.config["MAX_HISTORY"]),
+        what=msg("decisions (MAX_HISTORY)"),
     )
 
     @validates_schema
@@ -166,9 +166,9 @@ def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]
                 "This state carries no history, so the game cannot be written down from it: "
                 "only a game started with POST /v1/games (or replayed from a set-up) and "
                 "played on with /v1/resolve carries one, for its first {most} decisions "
-                "(MAX_DECISIONS). Send the set-up and the decisions instead (`setup` and "
+                "(MAX_HISTORY). Send the set-up and the decisions instead (`setup` and "
                 "`decisions`).",
-                most=int(current_app.config["MAX_DECISIONS"]),
+                most=int(current_app.config["MAX_HISTORY"]),
             ),
             "/state",
         )

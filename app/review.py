@@ -191,6 +191,25 @@ def _walk(eng: GameModule, g: Any, decisions: list[Any], body: dict[str, Any]) -
         raise ApiError(422, e.code, e.detail, e.pointer, e.clause, index=e.index) from None
 
 
+def _reviewable_history(history: dict[str, Any] | None) -> None:
+    """A history holds up to MAX_HISTORY decisions, a review reads up to MAX_DECISIONS, as
+    from a record: refused before it is replayed and planned (a view per decision)."""
+    most = int(current_app.config["MAX_DECISIONS"])
+    if history is not None and len(history["decisions"]) > most:
+        raise ApiError(
+            422,
+            "budget_too_large",
+            msg(
+                "A review reads at most {most} decisions (MAX_DECISIONS); this game's history "
+                "holds {count}. Review part of it: send its set-up and its first decisions, "
+                "within that limit (`setup` and `decisions`, as POST /v1/record writes them).",
+                most=most,
+                count=len(history["decisions"]),
+            ),
+            "/state/history/decisions",
+        )
+
+
 @bp.post("/review")
 def review() -> Response:
     """Review a game: per decision, the win chance it kept or lost and the best decision."""
@@ -198,6 +217,8 @@ def review() -> Response:
     body = req.body
     if "state" in body:
         require_readable(req.opened, body["state"])
+        if "decisions" not in body:  # its history is the game reviewed
+            _reviewable_history(req.origin.history)
     eng, g, decisions, catalog = _game(body, req)
     walked = _walk(eng, g, decisions, body)
     tasks = [d.task for d in walked if d.task is not None]

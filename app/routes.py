@@ -191,7 +191,7 @@ def validate_state() -> Response:
 @bp.post("/replay")
 def replay() -> Response:
     """Settle a dispute: a start (state or set-up) and a decision log."""
-    req = read_body(schemas.REPLAY)  # 0 to MAX_DECISIONS decisions
+    req = read_body(schemas.REPLAY)  # 0 to MAX_HISTORY decisions
     body = req.body
     require_dealt(req.origin)
     eng, out, decisions = run_replay(body, req.origin.composed)

@@ -147,12 +147,12 @@ class SeatOrSeats(fields.Field):  # type: ignore[type-arg]
         )
 
 
-def _decisions(least: int) -> BoundedList:
+def _decisions(least: int, setting: str, what: Msg) -> BoundedList:
     return BoundedList(
         DecisionItem(),
         least=least,
-        most=lambda: int(current.config()["MAX_DECISIONS"]),
-        what=msg("decisions (MAX_DECISIONS)"),
+        most=lambda: int(current.config()[setting]),
+        what=what,
         required=True,
     )
 
@@ -394,7 +394,8 @@ class StateSchema(Envelope):
 
 
 class ResolveSchema(StateSchema):
-    decisions = _decisions(1)
+    # decisions applied in one request; a replay reads a whole game's (MAX_HISTORY)
+    decisions = _decisions(1, "MAX_DECISIONS", msg("decisions (MAX_DECISIONS)"))
     # a seat's copy of the events (`events`), or several seats' (`events_by_seat`)
     events_for = SeatOrSeats()
     notation = JsonBool()  # each event names its decision in notation
@@ -407,7 +408,7 @@ class ViewSchema(StateSchema):
 class ReplaySchema(Envelope):
     state = fields.Dict()
     setup = SetupField()
-    decisions = _decisions(0)
+    decisions = _decisions(0, "MAX_HISTORY", msg("decisions (MAX_HISTORY)"))
     catalog = fields.Dict()
     notation = JsonBool()
     record = fields.Dict()  # the header of a game record (POST /v1/record), checked on replay

@@ -13,6 +13,10 @@ from typing import Any
 
 DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024
 DEFAULT_MAX_DECISIONS = 2000
+# the most decisions a game's history, record and replay hold: above the longest Fora de Prumo
+# game any set-up allows (18,020 decisions, 500 cards and 4 seats, engine/fora_de_prumo/flow.py
+# `longest_game`), so that games keep their record (Architectura's take a few dozen)
+DEFAULT_MAX_HISTORY = 20_000
 
 
 def env_int(name: str, default: int) -> int:
@@ -50,6 +54,7 @@ def config_from_env() -> dict[str, Any]:
     return {
         "MAX_CONTENT_LENGTH": env_int("MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES),
         "MAX_DECISIONS": env_int("MAX_DECISIONS", DEFAULT_MAX_DECISIONS),
+        "MAX_HISTORY": env_int("MAX_HISTORY", DEFAULT_MAX_HISTORY),
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
         "REDIS_URL": os.environ.get("REDIS_URL") or None,
         "CACHE_TTL_S": env_int("CACHE_TTL_S", 3600),

@@ -72,12 +72,25 @@ class Problems:
     def bad(self, code: str, detail: Msg, pointer: str, clause: str | None = None) -> None:
         self.problems.append(Problem(code, detail, pointer, clause or self.clause))
 
-    def unknown_catalog(self, cid: str, chash: str, clause: str) -> None:
-        """A state's catalog that is neither sent with it nor built in (A-10, F-2.1)."""
+    def unknown_catalog(self, cid: str, chash: str, clause: str, sent: Any = None) -> None:
+        """A state's catalog that is neither sent with it nor built in (A-10, F-2.1); `sent`:
+        the catalog that was sent with it (another), named so that the sender sees which."""
         cid, chash = short_repr(cid), short_repr(chash)
-        detail = msg(
-            "no catalog {id} with hash {hash}; send the catalog with the state", id=cid, hash=chash
-        )
+        if sent is None:
+            detail = msg(
+                "no catalog {id} with hash {hash}; send the catalog with the state",
+                id=cid,
+                hash=chash,
+            )
+        else:
+            detail = msg(
+                "the catalog sent ({sent_id}, hash {sent_hash}) is not this state's: send "
+                "catalog {id} with hash {hash} with the state",
+                sent_id=short_repr(sent.id),
+                sent_hash=short_repr(sent.hash),
+                id=cid,
+                hash=chash,
+            )
         self.bad("unknown_catalog", detail, "/catalog", clause)
 
     def header(

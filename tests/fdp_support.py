@@ -122,3 +122,41 @@ def two_engineers_catalog() -> dict[str, Any]:
         }
     )
     return doc
+
+
+def big_catalog(cards: int) -> dict[str, Any]:
+    """The reference catalog's cards repeated, each copy under its own id, up to `cards`
+    cards (a custom catalog as large as F-2.8 allows at 500)."""
+    doc: dict[str, Any] = copy.deepcopy(fdp.builtin_catalogs()["reference"].to_json())
+    base, out = doc["cards"], []
+    while len(out) < cards:
+        copy_no = len(out) // len(base)
+        for card in base[: cards - len(out)]:
+            out.append({**card, "id": card["id"] + (f"Z{copy_no}" if copy_no else "")})
+    return {**doc, "id": "big", "name": "Big", "cards": out}
+
+
+def stalling_game(setup: dict[str, Any]) -> list[dict[str, Any]]:
+    """A game played to last (F-8.3): every seat looks when it may, passes while its pass
+    does not end the game, and otherwise lays from its hand before it buys. Its decisions,
+    in the JSON face's spelling."""
+    g = fdp.new_game_internal(setup)
+    out: list[dict[str, Any]] = []
+    while not fdp.is_terminal(g):
+        options = fdp.legal_actions(g)
+        by_kind: dict[str, list[Any]] = {}
+        for a in options:
+            by_kind.setdefault(a[0], []).append(a)
+        may_pass = g.final is not None or g.bought is not None or g.passes + 1 < g.n
+        if "look" in by_kind:
+            a = by_kind["look"][0]
+        elif "skip" in by_kind:  # the buy step: buy only to keep the game from ending
+            acts = g.hands[g.seat] or by_kind.get("buy") is None
+            a = by_kind["skip"][0] if may_pass or acts else by_kind["buy"][0]
+        elif may_pass or len(options) == 1:
+            a = by_kind.get("pass", options)[0]
+        else:
+            a = next(o for o in options if o[0] != "pass")
+        out.append(fdp.action_to_json(g, g.seat, a))
+        fdp.apply_action(g, a)
+    return out

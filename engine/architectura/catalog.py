@@ -6,6 +6,7 @@ The format is described in docs/catalog.md. A catalog is refused with every prob
 
 from __future__ import annotations
 
+import copy
 import itertools
 import re
 from collections.abc import Callable
@@ -149,7 +150,8 @@ class Catalog:
     hash: str
 
     def to_json(self) -> dict[str, Any]:
-        return self.raw
+        """The catalog's document, a copy: a caller that changes it changes no built-in."""
+        return copy.deepcopy(self.raw)
 
     def summary(self) -> dict[str, Any]:
         """What GET /v1/catalogs lists for this catalog."""

@@ -61,7 +61,7 @@ def _reference() -> Any:
 
 def _basic_orientation(card_id: str) -> int:
     """The orientation index that shows the basic value (A-2.2); 0 for one-sided cards."""
-    doc = {c["id"]: c for c in _reference().to_json()["cards"]}[card_id]
+    doc = {c["id"]: c for c in _reference().raw["cards"]}[card_id]
     values = doc.get("values")
     return values.index(doc["basic"]) if values else 0
 
@@ -275,7 +275,7 @@ def _place_the_rest(seat: dict[str, Any], where: str, city: list[Any]) -> None:
     """Every card of the seat's deck list not placed by the position, to `where`."""
     colour, rep = seat["colour"], seat["replacements"]
     instead = {basic: additional for additional, basic in rep.items()}
-    basics = [c["id"] for c in _reference().to_json()["cards"] if c["kind"] == "basic"]
+    basics = [c["id"] for c in _reference().raw["cards"] if c["kind"] == "basic"]
     owned = [f"{colour}.{instead.get(b, b)}" for b in basics]
     placed = {c for k in LIST_KEYS for c in seat[k]}
     placed |= {e["card"] for row in city for stack in row for e in stack}

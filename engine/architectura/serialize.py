@@ -217,7 +217,7 @@ def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | 
         return None
     cat = _catalog(cid, chash, custom)
     if cat is None:
-        r.unknown_catalog(cid, chash, "A-10")
+        r.unknown_catalog(cid, chash, "A-10", custom)
     return cat
 
 

@@ -13,6 +13,7 @@ records.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -114,7 +115,8 @@ class Catalog:
         self.cache: dict[str, Any] = {}
 
     def to_json(self) -> dict[str, Any]:
-        return self.raw
+        """The catalog's document, a copy: a caller that changes it changes no built-in."""
+        return copy.deepcopy(self.raw)
 
     def summary(self) -> dict[str, Any]:
         """What GET /v1/catalogs lists for this catalog."""

@@ -312,6 +312,22 @@ def end_game(g: Game) -> None:
         g.emit({"type": "game_over", "scores": final_scores(g), "clause": "F-8.4"})
 
 
+def longest_game(cards: int, seats: int) -> int:
+    """The most decisions a game of `seats` seats with `cards` cards in use can take, however
+    it is played (what a game's history must be able to hold, app/history.py).
+    - A normal turn is at most 3 decisions: a look, a buy or skip (F-3.1, F-3.2), a lay
+      (F-3.3); a final turn at most 2: a look, then its one decision (F-8.2, F-R26, F-R43).
+    - A turn that buys or acts resets the count of complete passes (F-8.3), and the n-th pass
+      in a row starts the final round (F-R27). So the normal turns are at most n for each
+      turn that buys or acts, and n more.
+    - Each purchase takes a market or deck card for good (F-3.1, F-3.6). Each lay or clone
+      without a purchase lays a hand card for good (F-3.8). Each conversion spends a designer
+      (F-R20). So turns that buy or act number at most 3 per card in use."""
+    acting_turns = 3 * cards
+    normal_turns = seats * acting_turns + seats
+    return 3 * normal_turns + 2 * seats
+
+
 def end_turn(g: Game, acted: bool) -> None:
     """F-3.6 refill, then F-3.9: the end check (not during the final round) and the next seat.
     The check reads the deck at every turn's end, the first one included: a set-up that leaves

@@ -163,7 +163,7 @@ def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | 
     builtin = builtin_catalogs().get(cid)
     if builtin is not None and builtin.hash == chash:
         return builtin
-    r.unknown_catalog(cid, chash, "F-2.1")
+    r.unknown_catalog(cid, chash, "F-2.1", custom)
     return None
 
 

@@ -412,6 +412,33 @@ def test_each_evaluation_of_the_win_search_tells_a_lost_decision(toy: Any, evalu
     assert review_task(task, Budget(40), evaluator=evaluator) == row
 
 
+def test_a_history_longer_than_a_review_reads_is_refused_before_it_is_replayed() -> None:
+    """A history holds up to MAX_HISTORY decisions, a review reads MAX_DECISIONS, as from a
+    record (400 beyond). A longer history was replayed and planned (a view per decision:
+    2.3 s for a game of 8,551) before its budget was refused; now it is refused at once,
+    with what to send instead."""
+    client = make_app(MAX_DECISIONS=4).test_client()
+    state = finished({"seats": 2, "seed": 4}, 2)
+    r = client.post("/v1/review", json={"state": state, "budget": {"iterations": 8}})
+    body = check_response("POST", "/v1/review", r)
+    assert r.status_code == 422 and body["code"] == "budget_too_large", body
+    assert body["pointer"] == "/state/history/decisions"
+    count = len(state["history"]["decisions"])
+    said = f"at most 4 decisions (MAX_DECISIONS); this game's history holds {count}"
+    assert said in body["detail"]
+    rec = CLIENT.post("/v1/record", json={"state": state}).get_json()
+    part = {"setup": rec["setup"], "decisions": rec["decisions"][:4]}
+    assert client.post("/v1/review", json={**part, "budget": {"iterations": 8}}).status_code == 200
+    # a state and decisions: those are reviewed, however long the state's history
+    running = CLIENT.post(
+        "/v1/replay", json={"setup": rec["setup"], "decisions": rec["decisions"][:6]}
+    )
+    running_state = running.get_json()["state"]
+    ask = {"state": running_state, "decisions": [rec["decisions"][6]], "budget": {"iterations": 8}}
+    assert len(running_state["history"]["decisions"]) > 4
+    assert client.post("/v1/review", json=ask).status_code == 200
+
+
 def test_a_review_too_large_without_a_job_store_says_what_would_fit() -> None:
     """No REDIS_URL (this CLIENT): a review over the synchronous limit is 422, not a 503 (no
     retry helps), and says so of /v1/review: its decisions, the work they need against the

@@ -178,6 +178,21 @@ def test_the_package_offers_the_whole_game_interface(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
+def test_a_catalog_document_changed_by_its_reader_changes_no_built_in_catalog(game: str) -> None:
+    """Was: Architectura's and Fora de Prumo's `to_json` handed out the built-in catalog's own
+    document, so a caller that reused it as a custom catalog (a test, setting its `id`)
+    rewrote the reference catalog for every later game of the process."""
+    eng = engine(game)
+    for cat in eng.builtin_catalogs().values():
+        before = copy.deepcopy(cat.to_json())
+        doc = cat.to_json()
+        doc["id"] = "changed"
+        doc["cards"][0]["id"] = "changed"
+        doc["cards"].pop()
+        assert cat.to_json() == before and cat.id == before["id"]
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
 def test_every_seat_count_in_range_is_a_game_and_no_other(game: str) -> None:
     facts, eng = info(game), engine(game)
     for n in facts.seats:

@@ -5,9 +5,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from fdp_support import PASS, SKIP, State, arrange, fresh, lay, play, refused
+import pytest
+from fdp_support import (
+    PASS,
+    SKIP,
+    State,
+    arrange,
+    big_catalog,
+    fresh,
+    lay,
+    play,
+    refused,
+    stalling_game,
+)
 
 import engine.fora_de_prumo as fdp
+from app.settings import DEFAULT_MAX_HISTORY
+from engine.fora_de_prumo.catalog import MAX_CARDS
+from engine.fora_de_prumo.flow import longest_game
+from engine.fora_de_prumo.setup import cards_in_use
 
 
 def buy_first(state: State) -> tuple[State, list[dict[str, Any]]]:
@@ -174,3 +190,20 @@ def test_F_R45_an_empty_deck_after_set_up_ends_after_the_first_turn() -> None:
     assert [e["type"] for e in ev][-2:] == ["end_triggered", "final_round"]
     assert ev[-2]["reason"] == "deck_empty"
     assert s["final_round"] == {"triggered_by": 0, "remaining": [1, 0]}
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("cards", [None, 500], ids=["reference", "500_cards"])
+def test_F_8_3_no_game_outlasts_its_longest_game_bound(cards: int | None, seats: int) -> None:
+    """A game played to last (every seat passes while its pass does not end the game, F-R27)
+    stays within `longest_game`, which the service's MAX_HISTORY covers for the largest
+    catalog F-2.8 allows: so every game keeps its record (app/history.py)."""
+    setup: dict[str, Any] = {"game": "fora-de-prumo", "seats": seats, "seed": 3}
+    if cards:
+        setup["catalog"] = big_catalog(cards)
+    g = fdp.new_game_internal(setup)
+    bound = longest_game(len(cards_in_use(g.cat, seats)), seats)
+    played = len(stalling_game(setup))
+    assert played <= bound
+    assert played > bound / 4  # the staller does stall: the bound is not a blind guess
+    assert longest_game(MAX_CARDS, 4) <= DEFAULT_MAX_HISTORY

@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 import pytest
+from fdp_support import two_engineers_catalog
 from http_support import advanced_setup, check_response, finished_game, mid_game, play_random, post
 
 import engine.architectura as arch
@@ -60,6 +61,28 @@ def house_catalog() -> dict[str, Any]:
     doc["name"] = "House rules catalog"
     doc["cards"][0]["values"] = [1, 2, 3, 6]  # a different Well: a different hash
     return doc
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+def test_a_catalog_that_is_not_the_states_is_named_as_the_one_sent(client: Any, game: str) -> None:
+    """Was: "send the catalog with the state", to a client that had sent one (another)."""
+    doc = house_catalog() if game == "architectura" else two_engineers_catalog()
+    state = post(client, "/v1/games", {"game": game, "seats": 2, "seed": 4, "catalog": doc})
+    state = state.get_json()["state"]
+    other = copy.deepcopy(doc)
+    other["id"] = "other"
+    r = post(client, "/v1/legal-moves", {"state": state, "catalog": other})
+    problem = check_response("POST", "/v1/legal-moves", r)["problems"][0]
+    assert (problem["code"], problem["pointer"]) == ("unknown_catalog", "/state/catalog")
+    sent = f"the catalog sent ('other', hash '{other_hash(client, game, other)}"
+    assert problem["detail"].startswith(sent[:50]) and f"'{doc['id']}'" in problem["detail"]
+    assert "send the catalog with the state" not in problem["detail"]
+
+
+def other_hash(client: Any, game: str, doc: dict[str, Any]) -> str:
+    """The hash of a custom catalog, as its game's state records it."""
+    r = post(client, "/v1/games", {"game": game, "seats": 2, "seed": 1, "catalog": doc})
+    return str(r.get_json()["state"]["catalog"]["hash"])
 
 
 def test_custom_catalog_inline_round_trip(client: Any) -> None:

@@ -131,8 +131,12 @@ def test_decision_count_limits(make_app: Any, state: dict[str, Any]) -> None:
     assert problem(r, "/v1/resolve", 400, "invalid_request")["pointer"] == "/decisions"
     r = client.post("/v1/resolve", json={"state": state, "decisions": [{}] * 4})
     assert "MAX_DECISIONS" in problem(r, "/v1/resolve", 400, "invalid_request")["detail"]
+    # a replay reads a whole game's decisions, up to MAX_HISTORY
     r = client.post("/v1/replay", json={"state": state, "decisions": [{}] * 4})
-    problem(r, "/v1/replay", 400, "invalid_request")
+    assert r.status_code == 200 and r.get_json()["ok"] is False  # read, and {} is refused
+    client = make_app(MAX_HISTORY=3).test_client()
+    r = client.post("/v1/replay", json={"state": state, "decisions": [{}] * 4})
+    assert "MAX_HISTORY" in problem(r, "/v1/replay", 400, "invalid_request")["detail"]
 
 
 # -- size limit: 413 ------------------------------------------------------------------------

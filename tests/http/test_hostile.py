@@ -105,7 +105,8 @@ def test_two_mib_of_bad_decisions_give_a_small_answer(path: str) -> None:
     assert BODY_LIMIT - 200_000 < len(raw) < BODY_LIMIT
     r, peak = peak_bytes(lambda: post_raw(path, raw))
     body = refused(r, path, 400)
-    assert body["pointer"] == "/decisions" and "MAX_DECISIONS" in body["detail"]
+    limit = "MAX_DECISIONS" if path == "/v1/resolve" else "MAX_HISTORY"
+    assert body["pointer"] == "/decisions" and limit in body["detail"]
     assert peak < 64 * 2**20, peak
 
 

@@ -241,6 +241,19 @@ def test_without_redis_or_workers_a_job_is_refused_with_503(
         assert c.post("/v1/suggest", json={**b, "async": False}).status_code == 200
 
 
+def test_reading_a_job_while_redis_is_down_does_not_say_it_cannot_start(make_app: Any) -> None:
+    """Was: GET and DELETE of a job answered "Background searches cannot start" and offered a
+    synchronous search, as if the job had never been posted."""
+    c = make_app(REDIS_URL=f"redis://127.0.0.1:{free_port()}/0").test_client()
+    location = "/v1/jobs/00000000-0000-4000-8000-000000000000"  # a job id's shape (UUID4)
+    for r in (c.get(location), c.delete(location)):
+        problem = r.get_json()
+        assert r.status_code == 503 and problem["code"] == "jobs_unavailable", problem
+        assert int(r.headers["Retry-After"]) >= 1
+        assert "cannot be reached: Redis unavailable" in problem["detail"]
+        assert "cannot start" not in problem["detail"] and "synchronous" not in problem["detail"]
+
+
 def test_without_a_job_store_nothing_is_a_503(make_app: Any) -> None:
     """No REDIS_URL: no retry can help, so no answer is a 503 (issue 29). A job asked for is
     422 `jobs_not_configured`; a budget above the synchronous limit, 422 `budget_too_large`

@@ -8,10 +8,12 @@ import copy
 import random
 from typing import Any
 
+import orjson
 import pytest
-from fdp_support import two_engineers_catalog
+from fdp_support import big_catalog, stalling_game, two_engineers_catalog
 from http_support import check_response, make_app, schema_errors
 
+from app.settings import DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DECISIONS
 from engine.games import engine
 
 CLIENT = make_app().test_client()
@@ -378,7 +380,7 @@ def test_a_state_without_history_is_refused_with_a_way_to_get_one() -> None:
 def test_a_malformed_or_overlong_history_is_refused_by_every_reader(
     history: Any, code: str, pointer: str
 ) -> None:
-    client = make_app(MAX_DECISIONS=5).test_client()
+    client = make_app(MAX_HISTORY=5).test_client()
     state = client.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
     for path in ("/v1/legal-moves", "/v1/validate", "/v1/record"):
         r = client.post(path, json={"state": {**state, "history": history}})
@@ -415,7 +417,8 @@ def test_a_history_that_is_not_one_makes_no_record(change: Any, code: str, point
 
 
 def test_a_game_longer_than_a_record_goes_on_without_history() -> None:
-    client = make_app(MAX_DECISIONS=3).test_client()
+    """Beyond MAX_HISTORY decisions (here 3)."""
+    client = make_app(MAX_HISTORY=3).test_client()
     state = client.post("/v1/games", json={"seats": 2, "seed": 42}).get_json()["state"]
     lengths = []
     for _ in range(4):
@@ -428,6 +431,52 @@ def test_a_game_longer_than_a_record_goes_on_without_history() -> None:
     refused = client.post("/v1/record", json={"state": state}).get_json()
     # says why this game, started with /v1/games, has none (it said only such games have one)
     assert refused["code"] == "no_history" and "for its first 3 decisions" in refused["detail"]
+
+
+def test_the_longest_games_keep_their_record() -> None:
+    """F-8.3: four seats that pass whenever a pass does not end the game, with a custom
+    catalog of 500 cards (F-2.8's most), play 8,551 decisions. Was: past MAX_DECISIONS (2,000)
+    the game went on without a history and could never be recorded (422 `no_history`), and
+    its decisions could not be replayed in one request (400). A history now holds MAX_HISTORY
+    decisions, more than any set-up allows (engine/fora_de_prumo/flow.py `longest_game`)."""
+    doc = big_catalog(500)
+    setup = {"game": "fora-de-prumo", "seats": 4, "seed": 3, "catalog": doc}
+    decisions = stalling_game(setup)
+    assert len(decisions) > 4 * DEFAULT_MAX_DECISIONS
+    half = len(decisions) // 2
+    out = CLIENT.post("/v1/replay", json={"setup": setup, "decisions": decisions[:half]})
+    state = check_response("POST", "/v1/replay", out)["state"]
+    # played on with /v1/resolve (at most MAX_DECISIONS a request): the history follows
+    for start in range(half, len(decisions), DEFAULT_MAX_DECISIONS):
+        batch = decisions[start : start + DEFAULT_MAX_DECISIONS]
+        body = {"state": state, "decisions": batch, "catalog": doc}
+        r = CLIENT.post("/v1/resolve", json=body)
+        state = check_response("POST", "/v1/resolve", r)["state"]
+    assert state["game_over"] and len(state["history"]["decisions"]) == len(decisions)
+    r = CLIENT.post("/v1/record", json={"state": state, "catalog": doc})
+    rec = check_response("POST", "/v1/record", r)
+    assert r.status_code == 200 and len(rec["decisions"]) == len(decisions)
+    replayed = CLIENT.post("/v1/replay", json=rec).get_json()
+    assert replayed["ok"] is True and replayed["state"] == state
+    assert len(orjson.dumps({"state": state, "catalog": doc})) < DEFAULT_MAX_BODY_BYTES / 2
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+def test_a_game_set_up_with_the_reference_document_is_recorded_from_its_state(game: str) -> None:
+    """The reference catalog's document sent as a custom catalog is the reference catalog
+    (the same id and hash): its history names it by id, and its record needs no document.
+    Was: 422 `unknown_catalog`, "send it as `catalog` with the state"."""
+    doc = engine(game).builtin_catalogs()["reference"].to_json()
+    setup = {"game": game, "seats": 2, "seed": 5}
+    state = CLIENT.post("/v1/games", json={**setup, "catalog": doc}).get_json()["state"]
+    assert state["history"]["setup"]["catalog"] == "reference"
+    r = CLIENT.post("/v1/record", json={"state": state})
+    rec = check_response("POST", "/v1/record", r)
+    plain = CLIENT.post("/v1/games", json=setup).get_json()["state"]
+    assert plain == state  # the same game as one set up by the catalog's id, and its record
+    assert (
+        r.status_code == 200 and rec == CLIENT.post("/v1/record", json={"state": plain}).get_json()
+    )
 
 
 def test_a_custom_catalog_game_is_recorded_with_its_catalog() -> None:
