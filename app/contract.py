@@ -127,7 +127,8 @@ def _renamed(pointer: str, names: dict[str, str]) -> str:
 
 def _tidy(schema: Any, names: dict[str, str]) -> Any:
     """msgspec's schema as the contract writes it: no titles, components by their names,
-    the object's keywords first."""
+    the object's keywords first, and a pattern's Python end anchor `\\Z` as ECMA-262's `$`
+    (which, unlike Python's, never matches before a final newline)."""
     if isinstance(schema, list):
         return [_tidy(s, names) for s in schema]
     if not isinstance(schema, dict):
@@ -137,6 +138,8 @@ def _tidy(schema: Any, names: dict[str, str]) -> Any:
         beside = {k: schema[k] for k in ("description", "default") if k in schema}
         return {"allOf": [named]} | beside if beside else named
     out = {k: _tidy(v, names) for k, v in schema.items() if k not in ("title", "properties")}
+    if isinstance(out.get("pattern"), str) and out["pattern"].endswith("\\Z"):
+        out["pattern"] = out["pattern"][:-2] + "$"
     if "properties" in schema:  # field names, not keywords
         out["properties"] = {k: _tidy(v, names) for k, v in schema["properties"].items()}
     if "mapping" in schema.get("discriminator", {}):  # a tagged union's members, by name

@@ -414,7 +414,7 @@ def _job(conn: redis.Redis, job_id: str) -> Job:
 def _conn_for(job_id: str) -> redis.Redis:
     """The job store, once `job_id` has the shape of one (404 first: no Redis is needed to
     know that a string is not a job id; and a service without a job store has no job)."""
-    if not ID.match(job_id):
+    if not ID.fullmatch(job_id):
         raise ApiError(404, "job_not_found", msg("No job has this id."), "")
     if not configured():
         raise ApiError(

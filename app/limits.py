@@ -94,6 +94,13 @@ def install_cors(app: Flask) -> None:
         max_age=600,
     )
 
+    @app.after_request
+    def _vary_on_origin(resp: Response) -> Response:
+        # every answer depends on the Origin (flask-cors says so only to an allowed one): a
+        # shared cache must not hand one origin's answer to another
+        resp.vary.add("Origin")
+        return resp
+
 
 def install_rate_limit(app: Flask) -> None:
     rate = app.config.get("RATE_LIMIT")

@@ -142,7 +142,7 @@ def install_request_logging(app: Flask) -> None:
         ctx = current.values()
         ctx["t0"] = time.perf_counter()  # also the metrics' start (app/metrics.py)
         rid = current.environ().get("HTTP_X_REQUEST_ID")
-        ctx["request_id"] = rid if rid and REQUEST_ID_RE.match(rid) else new_request_id()
+        ctx["request_id"] = rid if rid and REQUEST_ID_RE.fullmatch(rid) else new_request_id()
 
     @app.after_request
     def _finish(response: Response) -> Response:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 
 bp = Blueprint("play", __name__)
 
@@ -29,4 +29,13 @@ def play() -> Response:
     resp = Response(PAGE.read_bytes(), mimetype="text/html")
     resp.headers["Content-Security-Policy"] = CSP
     resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.after_app_request
+def _static_pages_keep_the_policy(resp: Response) -> Response:
+    """The static route serves play.html too (/static/play.html): with the same policy as
+    /play, or it could be framed and would run whatever a page it loads allows."""
+    if request.endpoint == "static" and resp.mimetype == "text/html":
+        resp.headers["Content-Security-Policy"] = CSP
     return resp

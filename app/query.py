@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from flask import Flask
 
 from app import current
-from app.errors import ApiError
+from app.errors import ApiError, escape_token
 from app.schemas import unknown_field
 from engine.messages import msg
 
@@ -40,14 +40,14 @@ def query_problems(args: Any, known: frozenset[str]) -> list[dict[str, Any]]:
                 if known
                 else msg("This request takes no query parameters.")
             )
-            problems.append({"code": "unknown_field", "detail": detail, "pointer": f"/{key}"})
+            problems.append({"code": "unknown_field", "detail": detail, "pointer": "/" + escape_token(key)})
         elif count > 1:
             detail = msg(
                 "The query parameter {key} is given {count} times; give it once.",
                 key=repr(key),
                 count=count,
             )
-            problems.append({"code": "invalid_field", "detail": detail, "pointer": f"/{key}"})
+            problems.append({"code": "invalid_field", "detail": detail, "pointer": "/" + escape_token(key)})
     return problems
 
 

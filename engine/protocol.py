@@ -87,7 +87,9 @@ def position_number(value: str, what: str, clause: str, where: str, signed: bool
 
 def position_pairs(text: str, clause: str, where: str) -> Iterator[tuple[str, str]]:
     """The key=value words of a part of a position, one at a time, in order (a lone `-`:
-    none): a word that is not key=value is refused when reached, after those before it."""
+    none): a word that is not key=value, or a key given twice (the last would silently win),
+    is refused when reached, after those before it."""
+    seen: set[str] = set()
     for word in text.split():
         if word == "-":
             continue
@@ -96,6 +98,13 @@ def position_pairs(text: str, clause: str, where: str) -> Iterator[tuple[str, st
             raise position_refusal(
                 msg("{word} is not key=value.", word=short_repr(word)), clause, where
             )
+        if key in seen:
+            raise position_refusal(
+                msg("{key} is given twice; give each key once.", key=short_repr(key)),
+                clause,
+                where,
+            )
+        seen.add(key)
         yield key, value
 
 

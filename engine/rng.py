@@ -122,7 +122,12 @@ def to_hex(state: int) -> str:
     return f"{state:016x}"
 
 
+_HEX_DIGITS = frozenset("0123456789abcdef")
+
+
 def from_hex(text: str) -> int:
-    if len(text) != 16:
-        raise ValueError("generator state must be 16 hex digits")
+    """16 lower-case hexadecimal digits, exactly as `to_hex` writes them (int() alone would
+    also take upper case, a sign, a 0x prefix and underscores, and rewrite them)."""
+    if len(text) != 16 or not _HEX_DIGITS.issuperset(text):
+        raise ValueError("generator state must be 16 lower-case hex digits")
     return int(text, 16)

@@ -195,7 +195,7 @@ def _selector(d: Any, path: str, r: Problems) -> Selector:
         face = "up"
     if value is not None and value != "lower_than_source":
         r.bad("catalog_value", msg("value may only be 'lower_than_source'"), f"{path}/value")
-    if card is not None and not (isinstance(card, str) and ID_RE.match(card)):
+    if card is not None and not (isinstance(card, str) and ID_RE.fullmatch(card)):
         r.bad("catalog_value", msg("card must be a card id"), f"{path}/card")
         card = None
     return Selector(where, owner, face, value == "lower_than_source", card)
@@ -323,7 +323,7 @@ def _face(d: dict[str, Any], path: str, r: Problems) -> tuple[Any, ...]:
     if "formula" in d:
         if "values" in d or "basic" in d:
             r.bad("catalog_value", msg("a card has values+basic or a formula, not both"), path)
-        m = FORMULA_RE.match(d["formula"]) if isinstance(d["formula"], str) else None
+        m = FORMULA_RE.fullmatch(d["formula"]) if isinstance(d["formula"], str) else None
         if not m:
             r.bad(
                 "catalog_value", msg("formula must look like X, X+2, No., No.-1"), f"{path}/formula"
@@ -393,7 +393,7 @@ def _colours(v: Any, _: dict[str, Any]) -> bool:
     return (
         isinstance(v, list)
         and len(v) == 4
-        and all(isinstance(c, str) and ID_RE.match(c) is not None for c in v)
+        and all(isinstance(c, str) and ID_RE.fullmatch(c) is not None for c in v)
         and len(set(v)) == 4
     )
 
@@ -401,7 +401,7 @@ def _colours(v: Any, _: dict[str, Any]) -> bool:
 ID = Check(
     "id",
     None,
-    lambda v, _: isinstance(v, str) and ID_RE.match(v) is not None,
+    lambda v, _: isinstance(v, str) and ID_RE.fullmatch(v) is not None,
     Problem("catalog_value", msg("id must match ^[a-z][a-z0-9_]*$")),
 )
 NAME = Check(
@@ -696,7 +696,7 @@ def _typed_op(t: Any) -> Op | None:
 def _typed_face(t: Any) -> tuple[Any, ...] | None:
     """(values, basic index, formula, offset) of a card that converted, or None."""
     if t.formula is not cs.UNSET:
-        m = FORMULA_RE.match(t.formula)
+        m = FORMULA_RE.fullmatch(t.formula)
         if t.values is not cs.UNSET or t.basic is not cs.UNSET or m is None:
             return None
         return (), 0, m.group(1), int(m.group(2) or 0)

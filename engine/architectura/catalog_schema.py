@@ -15,8 +15,8 @@ from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
-ID = r"^[a-z][a-z0-9_]{0,39}$"
-FORMULA = r"^(X|No\.)([+-][0-9]{1,2})?$"
+ID = r"^[a-z][a-z0-9_]{0,39}\Z"
+FORMULA = r"^(X|No\.)([+-][0-9]{1,2})?\Z"
 DEFAULT_COLOURS = ["blue", "green", "yellow", "red"]
 Id = Annotated[str, msgspec.Meta(pattern=ID)]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]

@@ -52,7 +52,7 @@ def to_notation(d: dict[str, Any]) -> str | None:
         return None
     card = d.get("card", d.get("target"))
     if ("card" in fields or "target" in fields) and not (
-        isinstance(card, str) and _CARD_RE.match(card)
+        isinstance(card, str) and _CARD_RE.fullmatch(card)
     ):
         return None
     cell = d.get("cell")
@@ -111,7 +111,7 @@ def from_notation(text: str, pointer: str = "") -> dict[str, Any]:
     word = text if text in DECISION_TYPES and not DECISION_TYPES[text] else None
     if word is not None:
         return {"type": word}
-    m = _FORM.match(text)
+    m = _FORM.fullmatch(text)
     if m is None:
         raise _refuse(text, msg("it does not read as [type:]card[@street,block][/±steps]"), pointer)
     head, card, cell, steps = m["type"], m["card"], m["cell"], m["steps"]

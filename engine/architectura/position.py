@@ -224,13 +224,13 @@ def _read_city(text: str, n: int) -> tuple[list[list[list[dict[str, Any]]]], lis
                     raise _street_length(st, len(row) + run)  # costs its text, not its numbers
                 row.extend([] for _ in range(run))
                 continue
-            if f := _FOUNTAIN.match(cell):
+            if f := _FOUNTAIN.fullmatch(cell):
                 fountains.append({"cell": [st + 1, len(row) + 1], "seat": int(f[1])})
                 row.append([])
                 continue
             stack = []
             for e in cell.split("+"):
-                m = _ENTRY.match(e)
+                m = _ENTRY.fullmatch(e)
                 if m is None:
                     raise _refuse(
                         msg("{entry} is not a city entry.", entry=short_repr(e)), f"/city/{st}"

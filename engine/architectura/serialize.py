@@ -222,10 +222,11 @@ def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | 
 
 
 def _catalog(cid: str, chash: str, custom: Catalog | None) -> Catalog | None:
-    """A state's catalog (A-10): the one sent with it if it has its hash, else the built-in
-    one with its id and hash, else None (both readers)."""
-    if custom is not None and custom.hash == chash:
-        return custom
+    """A state's catalog (A-10): the one sent with it if it has its hash, else, when none was
+    sent, the built-in one with its id and hash, else None (both readers): a catalog sent
+    that is not the state's is refused, not ignored."""
+    if custom is not None:
+        return custom if custom.hash == chash else None
     return find_catalog(cid, chash)
 
 
@@ -426,7 +427,7 @@ def _read(r: Problems, data: Any, custom_catalog: Catalog | None) -> tuple[Game,
     try:
         g.rng = rngmod.from_hex(r.str_(doc.rng, "/rng"))
     except ValueError:
-        r.bad("invalid_rng", msg("rng must be 16 hexadecimal digits"), "/rng", "A-1.6")
+        r.bad("invalid_rng", msg("rng must be 16 lowercase hexadecimal digits"), "/rng", "A-1.6")
         g.rng = 0
     g.tasks = []
     for j, t in enumerate(r.lst(doc.resolving, "/resolving", MAX_RESOLVING)):

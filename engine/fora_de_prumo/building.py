@@ -102,7 +102,7 @@ _COMPACT = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.-]{0,63})@(-?[0-9]{1,6}),(-?[0-
 
 def parse_compact(text: str) -> Placement | None:
     """F-2.7 compact notation back to a placement (None if malformed)."""
-    m = _COMPACT.match(text)
+    m = _COMPACT.fullmatch(text)
     if m is None:
         return None
     return Placement(m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4)))

@@ -48,7 +48,7 @@ def to_notation(d: dict[str, Any]) -> str | None:
     if not isinstance(kind, str) or kind not in DECISION_FIELDS:
         return None
     names = [d.get(k) for k in ("card", "designer", "target") if k in d]
-    if any(not (isinstance(n, str) and _CARD_RE.match(n)) for n in names):
+    if any(not (isinstance(n, str) and _CARD_RE.fullmatch(n)) for n in names):
         return None
     src = d.get("from")
     suffix = f"/{src}" if src in SOURCES else ""
@@ -108,13 +108,13 @@ def from_notation(text: str, pointer: str = "") -> dict[str, Any]:
         if placement is not None:
             out = {"type": "lay", "card": placement.card}
             out.update(x=placement.x, y=placement.y, r=placement.r)
-        elif _CARD_RE.match(body):
+        elif _CARD_RE.fullmatch(body):
             out = {"type": "lay", "card": body}
         else:
             raise _refuse(text, msg("a lay is CARD or CARD@x,yrR"), pointer)
-    elif head == "buy" and _CARD_RE.match(rest):
+    elif head == "buy" and _CARD_RE.fullmatch(rest):
         out = {"type": "buy", "card": rest}
-    elif head in ("convert", "clone") and (pair := _PAIR.match(rest)):
+    elif head in ("convert", "clone") and (pair := _PAIR.fullmatch(rest)):
         first = "designer" if head == "convert" else "card"
         out = {"type": head, first: pair[1], "target": pair[2]}
     elif head in ("buy", "convert", "clone"):

@@ -99,7 +99,7 @@ def write(state: dict[str, Any]) -> str:
 def _cards(value: str, where: str) -> list[str]:
     out = [v for v in value.split(",") if v]
     for c in out:
-        if not _CARD.match(c):
+        if not _CARD.fullmatch(c):
             raise _refuse(msg("{name} is not a card id.", name=short_repr(c)), where)
     return out
 
@@ -126,7 +126,7 @@ def _read_seat(text: str, where: str) -> dict[str, Any]:
             clones = []
             for pair in (v for v in value.split(",") if v):
                 card, sep, target = pair.partition(">")
-                if not sep or not _CARD.match(card) or not _CARD.match(target):
+                if not sep or not _CARD.fullmatch(card) or not _CARD.fullmatch(target):
                     raise _refuse(
                         msg("A clone is card>target, not {pair}.", pair=short_repr(pair)), where
                     )

@@ -154,8 +154,8 @@ Ability = Literal[
 # Their shapes in the contract: named components, written by hand (the scores name them too).
 SuitName = Annotated[Suit, shape(ref("ForaDePrumoSuit"))]
 AbilityName = Annotated[Ability, shape(ref("ForaDePrumoAbility"))]
-CARD_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
-CATALOG_ID = r"^[a-z][a-z0-9_-]{0,63}$"
+CARD_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\Z"
+CATALOG_ID = r"^[a-z][a-z0-9_-]{0,63}\Z"
 Text = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Number = Annotated[int, msgspec.Meta(ge=0, le=1000)]
 
@@ -232,7 +232,7 @@ class SpaceCard(CardDoc, tag="space", kw_only=True):
     slots: Annotated[
         str,
         msgspec.Meta(
-            pattern=r"^[WDGPBY]{6}$",
+            pattern=r"^[WDGPBY]{6}\Z",
             description="F-2.5: the six slots (W wall, D door, G P B Y the suits' symbols).",
         ),
     ]

@@ -161,9 +161,9 @@ def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | 
     if custom is not None and custom.hash == chash:
         return custom
     builtin = builtin_catalogs().get(cid)
-    if builtin is not None and builtin.hash == chash:
+    if custom is None and builtin is not None and builtin.hash == chash:
         return builtin
-    r.unknown_catalog(cid, chash, "F-2.1", custom)
+    r.unknown_catalog(cid, chash, "F-2.1", custom)  # a catalog sent is the state's or refused
     return None
 
 

@@ -159,6 +159,22 @@ def test_a_catalog_beside_a_position_is_refused_not_ignored(client: Any, game: s
     assert r.status_code == 200 and r.get_json()["state"]["catalog"]["id"] == "reference"
 
 
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+def test_a_key_given_twice_is_refused_not_read_last_wins(client: Any, game: str) -> None:
+    """Audit: `hand=villa hand=school,…` (or `market=` twice) read the second and dropped the
+    first without a word, as the JSON reader would with a duplicate key, which it refuses."""
+    eng = engine(game)
+    text = eng.position_of(eng.new_game({"game": game, "seats": 2, "seed": 1}))
+    key = "hand=" if game == "architectura" else "market="
+    at = text.index(key)
+    twice = text[:at] + key + "x " + text[at:]
+    r = client.post("/v1/position", json={"position": twice})
+    problem = check_response("POST", "/v1/position", r)
+    assert r.status_code == 422 and problem["code"] == "invalid_position", problem
+    assert f"{key[:-1]!r} is given twice" in problem["detail"]
+    assert client.post("/v1/position", json={"position": text}).status_code == 200
+
+
 @pytest.mark.parametrize(
     ("body", "code", "pointer"),
     [

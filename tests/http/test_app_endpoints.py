@@ -77,6 +77,14 @@ def test_a_catalog_that_is_not_the_states_is_named_as_the_one_sent(client: Any, 
     sent = f"the catalog sent ('other', hash '{other_hash(client, game, other)}"
     assert problem["detail"].startswith(sent[:50]) and f"'{doc['id']}'" in problem["detail"]
     assert "send the catalog with the state" not in problem["detail"]
+    # beside a state of the built-in catalog too: refused, where it was read and then ignored
+    plain = post(client, "/v1/games", {"game": game, "seats": 2, "seed": 4}).get_json()["state"]
+    for path in ("/v1/legal-moves", "/v1/view", "/v1/score"):
+        seat = {"seat": 0} if path == "/v1/view" else {}
+        r = post(client, path, {"state": plain, "catalog": other, **seat})
+        problem = check_response("POST", path, r)
+        assert r.status_code == 422, (path, problem)
+        assert problem["problems"][0]["code"] == "unknown_catalog"
 
 
 def other_hash(client: Any, game: str, doc: dict[str, Any]) -> str:

@@ -16,7 +16,7 @@ from http_support import POSTS, check_response, finished_game, mid_game
 
 import engine.architectura as arch
 from engine.errors import SHORT_REPR, short_repr
-from engine.games import GAMES
+from engine.games import GAMES, engine
 
 
 @pytest.fixture(scope="module")
@@ -709,3 +709,44 @@ def test_integral_numbers_are_integers(client: Any) -> None:
     state = check_response("POST", "/v1/games", r)["state"]
     assert state.pop("history")["setup"]["seats"] == 3  # an int, in the history too
     assert state == arch.new_game({"seats": 3, "seed": 100})
+
+
+# -- a final newline is not part of an id (Python's `$` matched before it) -------------------
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+@pytest.mark.parametrize("where", ["card", "catalog"])
+def test_an_id_ending_in_a_newline_is_refused(client: Any, game: str, where: str) -> None:
+    """Was accepted: a card `well\\n` was dealt, and once played its decision's notation
+    broke the game's history (422 `invalid_history` on the service's own state) and its
+    record (a replay stopped at it)."""
+    doc = engine(game).builtin_catalogs()["reference"].to_json()
+    doc["id"] = "newline"
+    if where == "card":
+        doc["cards"][0]["id"] += "\n"
+    else:
+        doc["id"] += "\n"
+    r = client.post("/v1/games", json={"game": game, "seats": 2, "seed": 1, "catalog": doc})
+    p = problem(r, "/v1/games", 422, "invalid_catalog")
+    pointer = "/catalog/cards/0/id" if where == "card" else "/catalog/id"
+    assert pointer in [x["pointer"] for x in p["problems"]]
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+def test_a_generator_state_is_read_as_written_or_refused(client: Any, game: str) -> None:
+    """Architectura read upper case (or `0x`, `_`, a sign: int() takes them) and wrote it back
+    lower-cased: a silently fixed state."""
+    state = client.post("/v1/games", json={"game": game, "seats": 2, "seed": 1}).get_json()
+    state = state["state"]
+    for rng in (state["rng"].upper(), "0x" + state["rng"][2:], state["rng"][:8] + "_" + "1" * 7):
+        r = client.post("/v1/validate", json={"state": {**state, "rng": rng}})
+        assert r.status_code == 200
+        assert [p["code"] for p in r.get_json()["problems"]] == ["invalid_rng"], rng
+
+
+def test_a_decision_in_notation_with_a_final_newline_is_refused(client: Any) -> None:
+    """Was read as the decision without it (the event's notation dropped the newline)."""
+    state = client.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
+    written = engine("architectura").decision_notation(state["pending"]["options"][0])
+    r = client.post("/v1/resolve", json={"state": state, "decisions": [written + "\n"]})
+    assert problem(r, "/v1/resolve", 422, "invalid_notation")["pointer"] == "/decisions/0"

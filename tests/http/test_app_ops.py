@@ -60,6 +60,10 @@ def test_cors_for_configured_origins_only(make_app: Any) -> None:
     r = client.post("/v1/games", json=SETUP, headers={"Origin": "https://evil.example"})
     assert "Access-Control-Allow-Origin" not in r.headers
     assert "Access-Control-Allow-Origin" not in _preflight(client, "https://evil.example").headers
+    # and says it depends on the Origin, so that a shared cache keeps it from a listed one
+    # (was: `Vary: Origin` on the listed origins' answers only)
+    assert "Origin" in r.headers.get("Vary", "")
+    assert "Origin" in client.get("/v1/games").headers.get("Vary", "")
 
 
 def test_cors_origins_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -63,6 +63,9 @@ def test_an_undeclared_query_parameter_is_refused(
     assert problem["problems"][0]["code"] == "unknown_field"
     hint = "Did you mean 'game'?" if query else "takes no query parameters"
     assert hint in problem["problems"][0]["detail"]
+    # a pointer token escapes `~` and `/` (RFC 6901), as a body's does (was: `/a/b~c`)
+    r = client.open(f"{url}?a/b~c=1", method=method, json={})
+    assert check_response(method, path, r)["problems"][0]["pointer"] == "/a~1b~0c"
 
 
 @pytest.mark.parametrize(

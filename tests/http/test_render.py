@@ -399,6 +399,10 @@ def test_play_page_is_served_with_its_assets_from_this_host_only(client: Any) ->
         if asset.startswith("/static/"):
             got = client.get(asset)
             assert got.status_code == 200, asset
+    # the same page through the static route keeps the policy (was: none, so it could be framed)
+    same = client.get("/static/play.html")
+    assert same.status_code == 200 and same.headers["Content-Security-Policy"] == csp
+    assert "frame-ancestors 'none'" in csp
 
 
 # -- hostile documents ------------------------------------------------------------------------

@@ -338,7 +338,8 @@ def test_a_sealed_state_that_does_not_decode_answers_422_through_http() -> None:
 def test_a_sealed_state_of_a_custom_catalog_decodes_with_that_catalog_only() -> None:
     """A state of a catalog sent with it decodes with that catalog (its hash names it), as
     the checked reader reads it; without the catalog it is refused as the checked reader
-    refuses it (unknown_catalog), and a sent catalog of another hash is not used."""
+    refuses it (unknown_catalog), and so is a state sent with a catalog of another hash,
+    a built-in one's included (it was decoded with the built-in, the catalog ignored)."""
     from scenario import reference_raw
 
     from engine.architectura import load_catalog, serialize
@@ -348,8 +349,10 @@ def test_a_sealed_state_of_a_custom_catalog_decodes_with_that_catalog_only() -> 
     raw.update(id="house", name="house rules")
     house = load_catalog(raw)
     state = _sorted(positions("architectura", 1, 5)[0])
-    builtin = serialize.game_from_sealed(state, house)  # its own catalog, not the one sent
-    assert builtin.cat is not house and builtin.cat.id == "reference"
+    with pytest.raises(InvalidState) as other:  # not its catalog: refused, as when checked
+        serialize.game_from_sealed(state, house)
+    assert other.value.problems[0].code == "unknown_catalog"
+    assert serialize.game_from_sealed(state).cat.id == "reference"
     state["catalog"] = {"id": house.id, "hash": house.hash}
     fast = serialize.game_from_sealed(state, house)
     read, _ = serialize._read(Problems(), state, house)
