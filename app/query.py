@@ -33,21 +33,21 @@ def query_problems(args: Any, known: frozenset[str]) -> list[dict[str, Any]]:
     """One problem per query parameter `known` does not name or that is given more than once."""
     problems: list[dict[str, Any]] = []
     for key in args:
-        count = len(args.getlist(key))
+        count, pointer = len(args.getlist(key)), "/" + escape_token(key)
         if key not in known:
             detail = (
                 unknown_field(key, known)
                 if known
                 else msg("This request takes no query parameters.")
             )
-            problems.append({"code": "unknown_field", "detail": detail, "pointer": "/" + escape_token(key)})
+            problems.append({"code": "unknown_field", "detail": detail, "pointer": pointer})
         elif count > 1:
             detail = msg(
                 "The query parameter {key} is given {count} times; give it once.",
                 key=repr(key),
                 count=count,
             )
-            problems.append({"code": "invalid_field", "detail": detail, "pointer": "/" + escape_token(key)})
+            problems.append({"code": "invalid_field", "detail": detail, "pointer": pointer})
     return problems
 
 
