@@ -29,9 +29,10 @@ MAX_LENGTH = 200
 PLAY_FACE_DOWN = "down"  # the short word for play_face_down
 
 _CARD = r"[A-Za-z0-9_][A-Za-z0-9_.#-]{0,99}"
-_CELL = r"(?:-|[0-9]{1,3},[0-9]{1,3})"
+_NUMBER = r"(?:0|[1-9][0-9]{0,2})"  # one spelling: no leading zero (`@01,001` was read as `@1,1`)
+_CELL = rf"(?:-|{_NUMBER},{_NUMBER})"
 _FORM = re.compile(
-    rf"^(?:(?P<type>[a-z_]+):)?(?P<card>{_CARD})?(?:@(?P<cell>{_CELL}))?(?:/(?P<steps>[+-][0-9]{{1,3}}))?$"
+    rf"^(?:(?P<type>[a-z_]+):)?(?P<card>{_CARD})?(?:@(?P<cell>{_CELL}))?(?:/(?P<steps>[+-]{_NUMBER}))?$"
 )
 _CARD_RE = re.compile(rf"^{_CARD}$")
 

@@ -97,7 +97,8 @@ def placement(card: str, x: int, y: int, r: int) -> Placement:
     return tuple.__new__(Placement, (card, x, y, r))
 
 
-_COMPACT = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.-]{0,63})@(-?[0-9]{1,6}),(-?[0-9]{1,6})r([0-3])$")
+_COORD = r"(?:0|-?[1-9][0-9]{0,5})"  # one spelling: no leading zero, no -0 (each was rewritten)
+_COMPACT = re.compile(rf"([A-Za-z0-9][A-Za-z0-9_.-]{{0,63}})@({_COORD}),({_COORD})r([0-3])")
 
 
 def parse_compact(text: str) -> Placement | None:

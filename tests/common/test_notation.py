@@ -96,6 +96,10 @@ MALFORMED = {
         ("fly:blue.palace@1,1", "unknown decision type"),
         ("x" * 300, "longer than"),
         ("", "needs its card"),
+        # one spelling of a number, one of a decision: these were read and rewritten
+        ("blue.palace@01,2", "does not read"),
+        ("rotate:green.villa/+01", "does not read"),
+        ("blue.palace@1,2\n", "does not read"),
     ],
     "fora-de-prumo": [
         ("buy:", "buy:CARD"),
@@ -104,6 +108,9 @@ MALFORMED = {
         ("convert:PE03", "convert:CARD>TARGET"),
         ("build:SP09", "unknown decision type"),
         ("SP09@0,0r0 ", "CARD@x,yrR"),
+        ("SP09@00,0r0", "CARD@x,yrR"),
+        ("SP09@-0,0r0", "CARD@x,yrR"),
+        ("SP09@0,0r0\n", "CARD@x,yrR"),
     ],
 }
 
