@@ -75,14 +75,31 @@ def position_refusal(
 
 
 def position_number(value: str, what: str, clause: str, where: str, signed: bool = False) -> int:
-    """A number of a position: one to four digits (after a minus sign where `signed`)."""
-    if not re.fullmatch(r"-?[0-9]{1,4}" if signed else r"[0-9]{1,4}", value):  # ASCII only
+    """A number of a position: one to four digits (after a minus sign where `signed`), in one
+    spelling: no leading zero, no -0 (each was read and written back otherwise)."""
+    number = r"(?:0|-?[1-9][0-9]{0,3})" if signed else r"(?:0|[1-9][0-9]{0,3})"
+    if not re.fullmatch(number, value):  # ASCII only
         raise position_refusal(
             msg("{what} must be a number, not {value}.", what=what, value=short_repr(value)),
             clause,
             where,
         )
     return int(value)
+
+
+def position_items(value: str, clause: str, where: str) -> list[str]:
+    """A comma-separated list of a position (an empty value: none); an empty item, which
+    the writer never writes, is refused rather than skipped."""
+    if not value:
+        return []
+    items = value.split(",")
+    if "" in items:
+        raise position_refusal(
+            msg("{value} has an empty item; separate items by one comma.", value=short_repr(value)),
+            clause,
+            where,
+        )
+    return items
 
 
 def position_pairs(text: str, clause: str, where: str) -> Iterator[tuple[str, str]]:

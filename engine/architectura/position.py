@@ -37,7 +37,7 @@ from engine.architectura.model import RULES_VERSION
 from engine.architectura.serialize import game_to_json
 from engine.errors import EngineError, short_repr
 from engine.messages import Msg, msg
-from engine.protocol import position_number, position_pairs, position_refusal
+from engine.protocol import position_items, position_number, position_pairs, position_refusal
 
 GAME = "architectura"
 COLOURS = ("blue", "green", "yellow", "red")
@@ -46,7 +46,7 @@ DEFAULT_RNG = "0" * 16
 CLAUSE = "A-1"
 _ENTRY = re.compile(r"^(-)?([a-z]+)\.([a-z_][a-z0-9_]*)(?:@([0-9]))?(\*)?$")
 # a run of empty cells: ASCII digits only (str.isdigit and \d take "²" and "٨" too)
-_EMPTY_RUN = re.compile(r"[0-9]{1,9}")
+_EMPTY_RUN = re.compile(r"[1-9][0-9]{0,8}")  # at least one empty cell
 _FOUNTAIN = re.compile(r"^~([0-3])$")
 LIST_KEYS = ("hand", "deck", "outside", "graveyard", "removed")
 
@@ -157,7 +157,7 @@ def write(state: dict[str, Any]) -> str:
 
 def _cards(value: str, colour: str, where: str) -> list[str]:
     out = []
-    for name in (v for v in value.split(",") if v):
+    for name in position_items(value, CLAUSE, where):
         out.append(name if "." in name else f"{colour}.{name}")
         if not re.fullmatch(r"[a-z]+\.[a-z_][a-z0-9_]*", out[-1]):
             raise _refuse(msg("{name} is not a card id.", name=short_repr(name)), where)
@@ -193,7 +193,7 @@ def _read_seat(text: str, colour: str, where: str) -> dict[str, Any]:
                 )
             seat["rest"] = value
         elif key == "rep":
-            pairs = [p.partition(">") for p in value.split(",") if p]
+            pairs = [p.partition(">") for p in position_items(value, CLAUSE, where)]
             if any(not sep for _, sep, _ in pairs):
                 raise _refuse(
                     msg("rep is additional>basic,…, not {value}.", value=short_repr(value)), where

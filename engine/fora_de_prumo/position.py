@@ -33,7 +33,7 @@ from engine.fora_de_prumo.catalog import builtin_catalogs
 from engine.fora_de_prumo.model import GAME_ID, RULES_VERSION
 from engine.fora_de_prumo.serialize import game_to_json
 from engine.messages import Msg, msg
-from engine.protocol import position_number, position_pairs, position_refusal
+from engine.protocol import position_items, position_number, position_pairs, position_refusal
 
 DEFAULT_RNG = "0" * 16
 DEFAULT_MARKET = 5
@@ -97,7 +97,7 @@ def write(state: dict[str, Any]) -> str:
 
 
 def _cards(value: str, where: str) -> list[str]:
-    out = [v for v in value.split(",") if v]
+    out = position_items(value, CLAUSE, where)
     for c in out:
         if not _CARD.fullmatch(c):
             raise _refuse(msg("{name} is not a card id.", name=short_repr(c)), where)
@@ -124,7 +124,7 @@ def _read_seat(text: str, where: str) -> dict[str, Any]:
             work["building"] = _placements(value, f"{where}/work/building")
         elif key == "clones":
             clones = []
-            for pair in (v for v in value.split(",") if v):
+            for pair in position_items(value, CLAUSE, f"{where}/work/clones"):
                 card, sep, target = pair.partition(">")
                 if not sep or not _CARD.fullmatch(card) or not _CARD.fullmatch(target):
                     raise _refuse(
@@ -205,7 +205,10 @@ def read(text: str) -> dict[str, Any]:
             state["market_size"] = _int(value, msg("size"), "/market_size")
         elif key == "final":
             by, sep, rest = value.partition(">")
-            remaining = [_int(s, msg("a seat"), "/final_round") for s in rest.split(",") if s]
+            remaining = [
+                _int(s, msg("a seat"), "/final_round")
+                for s in position_items(rest, CLAUSE, "/final_round")
+            ]
             if not sep:
                 raise _refuse(
                     msg("final is T>s,s, not {value}.", value=short_repr(value)), "/final_round"

@@ -92,6 +92,13 @@ def test_a_puzzle_names_only_the_cards_that_matter() -> None:
         ("architectura basic 0:1 8/\u0668 - | -", "not a city entry"),
         ("architectura basic 0:1 8/\uff18 - | -", "not a city entry"),
         ("architectura basic 0:\u0661 8/8 - | -", "must be a number"),
+        # one spelling (audit: each of these was read and written back otherwise)
+        ("architectura basic 0:1 8/8 hand=school,,theatre | -", "empty item"),
+        ("architectura basic 0:1 8/8 hand=school, | -", "empty item"),
+        ("architectura basic 0:1 0,8/8 - | -", "not a city entry"),
+        ("architectura basic 0:1 08/8 - | -", "not a city entry"),
+        ("architectura basic -0:1 8/8 - | -", "must be a number"),
+        ("architectura basic 00:1 8/8 - | -", "must be a number"),
     ],
 )
 def test_unreadable_positions_say_why(text: str, why: str) -> None:
@@ -266,6 +273,9 @@ def test_a_fora_de_prumo_position_over_http(client: Any) -> None:
         ("fora-de-prumo 0:1 | clones=CO01 | -", "card>target"),
         ("fora-de-prumo 0:1 final=1 | - | -", "final is T>s,s"),
         ("fora-de-prumo 0:1 | hand=S P | -", "not key=value"),
+        ("fora-de-prumo 0:1 | hand=SP01,,SP02 | -", "empty item"),
+        ("fora-de-prumo 0:1 market=,PR01 | - | -", "empty item"),
+        ("fora-de-prumo 01:1 | - | -", "must be a number"),
     ],
 )
 def test_unreadable_fora_de_prumo_positions_say_why(text: str, why: str) -> None:
