@@ -20,7 +20,7 @@ import copy
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeGuard, TypeVar, cast
+from typing import Any, ClassVar, Protocol, TypeGuard, TypeVar, cast
 
 import msgspec
 import msgspec.inspect as mi
@@ -32,6 +32,26 @@ from engine.messages import Msg, msg
 T = TypeVar("T", bound="Doc")
 S = TypeVar("S", bound=msgspec.Struct)
 C = TypeVar("C")  # a game's catalog
+
+
+class _Catalog(Protocol):
+    """What a state's catalog reference is checked against: a catalog's id and content hash."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def hash(self) -> str: ...
+
+
+K = TypeVar("K", bound=_Catalog)
+
+
+def state_catalog(chash: str, sent: K | None, builtin: K | None) -> K | None:
+    """A state's catalog (A-10, F-2.1), by the content hash the state records: the one sent
+    with it if it has that hash (one sent that has not is not the state's: refused, never
+    ignored), else, none sent, the built-in one of the state's catalog id if it has it."""
+    cat = sent if sent is not None else builtin
+    return cat if cat is not None and cat.hash == chash else None
 
 
 def is_int(v: Any) -> TypeGuard[int]:
@@ -72,7 +92,9 @@ class Problems:
     def bad(self, code: str, detail: Msg, pointer: str, clause: str | None = None) -> None:
         self.problems.append(Problem(code, detail, pointer, clause or self.clause))
 
-    def unknown_catalog(self, cid: str, chash: str, clause: str, sent: Any = None) -> None:
+    def unknown_catalog(
+        self, cid: str, chash: str, clause: str, sent: _Catalog | None = None
+    ) -> None:
         """A state's catalog that is neither sent with it nor built in (A-10, F-2.1); `sent`:
         the catalog that was sent with it (another), named so that the sender sees which."""
         cid, chash = short_repr(cid), short_repr(chash)

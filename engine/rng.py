@@ -125,9 +125,14 @@ def to_hex(state: int) -> str:
 _HEX_DIGITS = frozenset("0123456789abcdef")
 
 
+def is_state_hex(text: object) -> bool:
+    """16 lower-case hexadecimal digits, exactly as `to_hex` writes a generator state (int()
+    alone would also take upper case, a sign, a 0x prefix and underscores, and rewrite them;
+    a regex's `$`, a final newline)."""
+    return isinstance(text, str) and len(text) == 16 and _HEX_DIGITS.issuperset(text)
+
+
 def from_hex(text: str) -> int:
-    """16 lower-case hexadecimal digits, exactly as `to_hex` writes them (int() alone would
-    also take upper case, a sign, a 0x prefix and underscores, and rewrite them)."""
-    if len(text) != 16 or not _HEX_DIGITS.issuperset(text):
+    if not is_state_hex(text):
         raise ValueError("generator state must be 16 lower-case hex digits")
     return int(text, 16)

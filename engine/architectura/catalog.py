@@ -791,11 +791,3 @@ _BUILTIN: dict[str, Catalog] = {}
 def builtin_catalogs() -> dict[str, Catalog]:
     """The catalogs shipped with the engine, by id (today: the A-10 reference catalog)."""
     return shipped_catalogs("engine.architectura", load_catalog, _BUILTIN)
-
-
-def find_catalog(cat_id: str, cat_hash: str) -> Catalog | None:
-    """A built-in catalog with that id and content hash (custom ones travel with requests)."""
-    builtin = builtin_catalogs().get(cat_id)
-    if builtin is not None and builtin.hash == cat_hash:
-        return builtin
-    return None

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from engine import rng as rngmod
-from engine.architectura.catalog import Catalog, find_catalog
+from engine.architectura.catalog import Catalog, builtin_catalogs
 from engine.architectura.city import current_value, has_graveyard
 from engine.architectura.flow import ASKING, AUTOMATIC, OP_CLAUSE, TASK_KINDS, options, settle
 from engine.architectura.model import (
@@ -30,7 +30,7 @@ from engine.architectura.model import (
 from engine.architectura.schema import GAME, EntryDoc, SeatDoc, StateDoc
 from engine.architectura.scoring import final_scores
 from engine.architectura.setup import build_instances, check_replacements, deck_cards
-from engine.declared import Problems, brief, convert, node
+from engine.declared import Problems, brief, convert, node, state_catalog
 from engine.errors import InvalidState, Problem, short_repr
 from engine.messages import msg
 
@@ -222,12 +222,8 @@ def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | 
 
 
 def _catalog(cid: str, chash: str, custom: Catalog | None) -> Catalog | None:
-    """A state's catalog (A-10): the one sent with it if it has its hash, else, when none was
-    sent, the built-in one with its id and hash, else None (both readers): a catalog sent
-    that is not the state's is refused, not ignored."""
-    if custom is not None:
-        return custom if custom.hash == chash else None
-    return find_catalog(cid, chash)
+    """A state's catalog (A-10, `state_catalog`), for both readers."""
+    return state_catalog(chash, custom, builtin_catalogs().get(cid))
 
 
 # Where a card was read: a pointer, or its reference tokens, joined only when a problem

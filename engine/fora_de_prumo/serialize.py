@@ -12,12 +12,11 @@ placement; problems beyond the first hundred are only counted (ProblemList), unk
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
 from engine import rng as rngmod
-from engine.declared import Problems, brief, convert, node
+from engine.declared import Problems, brief, convert, node, state_catalog
 from engine.errors import InvalidState, Problem
 from engine.fora_de_prumo.building import Building, Placement, building_errors
 from engine.fora_de_prumo.catalog import Catalog, builtin_catalogs
@@ -69,7 +68,6 @@ DECISION_FIELDS: dict[str, tuple[str, ...]] = {
     "pass": (),
 }
 SOURCES = ("market", "deck")
-RNG_RE = re.compile(r"[0-9a-f]{16}")  # fullmatch: "$" would let a final newline in
 
 
 # -- writing -----------------------------------------------------------------------------
@@ -158,13 +156,10 @@ def resolve_catalog(r: Problems, ref: Any, custom: Catalog | None) -> Catalog | 
     if not isinstance(cid, str) or not isinstance(chash, str):
         r.bad("wrong_type", msg("catalog must be {id, hash}, two strings"), "/catalog", "F-2.1")
         return None
-    if custom is not None and custom.hash == chash:
-        return custom
-    builtin = builtin_catalogs().get(cid)
-    if custom is None and builtin is not None and builtin.hash == chash:
-        return builtin
-    r.unknown_catalog(cid, chash, "F-2.1", custom)  # a catalog sent is the state's or refused
-    return None
+    cat = state_catalog(chash, custom, builtin_catalogs().get(cid))
+    if cat is None:
+        r.unknown_catalog(cid, chash, "F-2.1", custom)
+    return cat
 
 
 class _Cards:
@@ -484,7 +479,7 @@ def _read(r: Problems, data: dict[str, Any], custom: Catalog | None, sealed: boo
     final = read_final(r, doc.final_round, n)
     over = doc.game_over
     rng_text = doc.rng
-    if not isinstance(rng_text, str) or not RNG_RE.fullmatch(rng_text):
+    if not rngmod.is_state_hex(rng_text):
         r.bad("invalid_rng", msg("rng must be 16 lowercase hexadecimal digits"), "/rng", "F-1.9")
     r.finish()
     if r.problems:
