@@ -11,6 +11,7 @@ from fdp_support import two_engineers_catalog
 from http_support import advanced_setup, check_response, finished_game, mid_game, play_random, post
 
 import engine.architectura as arch
+from engine.games import engine
 
 # -- /v1/games ------------------------------------------------------------------------------
 
@@ -74,7 +75,7 @@ def test_a_catalog_that_is_not_the_states_is_named_as_the_one_sent(client: Any, 
     r = post(client, "/v1/legal-moves", {"state": state, "catalog": other})
     problem = check_response("POST", "/v1/legal-moves", r)["problems"][0]
     assert (problem["code"], problem["pointer"]) == ("unknown_catalog", "/state/catalog")
-    sent = f"the catalog sent ('other', hash '{other_hash(client, game, other)}"
+    sent = f"the catalog sent ('other', hash '{engine(game).get_catalog(other).hash}"
     assert problem["detail"].startswith(sent[:50]) and f"'{doc['id']}'" in problem["detail"]
     assert "send the catalog with the state" not in problem["detail"]
     # beside a state of the built-in catalog too: refused, where it was read and then ignored
@@ -85,12 +86,6 @@ def test_a_catalog_that_is_not_the_states_is_named_as_the_one_sent(client: Any, 
         problem = check_response("POST", path, r)
         assert r.status_code == 422, (path, problem)
         assert problem["problems"][0]["code"] == "unknown_catalog"
-
-
-def other_hash(client: Any, game: str, doc: dict[str, Any]) -> str:
-    """The hash of a custom catalog, as its game's state records it."""
-    r = post(client, "/v1/games", {"game": game, "seats": 2, "seed": 1, "catalog": doc})
-    return str(r.get_json()["state"]["catalog"]["hash"])
 
 
 def test_custom_catalog_inline_round_trip(client: Any) -> None:
