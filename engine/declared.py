@@ -310,17 +310,18 @@ class _Spec:
 def _spec(f: mi.Field, owner: str) -> _Spec:
     if not _walkable(f.type):
         raise TypeError(f"{owner}.{f.name}: a type the walk does not check")
-    clause = None
+    clause, counted = None, False
     t = f.type
     if isinstance(t, mi.Metadata):
         clause = (t.extra or {}).get("clause")
+        counted = bool((t.extra or {}).get("counted"))  # engine.shapes.counted
         t = t.type
     if isinstance(t, mi.IntType):
         return _Spec(f.name, f.required, "int", t.ge or 0, t.le or 0, None, clause, f)
     if isinstance(t, mi.BoolType):
         return _Spec(f.name, f.required, "bool", field=f)
     if isinstance(t, mi.ListType):
-        return _Spec(f.name, f.required, "list", most=t.max_length, field=f)
+        return _Spec(f.name, f.required, "list", most=None if counted else t.max_length, field=f)
     return _Spec(f.name, f.required, "any", field=f)
 
 

@@ -24,6 +24,19 @@ def shape(schema: Schema, description: str | None = None) -> msgspec.Meta:
     return msgspec.Meta(extra_json_schema=schema, description=description)
 
 
+def counted(schema: Schema, description: str | None = None) -> msgspec.Meta:
+    """A list whose length the game's reader checks (its refusal names the rule): bounded by
+    `schema`'s maxItems in the typed conversion as well, so that a 2 MB list fails there at
+    once, before msgspec converts each of its entries, and the walk (engine/declared.py)
+    leaves the count to the reader."""
+    return msgspec.Meta(
+        max_length=schema["maxItems"],
+        extra_json_schema=schema,
+        description=description,
+        extra={"counted": True},
+    )
+
+
 def closed_object(properties: Schema) -> Schema:
     """An object with exactly these fields, all required."""
     return {

@@ -23,7 +23,7 @@ from engine.architectura.catalog_schema import CatalogDoc
 from engine.architectura.model import BLOCKS, RULES_VERSION, TOKENS, VARIANTS
 from engine.declared import Doc
 from engine.setup_fields import by_seats, first_seat_field, seats_field, seed_field
-from engine.shapes import SEAT, Schema, const, integer, nullable, ref, shape, string
+from engine.shapes import SEAT, Schema, const, counted, integer, nullable, ref, shape, string
 
 GAME = "architectura"
 
@@ -68,7 +68,7 @@ class EntryDoc(Doc):
     ] = msgspec.UNSET
 
 
-_STREET = Annotated[list[list[EntryDoc]], shape({"minItems": BLOCKS, "maxItems": BLOCKS})]
+_STREET = Annotated[list[list[EntryDoc]], counted({"minItems": BLOCKS, "maxItems": BLOCKS})]
 _FOUNTAIN = _OBJECT | {
     "required": ["cell", "seat"],
     "properties": {"cell": ref("Cell"), "seat": SEAT},
@@ -89,10 +89,10 @@ class StateDoc(Doc):
         ),
     ]
     variant: Annotated[Any, shape(string(enum=list(VARIANTS)))]
-    seats: Annotated[list[SeatDoc], shape({"minItems": 2, "maxItems": 4})]
+    seats: Annotated[list[SeatDoc], counted({"minItems": 2, "maxItems": 4})]
     city: Annotated[
         list[_STREET],
-        shape(
+        counted(
             {"minItems": 2, "maxItems": 4},
             f"One street per seat, {BLOCKS} cells per street, each cell a stack (bottom first).",
         ),

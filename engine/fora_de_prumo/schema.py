@@ -17,7 +17,7 @@ import msgspec
 
 from engine.declared import Doc
 from engine.setup_fields import by_seats, first_seat_field, seats_field, seed_field
-from engine.shapes import SEAT, Schema, const, nullable, ref, shape, string
+from engine.shapes import SEAT, Schema, const, counted, nullable, ref, shape, string
 
 COORD_LIMIT = 10_000  # far beyond any building of 500 cards; keeps numbers printable
 
@@ -111,7 +111,7 @@ class StateDoc(FdpDoc, kw_only=True):
     catalog: CatalogRefDoc
     market_size: Annotated[int, _int(4, 6, "F-1.7", "cards of the market")]
     first_seat: Seat
-    seats: Annotated[list[SeatDoc], shape({"minItems": 2, "maxItems": 4})]
+    seats: Annotated[list[SeatDoc], counted({"minItems": 2, "maxItems": 4})]
     deck: Annotated[list[Card], shape({}, "Top first.")]
     market: Annotated[list[Card], shape({}, "In the order turned up (F-1.7).")]
     turn: TurnDoc

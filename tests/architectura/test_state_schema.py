@@ -156,6 +156,34 @@ def test_a_huge_zone_is_refused_unread() -> None:
     assert len(codes) < 10
 
 
+@pytest.mark.parametrize(
+    ("where", "code", "pointer"),
+    [
+        ("city", "wrong_city_size", "/city"),  # A-1.2: one street per seat
+        ("street", "wrong_city_size", "/city/0"),  # A-1.2: 8 blocks a street
+        ("seats", "invalid_seat_count", "/seats"),  # A-1.1: 2 to 4 seats
+    ],
+)
+def test_a_huge_city_or_table_fails_the_typed_conversion_at_once(
+    where: str, code: str, pointer: str
+) -> None:
+    """60,000 streets (2 MB), blocks or seats: the typed conversion refuses the list by its
+    length before converting an entry (it used to convert all of them: 0.3 s), and the
+    reader's refusal still names the rule."""
+    s = copy.deepcopy(played(5, 2, 0)[0])
+    if where == "city":
+        s["city"] = [[[] for _ in range(8)] for _ in range(60_000)]
+    elif where == "street":
+        s["city"][0] = [[] for _ in range(60_000)]
+    else:
+        s["seats"] = [copy.deepcopy(s["seats"][0]) for _ in range(5_000)]
+    assert declared.convert(s, StateDoc) is None
+    with pytest.raises(InvalidState) as e:
+        arch.load(s)
+    assert (code, pointer) in [(p.code, p.pointer) for p in e.value.problems]
+    assert len(e.value.problems) < 10
+
+
 def test_a_boolean_where_an_integer_goes_is_a_wrong_type(monkeypatch: pytest.MonkeyPatch) -> None:
     """JSON `true` is not an integer (Python's bool is an int): it is refused as a wrong
     type, not as an integer out of range, by the typed conversion and by the walk alike."""

@@ -389,6 +389,19 @@ def test_junk_beyond_what_the_game_holds_is_refused_unread() -> None:
     ]
 
 
+def test_a_huge_table_fails_the_typed_conversion_at_once() -> None:
+    """5,000 seats: the typed conversion refuses the list by its length before converting a
+    seat (it used to convert every one), and the reader's refusal still names F-1.1."""
+    from engine.declared import convert
+    from engine.fora_de_prumo.schema import StateDoc
+
+    s = copy.deepcopy(RICH)
+    s["seats"] = [copy.deepcopy(s["seats"][0]) for _ in range(5_000)]
+    assert convert(s, StateDoc) is None
+    got = fdp.validate(s)
+    assert ("invalid_seat_count", "/seats", "F-1.1") in [(p.code, p.pointer, p.clause) for p in got]
+
+
 def test_views_and_scores_of_forged_states_refused() -> None:
     s = forged(lambda s: s["deck"].append(s["market"][0]))
     for fn in (
