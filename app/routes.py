@@ -19,8 +19,15 @@ from app.i18n import answer_language, gettext, said_in, translate_prompt
 from app.jsonio import json_response
 from app.query import reads_query
 from app.replay import run_replay
-from app.seal import issue_state, require_dealt
-from engine.errors import MAX_PROBLEMS, EngineError, InvalidState, problem_count, short_repr
+from app.seal import Opened, decided_before_chance, issue_state, require_dealt
+from engine.errors import (
+    MAX_PROBLEMS,
+    EngineError,
+    IllegalDecision,
+    InvalidState,
+    problem_count,
+    short_repr,
+)
 from engine.games import (
     DEFAULT_GAME,
     GAMES,
@@ -133,7 +140,7 @@ def resolve() -> Response:
             raise unreadable
         # a state whose seal verified is read without its consistency checks (docs/trust.md)
         sealed = req.opened is not None and req.opened.authentic
-        state, events = eng.apply_all(body["state"], decisions, body.get("catalog"), sealed)
+        state, events = _apply_batch(eng, body, decisions, req.opened, sealed)
         copies = _copies(eng, events, body.get("events_for"), len(state["seats"]))
     if isinstance(body.get("events_for"), int):  # one seat's copy, in place of the log
         events = copies[0]["events"]
@@ -149,6 +156,24 @@ def resolve() -> Response:
     if isinstance(body.get("events_for"), list):  # several seats' copies, beside the log
         out["events_by_seat"] = copies
     return json_response(out)
+
+
+def _apply_batch(
+    eng: GameModule, body: dict[str, Any], decisions: list[Any], opened: Opened | None, sealed: bool
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """`eng.apply_all`, and for an encrypted state no decision past a chance event
+    (app/seal.py `decided_before_chance`): a refused decision is first checked against the
+    decisions before it, which were legal."""
+    chance, clause = eng.CHANCE_EVENTS, eng.INFO.view_clause
+    try:
+        state, events = eng.apply_all(body["state"], decisions, body.get("catalog"), sealed)
+    except IllegalDecision as e:
+        if opened is not None and opened.encrypted and e.index:
+            before = eng.apply_all(body["state"], decisions[: e.index], body.get("catalog"), sealed)
+            decided_before_chance(opened, chance, clause, before[1], e.index + 1)
+        raise
+    decided_before_chance(opened, chance, clause, events, len(decisions))
+    return state, events
 
 
 def _copies(

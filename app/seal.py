@@ -547,6 +547,36 @@ def require_readable(opened: Opened | None, state: dict[str, Any]) -> None:
         raise hidden_while_running()
 
 
+def decided_before_chance(
+    opened: Opened | None, chance: frozenset[str], clause: str, events: list[Any], count: int
+) -> None:
+    """/v1/resolve of an encrypted state: a batch of `count` decisions may not go on past a
+    decision that dealt, drew or revealed cards no seat had seen (one of the game's
+    `chance` event types, among the `events` of the decisions applied). Answered alike
+    whether what follows is legal or not, so that no answer tells what the chance brought
+    before it is committed (issued, and with anti-rollback claimed): else a refused
+    [mulligan, play X] tells whether X would be in the new hand, and the same state can then
+    be played otherwise (403 `decision_after_chance`)."""
+    if opened is None or not opened.encrypted:
+        return
+    first = min((ev["decision"] for ev in events if ev.get("type") in chance), default=None)
+    if first is None or first >= count - 1:
+        return
+    raise ApiError(
+        403,
+        "decision_after_chance",
+        msg(
+            "This game is encrypted, and decision {drew} dealt, drew or revealed cards that "
+            "no seat had seen: what follows it is decided on the state it brings. Send the "
+            "decisions up to that one alone, then the rest with the state answered.",
+            drew=first,
+        ),
+        f"/decisions/{first + 1}",
+        clause,
+        index=first + 1,
+    )
+
+
 def issue_state(
     state: dict[str, Any], origin: history.Origin, parent: Opened | None = None
 ) -> dict[str, Any] | Written:

@@ -429,6 +429,42 @@ def row_resolve(e: Encrypted) -> None:
     )
     after = e.clear(ok(resolve(e.client, e.state, options(e.client, e.state)[0]))["state"])
     assert_hides(text, after)  # the cards a draw names left the deck
+    batch_past_chance(e)
+
+
+def batch_past_chance(e: Encrypted) -> None:
+    """A batch does not go on past a decision that drew or revealed cards (the game's
+    CHANCE_EVENTS), legal or not what follows: a refused [mulligan, play X] told whether X
+    would be in the new hand, and the same state could then be played otherwise."""
+    eng, state, batch = engine(e.game), e.state, []
+    for _ in range(60):  # options[0] until a decision deals, draws or reveals
+        batch.append(options(e.client, state)[0])
+        answer = ok(resolve(e.client, state, batch[-1]))
+        state = answer["state"]
+        if any(ev["type"] in eng.CHANCE_EVENTS for ev in answer["events"]):
+            break
+    else:
+        raise AssertionError("no chance event in 60 decisions")
+    assert ok(post(e.client, "/v1/resolve", {"state": e.state, "decisions": batch}))["state"]
+    following = options(e.client, state)[0]
+    other = (int(following["seat"]) + 1) % len(e.clear()["seats"])
+    refused = []
+    for last in (following, {**following, "seat": other}):  # legal, then illegal
+        text = answers(e, "/v1/resolve", {"state": e.state, "decisions": [*batch, last]}, 403)
+        refused.append(
+            post(
+                e.client, "/v1/resolve", {"state": e.state, "decisions": [*batch, last]}
+            ).get_json()
+        )
+    for r in refused:
+        r.pop("request_id", None)
+    assert refused[0] == refused[1], refused
+    assert (refused[0]["code"], refused[0]["index"], refused[0]["clause"]) == (
+        "decision_after_chance",
+        len(batch),
+        eng.INFO.view_clause,
+    )
+    assert_hides(text, e.clear())
 
 
 def row_validate(e: Encrypted) -> None:
