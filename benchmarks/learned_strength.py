@@ -14,7 +14,10 @@ generations of a model, or two feature sets, play each other; or `mix:<w>:<c>:<n
 served search with UCB constant c whose leaves are judged by w * the model + (1 - w) * a random
 playout at every budget (`benchmarks.variants.mixed_bot`); or `mprior:<C>:<budget>` /
 `gprior:<C>:<budget>`, the served search with a root prior of widening constant C at any budget,
-its options ranked by the model one ply later (`ai.model.model_ranking`) or by the greedy margin.
+its options ranked by the model one ply later (`ai.model.model_ranking`) or by the greedy margin;
+or `infer:<beta>:<budget>`, the served search dealing the other seats' hands by their last
+plays (`benchmarks.inference`); or `seer:<budget>`, the served search told the other seats' hands (Architectura;
+`benchmarks.variants.SeerBot`): the most inference on hidden hands could know.
 
 Two seats: each deal is played twice with the seats swapped. Three or four: one seat of A
 against B on the others, A's seat going round the table from game to game. A's win share
@@ -42,8 +45,9 @@ from ai.bots import Bot, parse_bot_spec, parse_budget
 from ai.mcts import IsmctsBot
 from ai.model import Model, ModelEvaluator, learned_search, model_ranking
 from ai.tournament import play_game, wilson
+from benchmarks.inference import LAST_PLAY, InferenceBot, record_play
 from benchmarks.local import ROOT
-from benchmarks.variants import mixed_bot
+from benchmarks.variants import mixed_bot, reveal_hands, seer_bot
 from engine.games import GAMES, engine
 
 _BOTS: dict[str, Bot] = {}
@@ -118,6 +122,12 @@ def make_bot(spec: str) -> Bot:
             if kind == "mprior":
                 bot.ranking = model_ranking
             _BOTS[spec] = bot
+        elif spec.startswith("infer:"):
+            _, beta, arg = spec.split(":")
+            _BOTS[spec] = InferenceBot(_budget(spec, arg), float(beta))
+        elif spec.startswith("seer:"):
+            reveal_hands(_GAME[0])
+            _BOTS[spec] = seer_bot(_budget(spec, spec.split(":", 1)[1]))
         elif spec.startswith("mix:"):
             _, weight, c, arg = spec.split(":")
             _BOTS[spec] = mixed_bot(_budget(spec, arg), float(weight), float(c), _GAME[0])
@@ -131,7 +141,8 @@ def play(job: tuple[str, str, str, int, int, int]) -> tuple[float, float, float]
     game, a, b, deal, seats, mine = job
     bots = [make_bot(b)] * seats
     bots[mine] = make_bot(a)
-    shares, think, count = play_game(deal, bots, game=game)
+    LAST_PLAY.clear()  # benchmarks.inference: each seat's last play, this game's
+    shares, think, count = play_game(deal, bots, game=game, observe=record_play)
     others = [i for i in range(seats) if i != mine]
     return (
         shares[mine],

@@ -27,8 +27,8 @@ from typing import Any
 from ai.base import DEADLINE_CHECK_STEPS, Action, Budget, Game, SearchResult, Start, option_margins
 from ai.evaluators import Evaluator, RandomRollout, final_rewards
 from ai.mcts import Descent, IsmctsBot, Node
-from ai.model import Mix, ModelEvaluator, exploration_of, model_for, model_ranking
-from engine.games import GameModule, engine
+from ai.model import Mix, ModelEvaluator, exploration_of, learned_search, model_for, model_ranking
+from engine.games import GameModule, engine, engine_for_state
 
 # MAST's probability of a random option (the measured setting) and of a greedy rollout's
 MAST_EPS = 0.2
@@ -280,3 +280,68 @@ def mixed_bot(budget: Budget, weight: float, exploration: float, game: str) -> I
         exploration=exploration,
         evaluator=ModelEvaluator(mixed, budget.iterations or 1),
     )
+
+
+# The hidden hands of the game being played, as its last view was made (`reveal_hands`).
+TRUE_HANDS: list[list[int]] = []
+
+
+def reveal_hands(game: str) -> None:
+    """Benchmark processes only: every view the match loop makes (`play_game` calls
+    `game_view` just before a bot chooses) also leaves the true hands in TRUE_HANDS, for
+    `SeerBot`. Architectura (a seat's hidden cards are its hand and deck: A-1.3)."""
+    eng = engine(game)
+    made = eng.game_view
+
+    def game_view(g: Game, seat: int) -> dict[str, Any]:
+        TRUE_HANDS[:] = [list(h) for h in g.hands]
+        return made(g, seat)
+
+    eng.game_view = game_view  # type: ignore[method-assign]
+
+
+class SeerSampler:
+    """A WorldSampler told every other seat's hand: each world deals only their decks'
+    order (and the generator). The most any inference on hidden hands could know."""
+
+    def __init__(self, inner: Any, hands: list[list[int]]) -> None:
+        self.inner, self.base, self.hands = inner, inner.base, hands
+
+    def sample(self, rnd: random.Random) -> Game:
+        g = self.inner.sample(rnd)
+        for j, hand in enumerate(self.hands):
+            if j == self.inner.viewer:
+                continue
+            pool = g.hands[j] + g.decks[j]
+            assert set(hand) <= set(pool), "the true hand is not among the unseen cards"
+            rest = [c for c in pool if c not in hand]
+            rnd.shuffle(rest)
+            g.hands[j], g.decks[j] = list(hand), rest
+        return g
+
+
+class SeerBot(IsmctsBot):
+    """The served learned search sampling its worlds with `SeerSampler` (issue 31: how much
+    could inference on hidden hands from past decisions add at most?)."""
+
+    def choose(
+        self,
+        view: dict[str, Any],
+        seed: int,
+        catalog: Any = None,
+        deadline: float | None = None,
+    ) -> SearchResult:
+        t0 = time.perf_counter()
+        eng = engine_for_state(view)
+        sampler = SeerSampler(eng.WorldSampler(view, catalog), TRUE_HANDS)
+        seat = view["view_of"]
+        opts = list(eng.legal_actions(sampler.base))
+        return self.pick(Start(eng, sampler, opts, seat, t0), seed, deadline)
+
+
+def seer_bot(budget: Budget) -> SeerBot:
+    """`learned_search(budget)`'s settings, told the hands."""
+    served = learned_search(budget)
+    bot = SeerBot(budget, exploration=served.exploration, evaluator=served.evaluator)
+    bot.name = f"seer({served.name})"
+    return bot

@@ -1,0 +1,231 @@
+"""Inference on hidden hands from the other seats' last play (issue 31 item 3): a screen.
+
+Plain determinization deals every other seat's hand uniformly from its unseen cards. But a
+seat that played X when it could have played Y probably does not hold a Y better than X. For
+each other seat j, the last play it made (X, from the position before it) weighs each hand
+S it may hold now: the hand it chose from was X and S (less the card it drew after, when it
+drew), and it is taken to choose a card with probability softmax(beta * v(card)), v being
+the model's win share for j once that card is played on its best cell.
+
+This module measures the idea before it is built into the service: the match loop records
+each seat's last play and the state before it (`record_play`, as `observe` of `play_game`),
+and the bot reads from that state only what its own seat saw then (`game_view`). The
+service would need those positions in the view (a contract change): not made, because the
+evidence measured here is none (docs/model.md, "Tried, not kept"):
+
+    python -m benchmarks.inference --games 20 --bot base:300it --betas -20,-5,5,10,20,40
+
+plays `--bot` against itself and, at every decision, scores each other seat's true hand
+under `hand_weights` against the uniform deal: the mean log-ratio (nats) is what the
+weighting would teach the search about the hand it must guess; 0 is nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import random
+import statistics
+import time
+from typing import Any
+
+from ai.base import Action, Budget, Game, SearchResult, Start
+from ai.mcts import IsmctsBot
+from ai.model import ModelEvaluator, exploration_of, model_for
+from engine.games import engine_for_state
+
+# seat -> (the state before its last play, that play): set by `record_play`
+LAST_PLAY: dict[int, tuple[Game, Action]] = {}
+
+
+def record_play(g: Game, seat: int, action: Action) -> None:
+    """`play_game`'s `observe`: keep each seat's last play and the state it was made from."""
+    if action[0] == "play":
+        LAST_PLAY[seat] = (g.copy(), action)
+
+
+def card_values(
+    eng: Any, before: dict[str, Any], seat: int, rnd: random.Random
+) -> dict[int, float]:
+    """v(card) for each card `seat` may have held at `before` (a view of another seat): the
+    model's win share for `seat` once the card is played on its best cell, in one world
+    dealt from that view (each card swapped into the hand in turn). Cards with no legal
+    play are left out."""
+    model, feats = model_for(eng), eng.INFO.features
+    assert model is not None and feats is not None
+    world = eng.WorldSampler(before).sample(rnd)
+    pool = world.hands[seat] + world.decks[seat]
+    values: dict[int, float] = {}
+    for card in set(pool):
+        g = world.copy()
+        rest = [c for c in pool if c != card]
+        size = len(world.hands[seat])
+        g.hands[seat] = [card, *rest[: size - 1]]
+        g.decks[seat] = rest[size - 1 :]
+        g._opts = None
+        best = None
+        for a in eng.legal_actions(g):
+            if a[0] != "play" or a[1] != card:
+                continue
+            after = g.copy()
+            eng.apply_action(after, a)
+            share = model.shares(feats.of(after))[seat]
+            best = share if best is None else max(best, share)
+        if best is not None:
+            values[card] = best
+    return values
+
+
+def hand_weights(
+    pool: list[int], size: int, played: int, drew: bool, values: dict[int, float], beta: float
+) -> tuple[list[tuple[int, ...]], list[float]]:
+    """Every hand of `size` cards from `pool`, and its likelihood of the play of `played`:
+    the chance that a seat choosing by softmax(beta * v) played it from the hand it held."""
+
+    def chose(held: tuple[int, ...]) -> float:
+        if played not in values:
+            return 1.0
+        top = beta * values[played]
+        total = sum(math.exp(beta * values[c] - top) for c in held if c in values)
+        return 1.0 / (1.0 + total)
+
+    hands = list(itertools.combinations(sorted(pool), size))
+    weights = []
+    for hand in hands:
+        if drew and hand:  # one of them came after the play
+            held = [chose(tuple(c for c in hand if c != d)) for d in hand]
+            weights.append(sum(held) / len(held))
+        else:
+            weights.append(chose(hand))
+    return hands, weights
+
+
+class InferenceSampler:
+    """A WorldSampler whose other seats' hands are drawn by `hand_weights` (decks shuffled)."""
+
+    def __init__(self, inner: Any, dealt: dict[int, tuple[list[tuple[int, ...]], list[float]]]):
+        self.inner, self.base, self.viewer = inner, inner.base, inner.viewer
+        self.dealt = {j: (hands, list(itertools.accumulate(w))) for j, (hands, w) in dealt.items()}
+
+    def sample(self, rnd: random.Random) -> Game:
+        g = self.inner.sample(rnd)
+        for j, (hands, cum) in self.dealt.items():
+            hand = list(rnd.choices(hands, cum_weights=cum)[0])
+            pool = g.hands[j] + g.decks[j]
+            rest = [c for c in pool if c not in hand]
+            rnd.shuffle(rest)
+            g.hands[j], g.decks[j] = hand, rest
+        return g
+
+
+class InferenceBot(IsmctsBot):
+    """The served learned search (model judged leaves, its constant for the budget), its
+    worlds dealt by `InferenceSampler` from the other seats' last plays."""
+
+    def __init__(self, budget: Budget, beta: float) -> None:
+        super().__init__(
+            budget,
+            exploration=lambda eng: exploration_of(eng, budget.iterations),
+            evaluator=ModelEvaluator(iterations=budget.iterations),
+        )
+        self.beta = beta
+        self.name = f"infer({beta})"
+
+    def choose(
+        self,
+        view: dict[str, Any],
+        seed: int,
+        catalog: Any = None,
+        deadline: float | None = None,
+    ) -> SearchResult:
+        t0 = time.perf_counter()
+        eng = engine_for_state(view)
+        seat = view["view_of"]
+        inner = eng.WorldSampler(view, catalog)
+        rnd = random.Random(seed ^ 0x5EED)
+        dealt = {}
+        for j, (g_before, action) in LAST_PLAY.items():
+            if j == seat:
+                continue
+            before = eng.game_view(g_before, seat)  # what this seat saw then, no more
+            now = view["seats"][j]
+            pool, size = sorted(inner.base.hands[j] + inner.base.decks[j]), now["hand_count"]
+            if size == 0 or size >= len(pool):
+                continue  # nothing hidden to weigh
+            drew = size == before["seats"][j]["hand_count"]
+            values = card_values(eng, before, j, rnd)
+            dealt[j] = hand_weights(pool, size, action[1], drew, values, self.beta)
+        sampler = InferenceSampler(inner, dealt) if dealt else inner
+        opts = list(eng.legal_actions(sampler.base))
+        return self.pick(Start(eng, sampler, opts, seat, t0), seed, deadline)
+
+
+def hand_information(games: int, spec: str, betas: list[float]) -> dict[float, list[float]]:
+    """For each beta, log(P(true hand) * number of hands) at every decision of `games`
+    two-seat games of `spec` against itself, for the other seat's hand."""
+    from ai.tournament import play_game
+    from benchmarks.learned_strength import make_bot
+    from engine.games import engine
+
+    eng = engine("architectura")
+    gains: dict[float, list[float]] = {b: [] for b in betas}
+    bot = make_bot(spec)
+    current: list[Game] = []
+
+    class Probe:
+        name = "probe"
+
+        def choose(self, view: dict[str, Any], seed: int, catalog: Any = None) -> Any:
+            seat, g = view["view_of"], current[-1]
+            inner = eng.WorldSampler(view, catalog)
+            rnd = random.Random(seed)
+            for j, (g_before, action) in LAST_PLAY.items():
+                size, pool = (
+                    view["seats"][j]["hand_count"],
+                    sorted(inner.base.hands[j] + inner.base.decks[j]),
+                )
+                if j == seat or size == 0 or size >= len(pool):
+                    continue
+                before = eng.game_view(g_before, seat)
+                drew = size == before["seats"][j]["hand_count"]
+                values = card_values(eng, before, j, rnd)
+                truth = tuple(sorted(g.hands[j]))
+                for b in betas:
+                    hands, w = hand_weights(pool, size, action[1], drew, values, b)
+                    gains[b].append(math.log(w[hands.index(truth)] / sum(w) * len(hands)))
+            return bot.choose(view, seed, catalog)
+
+    def observe(g: Game, seat: int, action: Action) -> None:
+        record_play(g, seat, action)
+
+    made = eng.game_view
+
+    def game_view(g: Game, seat: int) -> dict[str, Any]:
+        current[:] = [g]  # the true state, for the probe's score only
+        return made(g, seat)
+
+    eng.game_view = game_view  # type: ignore[method-assign]
+    for deal in range(1, games + 1):
+        LAST_PLAY.clear()
+        play_game(deal, [Probe(), Probe()], game="architectura", observe=observe)  # type: ignore[list-item]
+    return gains
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.inference")
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--bot", default="base:300it")
+    p.add_argument("--betas", default="-20,-5,5,10,20,40")
+    args = p.parse_args(argv)
+    gains = hand_information(args.games, args.bot, [float(b) for b in args.betas.split(",")])
+    for beta, g in gains.items():
+        sd = statistics.stdev(g) / math.sqrt(len(g))
+        print(
+            f"beta {beta:g}: {len(g)} hands, mean log-ratio {statistics.mean(g):+.4f} nats (se {sd:.4f})"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
