@@ -116,6 +116,18 @@ class Start:
         return (time.perf_counter() - self.t0) * 1000
 
 
+def start_of(view: dict[str, Any], catalog: Catalog | None = None) -> Start:
+    """A view read once for the searches from it (a review searches one view twice)."""
+    t0 = time.perf_counter()
+    eng = engine_for_state(view)
+    sampler = eng.WorldSampler(view, catalog)
+    seat = view["view_of"]
+    eng.require_decider(sampler.base, seat)
+    # the viewer's options: the same in every world (they depend only on what it sees)
+    opts = list(eng.legal_actions(sampler.base))
+    return Start(eng, sampler, opts, seat, t0)
+
+
 class Bot:
     """A bot: `choose` reads the view (its game engine, a world sampler for it, the viewer's
     options), then `pick` decides from there."""
@@ -130,14 +142,7 @@ class Bot:
         deadline: float | None = None,
     ) -> SearchResult:
         """`deadline`: a `time.perf_counter()` instant the search must not outlast."""
-        t0 = time.perf_counter()
-        eng = engine_for_state(view)
-        sampler = eng.WorldSampler(view, catalog)
-        seat = view["view_of"]
-        eng.require_decider(sampler.base, seat)
-        # the viewer's options: the same in every world (they depend only on what it sees)
-        opts = list(eng.legal_actions(sampler.base))
-        return self.pick(Start(eng, sampler, opts, seat, t0), seed, deadline)
+        return self.pick(start_of(view, catalog), seed, deadline)
 
     def pick(self, start: Start, seed: int, deadline: float | None) -> SearchResult:
         raise NotImplementedError

@@ -23,7 +23,7 @@ from app.query import reads_query
 from app.render import LEGENDS, MAX_SVG_BYTES, RENDERERS
 from app.render.marks import last_events_field, marks
 from app.schemas import Envelope, _strict_int, exactly_one
-from engine.errors import EngineError
+from engine.errors import EngineError, InvalidState
 from engine.games import (
     GAMES,
     MAX_SEATS,
@@ -64,7 +64,10 @@ RENDER = RenderSchema()
 
 def _engine(doc: dict[str, Any], where: str) -> GameModule:
     with engine_errors(state=where):
-        eng = engine_for_state(doc)
+        try:
+            eng = engine_for_state(doc)
+        except InvalidState as e:  # a view's game is named as a view's, as /v1/suggest does
+            raise e if where != "/view" else InvalidView(e.problems) from None
     if eng.INFO.id not in RENDERERS:
         raise ApiError(
             422,

@@ -88,6 +88,15 @@ def test_a_state_sent_as_a_view_is_told_to_be_sent_as_state() -> None:
     assert "send it as `state`" in body["detail"] and "no seat's" not in body["detail"]
 
 
+@pytest.mark.parametrize("path", ["/v1/suggest", "/v1/render"])
+def test_a_view_of_an_unknown_game_is_not_a_view_on_every_endpoint(path: str) -> None:
+    """/v1/render called it `invalid_state`, where /v1/suggest said `invalid_view`."""
+    view = _positions("fora-de-prumo", 2, 1, 1)[0][0]
+    r = _post(path, {"view": {**view, "game": "chess"}})
+    body = r.get_json()
+    assert (r.status_code, body["code"], body["pointer"]) == (422, "invalid_view", "/view/game")
+
+
 def test_an_encrypted_state_sent_as_a_view_is_told_to_be_sent_as_state() -> None:
     """It was told "a view names its seat (view_of)", which no change of it can follow."""
     client = make_app(STATE_SECRET="s" * 40, STATE_ENCRYPT=True).test_client()
