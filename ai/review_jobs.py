@@ -34,6 +34,7 @@ from rq.job import Job, JobStatus
 from ai import taskqueue as jobq
 from ai.bots import PROGRESS, Budget
 from ai.review import Decision, assemble, review_all, review_task
+from engine.games import engine_for_state
 
 PREFIX = "arch:review:"
 WAIT_S = 0.1  # how often the parent looks for its helpers' results
@@ -84,6 +85,8 @@ def _work(
         task = _take(conn, parent, me)
         if task is None:
             break
+        if catalog is not None:  # read once (a catalog object comes back unchanged)
+            catalog = engine_for_state(task["view"]).get_catalog(catalog)
         wall = time.time()
         left = max(0.0, deadline - wall)
         _put(conn, parent, review_task(task, budget, catalog, time.perf_counter() + left))
@@ -147,19 +150,27 @@ def _publish(conn: redis.Redis, job: Job, request: dict[str, Any], ttl: int) -> 
         for part in ("tasks", "todo", "done", "claimed", "iterations"):
             p.expire(_key(job.id, part), ttl)
         p.execute()
+    # each helper takes a place of its client's jobs, as the review did (`quota`, app/jobs.py):
+    # one review runs on no more workers than the client may keep busy with suggestions
+    quota = request.get("quota")
+    bound = jobq.Bound(**quota) if isinstance(quota, dict) else None
     helpers = min(len(tasks) - 1, jobq.live_workers(conn, jobq.SUGGEST_QUEUE) - 1)
     for _ in range(max(0, helpers)):
-        jobq.enqueue(
-            conn,
-            jobq.SUGGEST_QUEUE,
-            "ai.jobs.run_review_part",
-            [job.id],
-            job_timeout_s=ttl,
-            queued_ttl_s=ttl,
-            result_ttl_s=60,
-            retries=0,
-            need_worker=False,
-        )
+        try:
+            jobq.enqueue(
+                conn,
+                jobq.SUGGEST_QUEUE,
+                "ai.jobs.run_review_part",
+                [job.id],
+                job_timeout_s=ttl,
+                queued_ttl_s=ttl,
+                result_ttl_s=60,
+                retries=0,
+                need_worker=False,
+                bound=bound,
+            )
+        except jobq.QueueFull:
+            break  # the review's own worker (and the helpers queued) do the rest
 
 
 def _collect(conn: redis.Redis, parent: str, total: int, progress: Any) -> list[dict[str, Any]]:

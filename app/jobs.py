@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import asdict
 from typing import Any, cast
 
 import redis
@@ -322,6 +323,8 @@ def _enqueue(func: str, request: dict[str, Any]) -> Response:
         client_ttl_s=(retries + 1) * (queued_ttl_s + timeout_s),
         ended_prefix=CANCELLED_KEY,
     )
+    if func == REVIEW_FUNC:  # its helpers are held to the same limits (ai/review_jobs.py)
+        request["quota"] = asdict(bound)
     try:
         job = jobq.enqueue(
             conn,

@@ -11,6 +11,7 @@ from typing import Any
 import redis
 from http_support import check_response, random_game, tripled_catalog
 
+from ai import taskqueue as jobq
 from ai.queue import local_workers
 from ai.redis_server import RedisServer
 from ai.review_jobs import PREFIX
@@ -132,3 +133,33 @@ def test_a_review_job_of_a_game_with_a_custom_catalog_reads_the_set_ups_own(
             doc = check_response("GET", "/v1/jobs/{job_id}", client.get(r.headers["Location"]))
     assert doc["status"] == "finished", doc
     assert doc["result"] == expected
+
+
+def test_a_review_job_s_helpers_take_places_of_its_client_s_jobs(
+    make_app: Any, fresh_redis_server: RedisServer
+) -> None:
+    """With 3 workers and 2 jobs a client, one review runs on 2 workers: its one helper takes
+    the client's second place (audit of 2026-11-29: a review took one place and every worker,
+    so a client's one review held all of them for up to JOB_MAX_MS)."""
+    app = make_app(REDIS_URL=fresh_redis_server.url, JOB_MAX_MS=60_000, JOB_QUEUE_PER_CLIENT=2)
+    client = app.test_client()
+    rec = a_game(client)
+    conn = redis.Redis.from_url(fresh_redis_server.url)
+    with local_workers(fresh_redis_server.url, 3, queues=["suggest"]):
+        r = client.post("/v1/review", json={**rec, "budget": {"iterations": 1_000_000}})
+        assert r.status_code == 202, r.get_json()
+        job_id = r.get_json()["id"]
+        claimed = f"{PREFIX}{job_id}:claimed"
+        deadline = time.monotonic() + WAIT_S
+        while conn.hlen(claimed) < 2:  # the parent and a helper each took a decision
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        time.sleep(3)  # a second helper, were there one, has had a worker's time to start
+        assert len(set(conn.hvals(claimed))) == 2
+        assert conn.zcard(jobq.client_key(jobq.SUGGEST_QUEUE, "127.0.0.1")) == 2
+        state = client.post("/v1/games", json=GAME["setup"]).get_json()["state"]
+        body = {"state": state, "budget": {"iterations": 50}, "async": True}
+        refused = client.post("/v1/suggest", json=body)  # the client's places are taken
+        assert refused.status_code == 429, refused.get_json()
+        client.delete(f"/v1/jobs/{job_id}")
+    conn.close()
