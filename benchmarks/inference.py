@@ -27,13 +27,12 @@ import itertools
 import math
 import random
 import statistics
-import time
+from dataclasses import replace
 from typing import Any
 
-from ai.base import Action, Budget, Game, SearchResult, Start
+from ai.base import Action, Budget, Game, SearchResult, start_of
 from ai.mcts import IsmctsBot
 from ai.model import ModelEvaluator, exploration_of, model_for
-from engine.games import engine_for_state
 
 # seat -> (the state before its last play, that play): set by `record_play`
 LAST_PLAY: dict[int, tuple[Game, Action]] = {}
@@ -139,10 +138,8 @@ class InferenceBot(IsmctsBot):
         catalog: Any = None,
         deadline: float | None = None,
     ) -> SearchResult:
-        t0 = time.perf_counter()
-        eng = engine_for_state(view)
-        seat = view["view_of"]
-        inner = eng.WorldSampler(view, catalog)
+        start = start_of(view, catalog)
+        eng, seat, inner = start.eng, start.seat, start.sampler
         rnd = random.Random(seed ^ 0x5EED)
         dealt = {}
         for j, (g_before, action) in LAST_PLAY.items():
@@ -157,8 +154,7 @@ class InferenceBot(IsmctsBot):
             values = card_values(eng, before, j, rnd)
             dealt[j] = hand_weights(pool, size, action[1], drew, values, self.beta)
         sampler = InferenceSampler(inner, dealt) if dealt else inner
-        opts = list(eng.legal_actions(sampler.base))
-        return self.pick(Start(eng, sampler, opts, seat, t0), seed, deadline)
+        return self.pick(replace(start, sampler=sampler), seed, deadline)
 
 
 def hand_information(games: int, spec: str, betas: list[float]) -> dict[float, list[float]]:

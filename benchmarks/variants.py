@@ -24,11 +24,20 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from ai.base import DEADLINE_CHECK_STEPS, Action, Budget, Game, SearchResult, Start, option_margins
+from ai.base import (
+    DEADLINE_CHECK_STEPS,
+    Action,
+    Budget,
+    Game,
+    SearchResult,
+    Start,
+    option_margins,
+    start_of,
+)
 from ai.evaluators import Evaluator, RandomRollout, final_rewards
 from ai.mcts import Descent, IsmctsBot, Node
 from ai.model import Mix, ModelEvaluator, exploration_of, learned_search, model_for, model_ranking
-from engine.games import GameModule, engine, engine_for_state
+from engine.games import GameModule, engine
 
 # MAST's probability of a random option (the measured setting) and of a greedy rollout's
 MAST_EPS = 0.2
@@ -331,12 +340,9 @@ class SeerBot(IsmctsBot):
         catalog: Any = None,
         deadline: float | None = None,
     ) -> SearchResult:
-        t0 = time.perf_counter()
-        eng = engine_for_state(view)
-        sampler = SeerSampler(eng.WorldSampler(view, catalog), TRUE_HANDS)
-        seat = view["view_of"]
-        opts = list(eng.legal_actions(sampler.base))
-        return self.pick(Start(eng, sampler, opts, seat, t0), seed, deadline)
+        start = start_of(view, catalog)
+        seer = SeerSampler(start.sampler, TRUE_HANDS)
+        return self.pick(replace(start, sampler=seer), seed, deadline)
 
 
 def seer_bot(budget: Budget) -> SeerBot:

@@ -34,6 +34,20 @@ def a_game(client: Any) -> dict[str, Any]:
     return dict(client.post("/v1/record", json={"state": state}).get_json())
 
 
+def endless_review(client: Any, conn: redis.Redis, rec: dict[str, Any]) -> tuple[str, str]:
+    """A review job of a million iterations a decision, once two workers (the parent and a
+    helper) each took a decision: its id and its hash of takers."""
+    r = client.post("/v1/review", json={**rec, "budget": {"iterations": 1_000_000}})
+    assert r.status_code == 202, r.get_json()
+    job_id = r.get_json()["id"]
+    claimed = f"{PREFIX}{job_id}:claimed"
+    deadline = time.monotonic() + WAIT_S
+    while conn.hlen(claimed) < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    return job_id, claimed
+
+
 def test_a_review_job_split_over_two_workers_is_the_synchronous_review(
     make_app: Any, fresh_redis_server: RedisServer
 ) -> None:
@@ -91,14 +105,7 @@ def test_cancelling_a_review_stops_its_helpers(
     rec = a_game(client)
     conn = redis.Redis.from_url(fresh_redis_server.url)
     with local_workers(fresh_redis_server.url, 2, queues=["suggest"]):
-        r = client.post("/v1/review", json={**rec, "budget": {"iterations": 1_000_000}})
-        assert r.status_code == 202, r.get_json()
-        job_id = r.get_json()["id"]
-        claimed = f"{PREFIX}{job_id}:claimed"
-        deadline = time.monotonic() + WAIT_S
-        while conn.hlen(claimed) < 2:  # the parent and its helper each took a decision
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
+        job_id, claimed = endless_review(client, conn, rec)
         helper = next(v.decode() for v in conn.hvals(claimed) if v.decode() != job_id)
         doc = client.delete(f"/v1/jobs/{job_id}").get_json()
         assert doc["status"] == "cancelled"
@@ -146,14 +153,7 @@ def test_a_review_job_s_helpers_take_places_of_its_client_s_jobs(
     rec = a_game(client)
     conn = redis.Redis.from_url(fresh_redis_server.url)
     with local_workers(fresh_redis_server.url, 3, queues=["suggest"]):
-        r = client.post("/v1/review", json={**rec, "budget": {"iterations": 1_000_000}})
-        assert r.status_code == 202, r.get_json()
-        job_id = r.get_json()["id"]
-        claimed = f"{PREFIX}{job_id}:claimed"
-        deadline = time.monotonic() + WAIT_S
-        while conn.hlen(claimed) < 2:  # the parent and a helper each took a decision
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
+        job_id, claimed = endless_review(client, conn, rec)
         time.sleep(3)  # a second helper, were there one, has had a worker's time to start
         assert len(set(conn.hvals(claimed))) == 2
         assert conn.zcard(jobq.client_key(jobq.SUGGEST_QUEUE, "127.0.0.1")) == 2
