@@ -103,10 +103,17 @@ _COMPACT = re.compile(rf"([A-Za-z0-9][A-Za-z0-9_.-]{{0,63}})@({_COORD}),({_COORD
 
 def parse_compact(text: str) -> Placement | None:
     """F-2.7 compact notation back to a placement (None if malformed)."""
-    m = _COMPACT.fullmatch(text)
+    found = match_compact(text)
+    return found[0] if found is not None and found[1] == len(text) else None
+
+
+def match_compact(text: str, pos: int = 0) -> tuple[Placement, int] | None:
+    """The placement in F-2.7 compact notation that starts at `pos` of `text`, and where it
+    ends (None if none does)."""
+    m = _COMPACT.match(text, pos)
     if m is None:
         return None
-    return Placement(m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4)))
+    return Placement(m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))), m.end()
 
 
 def cells_of(p: Placement) -> tuple[Cell, Cell]:

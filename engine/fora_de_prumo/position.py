@@ -28,7 +28,7 @@ from typing import Any
 
 from engine.errors import EngineError, short_repr
 from engine.fora_de_prumo.api import load
-from engine.fora_de_prumo.building import parse_compact
+from engine.fora_de_prumo.building import match_compact
 from engine.fora_de_prumo.catalog import builtin_catalogs
 from engine.fora_de_prumo.model import GAME_ID, RULES_VERSION
 from engine.fora_de_prumo.serialize import game_to_json
@@ -137,23 +137,19 @@ def _read_seat(text: str, where: str) -> dict[str, Any]:
     return {"hand": hand, "work": work}
 
 
-_PLACEMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}@-?[0-9]{1,6},-?[0-9]{1,6}r[0-3]")
-
-
 def _placements(value: str, where: str) -> list[dict[str, Any]]:
     """`SP17@0,0r1,SP02@1,0r1`: placements hold a comma themselves, so they are matched one
     after the other rather than split."""
     out, pos = [], 0
     while pos < len(value):
-        m = _PLACEMENT.match(value, pos)
-        p = parse_compact(m.group(0)) if m else None
-        if m is None or p is None:
+        found = match_compact(value, pos)
+        if found is None:
             raise _refuse(
                 msg("{text} is not a placement (F-2.7).", text=short_repr(value[pos : pos + 40])),
                 where,
             )
+        p, pos = found
         out.append({"card": p.card, "x": p.x, "y": p.y, "r": p.r})
-        pos = m.end()
         if pos < len(value):
             if value[pos] != ",":
                 raise _refuse(msg("Placements are separated by commas."), where)
