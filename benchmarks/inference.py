@@ -160,13 +160,18 @@ class InferenceBot(IsmctsBot):
 def hand_information(games: int, spec: str, betas: list[float]) -> dict[float, list[float]]:
     """For each beta, log(P(true hand) * number of hands) at every decision of `games`
     two-seat games of `spec` against itself, for the other seat's hand."""
+    from ai.bots import parse_bot_spec
     from ai.tournament import play_game
-    from benchmarks.learned_strength import make_bot
+    from benchmarks.local import baseline_module
     from engine.games import engine
 
     eng = engine("architectura")
     gains: dict[float, list[float]] = {b: [] for b in betas}
-    bot = make_bot(spec)
+    if spec.startswith("base:"):  # 5928220's ISMCTS, as benchmarks.learned_strength plays it
+        old = baseline_module("5928220")
+        bot = old.IsmctsBot(old.Budget(iterations=int(spec[len("base:") : -len("it")])))
+    else:
+        bot = parse_bot_spec(spec)[1]
     current: list[Game] = []
 
     class Probe:

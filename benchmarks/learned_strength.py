@@ -30,12 +30,8 @@ as one JSON line.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import multiprocessing as mp
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -46,7 +42,7 @@ from ai.mcts import IsmctsBot
 from ai.model import Model, ModelEvaluator, learned_search, model_ranking
 from ai.tournament import play_game, wilson
 from benchmarks.inference import LAST_PLAY, InferenceBot, record_play
-from benchmarks.local import ROOT
+from benchmarks.local import baseline_module
 from benchmarks.variants import mixed_bot, reveal_hands, seer_bot
 from engine.games import GAMES, engine
 
@@ -70,24 +66,6 @@ def padded_model(path: str, game: str) -> Model:
     doc["features"] = list(feats.names)
     doc["weights"] = [weights.get(name, 0.0) for name in feats.names]
     return Model.from_json(doc, eng)
-
-
-def baseline_module(rev: str) -> Any:
-    """REV's ai/bots.py, imported as a module of its own on today's engine."""
-    name = f"baseline_bots_{rev}"
-    if name in sys.modules:
-        return sys.modules[name]
-    text = subprocess.run(
-        ["git", "show", f"{rev}:ai/bots.py"], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout
-    path = Path(tempfile.mkdtemp(prefix="baseline-bots-")) / f"{name}.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _budget(spec: str, arg: str) -> Budget:

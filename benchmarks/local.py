@@ -6,10 +6,12 @@ Nothing here talks to anything but 127.0.0.1.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -87,3 +89,21 @@ def publish(summary: dict[str, Any], module: str, out: str | None) -> None:
     print(text)
     if out:
         Path(out).write_text(text + "\n")
+
+
+def baseline_module(rev: str) -> Any:
+    """REV's ai/bots.py, imported as a module of its own on today's engine."""
+    name = f"baseline_bots_{rev}"
+    if name in sys.modules:
+        return sys.modules[name]
+    text = subprocess.run(
+        ["git", "show", f"{rev}:ai/bots.py"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+    path = Path(tempfile.mkdtemp(prefix="baseline-bots-")) / f"{name}.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

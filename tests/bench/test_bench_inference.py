@@ -1,0 +1,58 @@
+"""benchmarks/inference.py and the seer (benchmarks/variants.py), the measurements of what
+guessing hidden hands is worth (docs/model.md, "Weighting sampled worlds"): the seer deals
+the true hands, the weighting favours hands its choice model makes likely, and both bots
+search only worlds consistent with their seat's view."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ai.base import Budget
+from ai.tournament import play_game
+from benchmarks import inference, variants
+from engine.games import engine
+
+ARCH = engine("architectura")
+
+
+def test_a_hand_holding_a_better_card_than_the_one_played_is_less_likely() -> None:
+    """Card 0 was played. A hand holding card 9 (worth more) was less likely to play it than
+    a hand of cards worth less; beta 0 weighs every hand alike."""
+    values = {0: 0.5, 1: 0.2, 2: 0.3, 9: 0.9}
+    hands, w = inference.hand_weights([1, 2, 9], 2, 0, False, values, 10.0)
+    weight = dict(zip(hands, w, strict=True))
+    assert weight[(1, 2)] > weight[(1, 9)] and weight[(1, 2)] > weight[(2, 9)]
+    assert math.isclose(weight[(1, 2)], 1 / (1 + math.exp(-3) + math.exp(-2)))
+    _, even = inference.hand_weights([1, 2, 9], 2, 0, False, values, 0.0)
+    assert all(math.isclose(x, 1 / 3) for x in even)
+    # drawn after the play: each card of the hand in turn is the one it did not choose from
+    _, drew = inference.hand_weights([1, 2, 9], 2, 0, True, values, 10.0)
+    assert math.isclose(drew[0], (1 / (1 + math.exp(-3)) + 1 / (1 + math.exp(-2))) / 2)
+
+
+def test_the_seer_deals_the_true_hand_and_the_weighted_sampler_a_possible_one() -> None:
+    g = ARCH.new_game_internal({"seats": 2, "seed": 3})
+    view = ARCH.game_view(g, 0)
+    inner = ARCH.WorldSampler(view)
+    seer = variants.SeerSampler(inner, [list(h) for h in g.hands])
+    pool = sorted(g.hands[1] + g.decks[1])
+    rnd = random.Random(1)
+    for _ in range(5):
+        world = seer.sample(rnd)
+        assert world.hands[1] == g.hands[1] and sorted(world.hands[1] + world.decks[1]) == pool
+        assert world.hands[0] == g.hands[0]  # the viewer's own hand is its own
+    only = tuple(sorted(pool[:3]))  # a weighting that allows one hand only
+    weighted = inference.InferenceSampler(inner, {1: ([only], [1.0])})
+    for _ in range(5):
+        world = weighted.sample(rnd)
+        assert tuple(world.hands[1]) == only and sorted(world.hands[1] + world.decks[1]) == pool
+
+
+def test_the_inference_bot_plays_whole_games_from_the_last_plays() -> None:
+    """Its weighting runs (the other seat has played) and every choice is legal."""
+    bot = inference.InferenceBot(Budget(iterations=20), 10.0)
+    inference.LAST_PLAY.clear()
+    shares, _, count = play_game(1, [bot, bot], observe=inference.record_play)
+    assert math.isclose(sum(shares), 1.0) and min(count) > 5
+    assert set(inference.LAST_PLAY) == {0, 1}
