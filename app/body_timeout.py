@@ -14,6 +14,7 @@ they reach gunicorn and bounds slow headers too; this is the fallback without it
 from __future__ import annotations
 
 from flask import Flask, Response, current_app
+from gunicorn.http.errors import ParseException
 from werkzeug.exceptions import ClientDisconnected
 
 from app import current
@@ -36,6 +37,20 @@ def install_body_timeout(app: Flask) -> None:
         sock = current.environ().get("gunicorn.socket")
         if sock is not None:  # served by gunicorn (not the test client)
             sock.settimeout(float(config["BODY_READ_TIMEOUT_S"]))
+
+    @app.errorhandler(ParseException)
+    def _malformed(e: ParseException) -> Response:
+        # raised by gunicorn's reader of a chunked body while the body is read: a chunk size
+        # that is not hex, data without its CRLF, a bad extension or trailer
+        return ApiError(
+            400,
+            "malformed_body",
+            msg(
+                "The request body is not well-formed chunked encoding (RFC 9112, 7.1): "
+                "send it with a Content-Length, or as chunks of a hexadecimal size, each "
+                "followed by CRLF."
+            ),
+        ).response()
 
     @app.errorhandler(ClientDisconnected)
     def _timed_out(e: ClientDisconnected) -> Response:

@@ -7,6 +7,7 @@ import contextlib
 import http.client
 import json
 import random
+import socket
 import time
 import urllib.error
 import urllib.request
@@ -193,3 +194,29 @@ def test_one_json_log_line_per_request(server: str) -> None:
     # ---" for each, when the app turned logging's process flag off in the preloading master
     text = LOGS[server].read_text()
     assert "Booting worker with pid" in text and "Logging error" not in text
+
+
+MALFORMED_CHUNKS = {  # each read by gunicorn's chunked reader, which raises its own error
+    "size not hex": b"zz\r\n{}\r\n0\r\n\r\n",
+    "negative size": b"-1\r\n{}\r\n0\r\n\r\n",
+    "data without its CRLF": b"2\r\n{}XX0\r\n\r\n",
+    "bad extension": b"2;\x01\r\n{}\r\n0\r\n\r\n",
+    "bad trailer": b"2\r\n{}\r\n0\r\n<x>: 1\r\n\r\n",
+}
+
+
+@pytest.mark.parametrize("chunks", list(MALFORMED_CHUNKS))
+def test_a_malformed_chunked_body_is_a_400_not_a_500(server: str, chunks: str) -> None:
+    """gunicorn's errors while the body is read went unhandled: 500 internal_error, a traceback
+    logged (audit of 2026-11-29)."""
+    host, port = server.removeprefix("http://").split(":")
+    head = b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    with contextlib.closing(socket.create_connection((host, int(port)), timeout=10)) as s:
+        s.sendall(head + b"Transfer-Encoding: chunked\r\n\r\n" + MALFORMED_CHUNKS[chunks])
+        answer = b""
+        with contextlib.suppress(TimeoutError, ConnectionResetError):
+            while part := s.recv(65536):
+                answer += part
+    status_line, _, rest = answer.partition(b"\r\n")
+    assert status_line.split()[1] == b"400", answer[:300]
+    assert json.loads(rest.partition(b"\r\n\r\n")[2])["code"] == "malformed_body"
