@@ -9,13 +9,24 @@ Attribute names come from the code only (`class_` -> class, `font_size` -> font-
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 FONT = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
 
 
+# What XML 1.0 forbids (C0 controls but tab, LF, CR; U+FFFE, U+FFFF; lone surrogates) and the
+# bidi embeddings and overrides that would show a name reversed or disguised: a custom
+# catalog's text may hold them, and one of the first made the whole picture unreadable.
+_UNDRAWABLE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff\u202a-\u202e\u2066-\u2069]"
+)
+
+
 def esc(value: object) -> str:
-    return escape(str(value), quote=True)
+    """`value` as SVG text or attribute: escaped, each character XML cannot hold (or a bidi
+    control) drawn as U+FFFD."""
+    return escape(_UNDRAWABLE.sub("\ufffd", str(value)), quote=True)
 
 
 def clip(value: object, n: int) -> str:

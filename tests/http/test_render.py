@@ -283,6 +283,24 @@ def test_fora_de_prumo_custom_catalog_names_are_escaped(client: Any) -> None:
     assert "<script" not in text and "&lt;script&gt;" in text
 
 
+UNDRAWABLE = "a\x01\x0b\x1b\ufffe\uffff\u202eb"  # XML forbids the first five; a bidi override
+
+
+@pytest.mark.parametrize("eng", [ARCH, FDP], ids=lambda e: e.INFO.id)
+def test_names_xml_cannot_hold_are_drawn_as_replacement_characters(client: Any, eng: Any) -> None:
+    """A control character, U+FFFE or U+FFFF in a card's name made the whole SVG unreadable
+    (not well-formed XML; audit of 2026-11-29); a bidi override showed it reversed."""
+    doc: dict[str, Any] = copy.deepcopy(eng.builtin_catalogs()["reference"].to_json())
+    doc["id"] = "undrawable"
+    for card in doc["cards"]:
+        card["name"] = UNDRAWABLE + card["name"]
+    setup = {"game": eng.INFO.id, "seats": 2, "seed": 1, "catalog": doc}
+    state = client.post("/v1/games", json=setup).get_json()["state"]
+    text, root = svg_of(client, {"state": state, "catalog": doc})  # well-formed XML
+    assert "a\ufffd\ufffd\ufffd\ufffd\ufffd\ufffdb" in "".join(root.itertext()) + text
+    assert not any(ch in text for ch in UNDRAWABLE[1:-1])
+
+
 def problem(client: Any, body: Any, status: int, code: str, **kw: Any) -> dict[str, Any]:
     r = client.post("/v1/render", **({"json": body} if kw == {} else kw))
     assert r.status_code == status, r.get_data(as_text=True)[:400]
