@@ -43,11 +43,11 @@ from ai.bots import BOT_NAMES, LEVELS, Bot, Budget, Catalog, Game, make_bot
 from ai.cache import PositionCache
 from ai.model import evaluation_version
 from engine.canonical import digest, dumps
-from engine.errors import EngineError, IllegalDecision, InvalidState, SetupError
-from engine.games import GameModule, engine_for_state
+from engine.errors import EngineError, IllegalDecision, SetupError
+from engine.games import GameModule
 from engine.messages import msg
 from engine.setup_fields import JSON_SAFE_INT
-from engine.views import InvalidView, load_view
+from engine.views import engine_of, load_view
 
 log = logging.getLogger("ai.service")
 
@@ -262,10 +262,7 @@ def prepare(
         raise SetupError("invalid_request", msg("give either a state or a view"), None, "")
     if level is None and bot == "ismcts" and iterations is None and time_ms is None:
         level = DEFAULT_LEVEL
-    try:
-        eng = engine_for_state(state if state is not None else view)
-    except InvalidState as e:  # an unknown game
-        raise e if view is None else InvalidView(e.problems) from None
+    eng = engine_of(state if state is not None else view, view is not None)
     cat = eng.get_catalog(catalog) if catalog is not None else None
     sampler = None
     if view is not None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.canonical import digest
 from engine.errors import EngineError, IllegalDecision, InvalidState, Problem
-from engine.games import GameModule, nulls_written
+from engine.games import GameModule, engine_for_state, nulls_written
 from engine.messages import msg
 from engine.protocol import view_mismatch, with_nulls
 
@@ -21,6 +21,15 @@ class InvalidView(InvalidState):
     def __init__(self, problems: list[Problem]) -> None:
         super().__init__(problems)
         self.code = "invalid_view"
+
+
+def engine_of(doc: Any, is_view: bool) -> GameModule:
+    """The game a state, or a seat's view, names; one that names none is refused as what it
+    was sent as (InvalidState, or InvalidView: /v1/suggest and /v1/render alike)."""
+    try:
+        return engine_for_state(doc)
+    except InvalidState as e:
+        raise e if not is_view else InvalidView(e.problems) from None
 
 
 def load_view(eng: GameModule, view: dict[str, Any], seat: int | None, cat: Any) -> tuple[Any, Any]:

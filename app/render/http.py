@@ -23,17 +23,16 @@ from app.query import reads_query
 from app.render import LEGENDS, MAX_SVG_BYTES, RENDERERS
 from app.render.marks import last_events_field, marks
 from app.schemas import Envelope, _strict_int, exactly_one
-from engine.errors import EngineError, InvalidState
+from engine.errors import EngineError
 from engine.games import (
     GAMES,
     MAX_SEATS,
     GameModule,
-    engine_for_state,
     unknown_game,
 )
 from engine.messages import Msg, msg
 from engine.render.board import Board
-from engine.views import InvalidView, load_view, not_a_view
+from engine.views import InvalidView, engine_of, load_view, not_a_view
 
 bp = Blueprint("render", __name__, url_prefix="/v1")
 
@@ -64,10 +63,7 @@ RENDER = RenderSchema()
 
 def _engine(doc: dict[str, Any], where: str) -> GameModule:
     with engine_errors(state=where):
-        try:
-            eng = engine_for_state(doc)
-        except InvalidState as e:  # a view's game is named as a view's, as /v1/suggest does
-            raise e if where != "/view" else InvalidView(e.problems) from None
+        eng = engine_of(doc, where == "/view")
     if eng.INFO.id not in RENDERERS:
         raise ApiError(
             422,
