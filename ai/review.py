@@ -303,6 +303,13 @@ def _margin_points(reward: float, now: int) -> float:
     return round(now + (2 * reward - 1) * MARGIN_CLAMP, 1)
 
 
+def read_catalog(view: dict[str, Any], catalog: Any) -> Any:
+    """A review's custom catalog (a document, or already read: returned unchanged) read by
+    the game of `view`: once for all of a review's tasks, not once a task (a 500-card one
+    takes 6 ms)."""
+    return engine_for_state(view).get_catalog(catalog) if catalog is not None else None
+
+
 def review_task(
     task: dict[str, Any],
     budget: Budget,
@@ -315,7 +322,7 @@ def review_task(
     win-chance search's (`win_evaluator`)."""
     view = task["view"]
     eng = engine_for_state(view)
-    start = start_of(view, eng.get_catalog(catalog) if catalog is not None else None)
+    start = start_of(view, read_catalog(view, catalog))
     seed = int(task["seed"])
     result = _search(start, seed, budget, win_evaluator(eng, evaluator), deadline)
     base = start.sampler.base
@@ -411,8 +418,8 @@ def review_all(
     done: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Every task in this process, in order (`done` is called after each)."""
-    if catalog is not None and tasks:  # read once, not once a task (a 500-card one: 6 ms)
-        catalog = engine_for_state(tasks[0]["view"]).get_catalog(catalog)
+    if tasks:
+        catalog = read_catalog(tasks[0]["view"], catalog)
     out = []
     for t in tasks:
         if deadline is not None and time.perf_counter() >= deadline:

@@ -33,8 +33,7 @@ from rq.job import Job, JobStatus
 
 from ai import taskqueue as jobq
 from ai.bots import PROGRESS, Budget
-from ai.review import Decision, assemble, review_all, review_task
-from engine.games import engine_for_state
+from ai.review import Decision, assemble, read_catalog, review_all, review_task
 
 PREFIX = "arch:review:"
 WAIT_S = 0.1  # how often the parent looks for its helpers' results
@@ -85,8 +84,7 @@ def _work(
         task = _take(conn, parent, me)
         if task is None:
             break
-        if catalog is not None:  # read once (a catalog object comes back unchanged)
-            catalog = engine_for_state(task["view"]).get_catalog(catalog)
+        catalog = read_catalog(task["view"], catalog)  # once: then it comes back unchanged
         wall = time.time()
         left = max(0.0, deadline - wall)
         _put(conn, parent, review_task(task, budget, catalog, time.perf_counter() + left))
