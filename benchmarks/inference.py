@@ -27,12 +27,12 @@ import itertools
 import math
 import random
 import statistics
-from dataclasses import replace
+from dataclasses import dataclass
 from typing import Any
 
-from ai.base import Action, Budget, Game, SearchResult, start_of
-from ai.mcts import IsmctsBot
-from ai.model import ModelEvaluator, exploration_of, model_for
+from ai.base import Action, Budget, Game, Start
+from ai.model import model_for
+from benchmarks.variants import ResampledBot, served
 
 # seat -> (the state before its last play, that play): set by `record_play`
 LAST_PLAY: dict[int, tuple[Game, Action]] = {}
@@ -118,87 +118,82 @@ class InferenceSampler:
         return g
 
 
-class InferenceBot(IsmctsBot):
-    """The served learned search (model judged leaves, its constant for the budget), its
-    worlds dealt by `InferenceSampler` from the other seats' last plays."""
+@dataclass(frozen=True)
+class LastPlay:
+    """What another seat's last play tells of the hand it holds now (`hand_weights`' args)."""
 
-    def __init__(self, budget: Budget, beta: float) -> None:
-        super().__init__(
-            budget,
-            exploration=lambda eng: exploration_of(eng, budget.iterations),
-            evaluator=ModelEvaluator(iterations=budget.iterations),
-        )
-        self.beta = beta
-        self.name = f"infer({beta})"
+    seat: int
+    pool: list[int]  # its unseen cards now
+    size: int  # its hand's size now
+    played: int
+    drew: bool  # a card came to its hand after the play
+    values: dict[int, float]  # `card_values` at the position before the play
 
-    def choose(
-        self,
-        view: dict[str, Any],
-        seed: int,
-        catalog: Any = None,
-        deadline: float | None = None,
-    ) -> SearchResult:
-        start = start_of(view, catalog)
-        eng, seat, inner = start.eng, start.seat, start.sampler
-        rnd = random.Random(seed ^ 0x5EED)
-        dealt = {}
-        for j, (g_before, action) in LAST_PLAY.items():
-            if j == seat:
-                continue
-            before = eng.game_view(g_before, seat)  # what this seat saw then, no more
-            now = view["seats"][j]
-            pool, size = sorted(inner.base.hands[j] + inner.base.decks[j]), now["hand_count"]
-            if size == 0 or size >= len(pool):
-                continue  # nothing hidden to weigh
-            drew = size == before["seats"][j]["hand_count"]
-            values = card_values(eng, before, j, rnd)
-            dealt[j] = hand_weights(pool, size, action[1], drew, values, self.beta)
-        sampler = InferenceSampler(inner, dealt) if dealt else inner
-        return self.pick(replace(start, sampler=sampler), seed, deadline)
+    def weights(self, beta: float) -> tuple[list[tuple[int, ...]], list[float]]:
+        return hand_weights(self.pool, self.size, self.played, self.drew, self.values, beta)
+
+
+def last_plays(eng: Any, view: dict[str, Any], inner: Any, rnd: random.Random) -> list[LastPlay]:
+    """Each other seat's last play (LAST_PLAY) as the viewer saw it then, for the seats with a
+    hidden hand to weigh (`inner`: the view's world sampler)."""
+    seat, out = view["view_of"], []
+    for j, (g_before, action) in LAST_PLAY.items():
+        size = view["seats"][j]["hand_count"]
+        pool = sorted(inner.base.hands[j] + inner.base.decks[j])
+        if j == seat or size == 0 or size >= len(pool):
+            continue  # its own, or nothing hidden to weigh
+        before = eng.game_view(g_before, seat)  # what this seat saw then, no more
+        drew = size == before["seats"][j]["hand_count"]
+        values = card_values(eng, before, j, rnd)
+        out.append(LastPlay(j, pool, size, action[1], drew, values))
+    return out
+
+
+class InferenceBot(ResampledBot):
+    """The served learned search (`inference_bot`), its worlds dealt by `InferenceSampler`
+    from the other seats' last plays."""
+
+    beta = 10.0
+
+    def resample(self, start: Start, view: dict[str, Any], seed: int) -> Any:
+        plays = last_plays(start.eng, view, start.sampler, random.Random(seed ^ 0x5EED))
+        dealt = {p.seat: p.weights(self.beta) for p in plays}
+        return InferenceSampler(start.sampler, dealt) if dealt else start.sampler
+
+
+def inference_bot(budget: Budget, beta: float) -> InferenceBot:
+    """`learned_search(budget)`'s settings, its worlds weighted with softmax(beta * v)."""
+    bot = served(InferenceBot, budget, f"infer:{beta:g}")
+    bot.beta = beta
+    return bot
 
 
 def hand_information(games: int, spec: str, betas: list[float]) -> dict[float, list[float]]:
     """For each beta, log(P(true hand) * number of hands) at every decision of `games`
     two-seat games of `spec` against itself, for the other seat's hand."""
-    from ai.bots import parse_bot_spec
+    from ai.bots import parse_bot_spec, parse_budget
     from ai.tournament import play_game
-    from benchmarks.local import baseline_module
+    from benchmarks.local import baseline_bot
     from engine.games import engine
 
     eng = engine("architectura")
     gains: dict[float, list[float]] = {b: [] for b in betas}
-    if spec.startswith("base:"):  # 5928220's ISMCTS, as benchmarks.learned_strength plays it
-        old = baseline_module("5928220")
-        bot = old.IsmctsBot(old.Budget(iterations=int(spec[len("base:") : -len("it")])))
-    else:
-        bot = parse_bot_spec(spec)[1]
+    base = spec.startswith("base:")  # 5928220's ISMCTS, as benchmarks.learned_strength plays it
+    budget = parse_budget(spec.split(":", 1)[1]) if base else None
+    bot = baseline_bot("5928220", budget) if budget is not None else parse_bot_spec(spec)[1]
     current: list[Game] = []
 
     class Probe:
         name = "probe"
 
         def choose(self, view: dict[str, Any], seed: int, catalog: Any = None) -> Any:
-            seat, g = view["view_of"], current[-1]
-            inner = eng.WorldSampler(view, catalog)
-            rnd = random.Random(seed)
-            for j, (g_before, action) in LAST_PLAY.items():
-                size, pool = (
-                    view["seats"][j]["hand_count"],
-                    sorted(inner.base.hands[j] + inner.base.decks[j]),
-                )
-                if j == seat or size == 0 or size >= len(pool):
-                    continue
-                before = eng.game_view(g_before, seat)
-                drew = size == before["seats"][j]["hand_count"]
-                values = card_values(eng, before, j, rnd)
-                truth = tuple(sorted(g.hands[j]))
+            g, inner = current[-1], eng.WorldSampler(view, catalog)  # before game_view resets it
+            for play in last_plays(eng, view, inner, random.Random(seed)):
+                truth = tuple(sorted(g.hands[play.seat]))
                 for b in betas:
-                    hands, w = hand_weights(pool, size, action[1], drew, values, b)
+                    hands, w = play.weights(b)
                     gains[b].append(math.log(w[hands.index(truth)] / sum(w) * len(hands)))
             return bot.choose(view, seed, catalog)
-
-    def observe(g: Game, seat: int, action: Action) -> None:
-        record_play(g, seat, action)
 
     made = eng.game_view
 
@@ -207,9 +202,12 @@ def hand_information(games: int, spec: str, betas: list[float]) -> dict[float, l
         return made(g, seat)
 
     eng.game_view = game_view  # type: ignore[method-assign]
-    for deal in range(1, games + 1):
-        LAST_PLAY.clear()
-        play_game(deal, [Probe(), Probe()], game="architectura", observe=observe)  # type: ignore[list-item]
+    try:
+        for deal in range(1, games + 1):
+            LAST_PLAY.clear()
+            play_game(deal, [Probe(), Probe()], game="architectura", observe=record_play)  # type: ignore[list-item]
+    finally:
+        eng.game_view = made  # type: ignore[method-assign]
     return gains
 
 

@@ -41,8 +41,8 @@ from ai.bots import Bot, parse_bot_spec, parse_budget
 from ai.mcts import IsmctsBot
 from ai.model import Model, ModelEvaluator, learned_search, model_ranking
 from ai.tournament import play_game, wilson
-from benchmarks.inference import LAST_PLAY, InferenceBot, record_play
-from benchmarks.local import baseline_module
+from benchmarks.inference import LAST_PLAY, inference_bot, record_play
+from benchmarks.local import baseline_bot
 from benchmarks.variants import mixed_bot, reveal_hands, seer_bot
 from engine.games import GAMES, engine
 
@@ -78,11 +78,7 @@ def _budget(spec: str, arg: str) -> Budget:
 def make_bot(spec: str) -> Bot:
     if spec not in _BOTS:
         if spec.startswith("base:"):
-            old = baseline_module(_REV[0])
-            budget = _budget(spec, spec.split(":", 1)[1])
-            _BOTS[spec] = old.IsmctsBot(
-                old.Budget(iterations=budget.iterations, time_ms=budget.time_ms)
-            )
+            _BOTS[spec] = baseline_bot(_REV[0], _budget(spec, spec.split(":", 1)[1]))
         elif spec.startswith("file:"):
             path, arg = spec[len("file:") :].rsplit(":", 1)
             model = padded_model(path, _GAME[0])
@@ -102,7 +98,7 @@ def make_bot(spec: str) -> Bot:
             _BOTS[spec] = bot
         elif spec.startswith("infer:"):
             _, beta, arg = spec.split(":")
-            _BOTS[spec] = InferenceBot(_budget(spec, arg), float(beta))
+            _BOTS[spec] = inference_bot(_budget(spec, arg), float(beta))
         elif spec.startswith("seer:"):
             reveal_hands(_GAME[0])
             _BOTS[spec] = seer_bot(_budget(spec, spec.split(":", 1)[1]))
@@ -119,8 +115,10 @@ def play(job: tuple[str, str, str, int, int, int]) -> tuple[float, float, float]
     game, a, b, deal, seats, mine = job
     bots = [make_bot(b)] * seats
     bots[mine] = make_bot(a)
-    LAST_PLAY.clear()  # benchmarks.inference: each seat's last play, this game's
-    shares, think, count = play_game(deal, bots, game=game, observe=record_play)
+    # benchmarks.inference's bots read each seat's last play of this game: kept for them only
+    observe = record_play if any(s.startswith("infer:") for s in (a, b)) else None
+    LAST_PLAY.clear()
+    shares, think, count = play_game(deal, bots, game=game, observe=observe)
     others = [i for i in range(seats) if i != mine]
     return (
         shares[mine],

@@ -107,3 +107,9 @@ def baseline_module(rev: str) -> Any:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def baseline_bot(rev: str, budget: Any) -> Any:
+    """REV's IsmctsBot (`baseline_module`) with an `ai.base.Budget`'s iterations and time."""
+    old = baseline_module(rev)
+    return old.IsmctsBot(old.Budget(iterations=budget.iterations, time_ms=budget.time_ms))

@@ -22,7 +22,7 @@ import math
 import random
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from ai.base import (
     DEADLINE_CHECK_STEPS,
@@ -329,9 +329,12 @@ class SeerSampler:
         return g
 
 
-class SeerBot(IsmctsBot):
-    """The served learned search sampling its worlds with `SeerSampler` (issue 31: how much
-    could inference on hidden hands from past decisions add at most?)."""
+class ResampledBot(IsmctsBot):
+    """The served learned search (`served`) whose worlds another sampler deals, built on the
+    view's own (`resample`): the seer's, or benchmarks.inference's weighted one."""
+
+    def resample(self, start: Start, view: dict[str, Any], seed: int) -> Any:
+        raise NotImplementedError
 
     def choose(
         self,
@@ -341,13 +344,28 @@ class SeerBot(IsmctsBot):
         deadline: float | None = None,
     ) -> SearchResult:
         start = start_of(view, catalog)
-        seer = SeerSampler(start.sampler, TRUE_HANDS)
-        return self.pick(replace(start, sampler=seer), seed, deadline)
+        return self.pick(replace(start, sampler=self.resample(start, view, seed)), seed, deadline)
+
+
+R = TypeVar("R", bound=ResampledBot)
+
+
+def served(cls: type[R], budget: Budget, name: str) -> R:
+    """A `cls` with `learned_search(budget)`'s settings, named `name(<the served bot>)`."""
+    search = learned_search(budget)
+    bot = cls(budget, exploration=search.exploration, evaluator=search.evaluator)
+    bot.name = f"{name}({search.name})"
+    return bot
+
+
+class SeerBot(ResampledBot):
+    """The served learned search sampling its worlds with `SeerSampler` (issue 31: how much
+    could inference on hidden hands from past decisions add at most?)."""
+
+    def resample(self, start: Start, view: dict[str, Any], seed: int) -> Any:
+        return SeerSampler(start.sampler, TRUE_HANDS)
 
 
 def seer_bot(budget: Budget) -> SeerBot:
     """`learned_search(budget)`'s settings, told the hands."""
-    served = learned_search(budget)
-    bot = SeerBot(budget, exploration=served.exploration, evaluator=served.evaluator)
-    bot.name = f"seer({served.name})"
-    return bot
+    return served(SeerBot, budget, "seer")

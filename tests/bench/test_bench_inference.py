@@ -51,8 +51,18 @@ def test_the_seer_deals_the_true_hand_and_the_weighted_sampler_a_possible_one() 
 
 def test_the_inference_bot_plays_whole_games_from_the_last_plays() -> None:
     """Its weighting runs (the other seat has played) and every choice is legal."""
-    bot = inference.InferenceBot(Budget(iterations=20), 10.0)
+    bot = inference.inference_bot(Budget(iterations=20), 10.0)
     inference.LAST_PLAY.clear()
     shares, _, count = play_game(1, [bot, bot], observe=inference.record_play)
     assert math.isclose(sum(shares), 1.0) and min(count) > 5
     assert set(inference.LAST_PLAY) == {0, 1}
+
+
+def test_the_probe_scores_true_hands_and_beta_0_tells_nothing() -> None:
+    """`python -m benchmarks.inference`'s score: at beta 0 every hand weighs alike, so the
+    true hand scores exactly the uniform deal's log-ratio, 0."""
+    gains = inference.hand_information(1, "model:10it", [0.0, 20.0])
+    assert len(gains[0.0]) == len(gains[20.0]) > 5
+    assert all(math.isclose(x, 0.0, abs_tol=1e-12) for x in gains[0.0])
+    assert any(abs(x) > 1e-6 for x in gains[20.0])
+    assert ARCH.game_view.__module__ != "benchmarks.inference"  # the wrap is undone
