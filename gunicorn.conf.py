@@ -27,6 +27,8 @@ from __future__ import annotations
 import gc
 import os
 
+from app.server_errors import install as install_server_errors
+
 
 def _int(name: str, default: int) -> int:
     raw = os.environ.get(name, "").strip()
@@ -61,6 +63,7 @@ preload_app = True
 # reject oversized request lines and headers before they reach the app
 limit_request_line = 8190
 limit_request_fields = 100
+limit_request_field_size = 8190
 # no runtime control socket (gunicorn >= 25): nothing uses it, and parallel instances
 # (tests, benchmarks) would contend for the same path
 control_socket_disable = True
@@ -71,3 +74,7 @@ def pre_fork(server: object, worker: object) -> None:
     collector's reach before each fork (Python's gc.freeze advice for pre-fork servers): a
     worker's collections then skip those objects, and do not dirty their shared pages."""
     gc.freeze()
+
+
+# gunicorn's own refusals (a request line too long, too many headers…) as problem+json
+install_server_errors(limit_request_line, limit_request_fields, limit_request_field_size)

@@ -220,3 +220,69 @@ def test_a_malformed_chunked_body_is_a_400_not_a_500(server: str, chunks: str) -
     status_line, _, rest = answer.partition(b"\r\n")
     assert status_line.split()[1] == b"400", answer[:300]
     assert json.loads(rest.partition(b"\r\n\r\n")[2])["code"] == "malformed_body"
+
+
+def raw_answer(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send bytes as they are; the answer's status, headers (lower-cased) and body."""
+    host, port = base.removeprefix("http://").split(":")
+    with contextlib.closing(socket.create_connection((host, int(port)), timeout=10)) as s:
+        s.sendall(request)
+        answer = b""
+        with contextlib.suppress(TimeoutError, ConnectionResetError):
+            while part := s.recv(65536):
+                answer += part
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines)}
+    return int(status_line.split()[1]), headers, body
+
+
+REFUSED_BY_GUNICORN = {  # request bytes: (status, code); each refused before the app runs
+    "request line over 8190 bytes": (
+        b"GET /healthz?" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+        414,
+        "request_line_too_long",
+    ),
+    "101 headers": (
+        b"GET /healthz HTTP/1.1\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(101)) + b"\r\n",
+        431,
+        "headers_too_large",
+    ),
+    "a header over 8190 bytes": (
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n",
+        431,
+        "headers_too_large",
+    ),
+    "a header name with a space": (
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nBad Name: 1\r\n\r\n",
+        400,
+        "malformed_request",
+    ),
+    "HTTP/9.9": (b"GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n", 400, "malformed_request"),
+    "not HTTP": (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 400, "malformed_request"),
+    "a transfer coding gunicorn cannot read": (
+        b"POST /v1/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: br\r\n\r\n",
+        501,
+        "unsupported_transfer_coding",
+    ),
+    "an expectation other than 100-continue": (
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: the-unexpected\r\n\r\n",
+        417,
+        "expectation_failed",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSED_BY_GUNICORN))
+def test_a_request_gunicorn_refuses_is_answered_as_a_problem(server: str, case: str) -> None:
+    """gunicorn answered these with its own HTML page (audit of 2026-11-29): now the
+    referee's problem+json, with a code and what to send instead (app/server_errors.py)."""
+    request, status, code = REFUSED_BY_GUNICORN[case]
+    got, headers, body = raw_answer(server, request)
+    assert got == status, body[:300]
+    assert headers["content-type"] == "application/problem+json"
+    assert int(headers["content-length"]) == len(body)
+    problem = json.loads(body)
+    assert problem["code"] == code and problem["status"] == status
+    assert not schema_errors("Problem", problem)
+    assert "send" in problem["detail"] and len(problem["detail"]) <= 400
