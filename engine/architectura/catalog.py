@@ -24,6 +24,7 @@ from engine.errors import (
 )
 from engine.messages import msg
 from engine.protocol import shipped_catalogs
+from engine.text import is_line, is_text, line_rule, text_rule
 
 FORMAT = "architectura-catalog/1"
 ID_RE = re.compile(cs.ID)
@@ -53,9 +54,10 @@ def _one_of(v: Any, allowed: Any) -> bool:
     return isinstance(v, str) and v in allowed
 
 
-def _text(v: Any, most: int) -> bool:
-    """A non-empty string of at most `most` characters."""
-    return isinstance(v, str) and 0 < len(v) <= most
+def _text(v: Any, most: int, shown: Callable[[str], bool] = is_line) -> bool:
+    """A non-empty string of at most `most` characters, each one a reader can show
+    (engine/text.py: a name on one line, a longer text with `is_text`)."""
+    return isinstance(v, str) and 0 < len(v) <= most and shown(v)
 
 
 def _int(v: Any, lo: int, hi: int) -> bool:
@@ -408,7 +410,7 @@ NAME = Check(
     "name",
     None,
     lambda v, _: _text(v, MAX_NAME),
-    Problem("catalog_value", msg("name must be a string of 1 to {most} characters", most=MAX_NAME)),
+    Problem("catalog_value", line_rule("name", MAX_NAME)),
 )
 # A card's fields in the order they are checked (docs/catalog.md, A-10): name -> reader.
 CARD_READERS: tuple[tuple[str, Reader], ...] = (
@@ -422,7 +424,11 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
             _names,
             Problem(
                 "catalog_value",
-                msg("names maps pt/fr/de to names of 1 to {most} characters", most=MAX_NAME),
+                msg(
+                    "names maps pt/fr/de to names of 1 to {most} characters on one line, "
+                    "without control characters",
+                    most=MAX_NAME,
+                ),
             ),
         ),
     ),
@@ -512,10 +518,10 @@ CARD_READERS: tuple[tuple[str, Reader], ...] = (
         Check(
             "text",
             "",
-            lambda v, _: isinstance(v, str) and len(v) <= MAX_TEXT,
+            lambda v, _: isinstance(v, str) and len(v) <= MAX_TEXT and is_text(v),
             Problem(
                 "catalog_type",
-                msg("text must be a string of at most {most} characters", most=MAX_TEXT),
+                text_rule("text", MAX_TEXT, required=False),
             ),
         ),
     ),
@@ -530,13 +536,10 @@ def _header(data: dict[str, Any], r: Problems) -> list[str]:
     if data.get("format") != FORMAT:
         r.bad("catalog_format", msg("format must be {format}", format=repr(FORMAT)), "/format")
     ID(data, "", r)
-    for k, most in (("name", MAX_NAME), ("provenance", MAX_TEXT)):
-        if not _text(data.get(k), most):
-            r.bad(
-                "catalog_value",
-                msg("{key} must be a string of 1 to {most} characters", key=k, most=most),
-                f"/{k}",
-            )
+    if not _text(data.get("name"), MAX_NAME):
+        r.bad("catalog_value", line_rule("name", MAX_NAME), "/name")
+    if not _text(data.get("provenance"), MAX_TEXT, is_text):
+        r.bad("catalog_value", text_rule("provenance", MAX_TEXT, required=True), "/provenance")
     colours = data.get("colours", list(DEFAULT_COLOURS))
     if not _colours(colours, data):
         r.bad("catalog_value", msg("colours must list 4 distinct colour ids (A-1.1)"), "/colours")

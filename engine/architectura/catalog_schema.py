@@ -15,12 +15,14 @@ from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
+from engine.text import LINE, TEXT
+
 ID = r"^[a-z][a-z0-9_]{0,39}\Z"
 FORMULA = r"^(X|No\.)([+-][0-9]{1,2})?\Z"
 DEFAULT_COLOURS = ["blue", "green", "yellow", "red"]
 Id = Annotated[str, msgspec.Meta(pattern=ID)]
-Name = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
-LongText = Annotated[str, msgspec.Meta(min_length=1, max_length=2000)]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=100, pattern=LINE)]
+LongText = Annotated[str, msgspec.Meta(min_length=1, max_length=2000, pattern=TEXT)]
 Value = Annotated[int, msgspec.Meta(ge=0, le=99)]
 Unset = msgspec.UnsetType
 UNSET = msgspec.UNSET
@@ -151,7 +153,7 @@ class Card(Strict, tag_field="kind", kw_only=True):
     end_of_game: Annotated[list[AnyScore], msgspec.Meta(max_length=8)] = []
     passive: Annotated[list[Literal["guesthouse", "graveyard"]], msgspec.Meta(max_length=2)] = []
     pregame: Literal["obelisk"] | None = None
-    text: Annotated[str, msgspec.Meta(max_length=2000)] = ""
+    text: Annotated[str, msgspec.Meta(max_length=2000, pattern=TEXT)] = ""
 
 
 class BasicCard(Card, tag="basic", kw_only=True):

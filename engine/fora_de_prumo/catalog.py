@@ -30,6 +30,7 @@ from engine.errors import (
 from engine.fora_de_prumo import schema
 from engine.messages import msg
 from engine.protocol import shipped_catalogs
+from engine.text import is_line, is_text, line_rule, text_rule
 
 FORMAT = "fora-de-prumo-catalog/1"
 CLAUSE = "F-2.8"
@@ -127,12 +128,8 @@ class Catalog:
 
 def _text(r: Problems, d: dict[str, Any], key: str, path: str, limit: int = MAX_TEXT) -> str | None:
     v = d.get(key)
-    if not isinstance(v, str) or not v or len(v) > limit:
-        r.bad(
-            "catalog_value",
-            msg("{key} must be a string of 1 to {most} characters", key=key, most=limit),
-            path + key,
-        )
+    if not isinstance(v, str) or not v or len(v) > limit or not is_line(v):
+        r.bad("catalog_value", line_rule(key, limit), path + key)
         return None
     return v
 
@@ -335,10 +332,14 @@ def _header(r: Problems, doc: dict[str, Any]) -> tuple[Any, Any, str]:
         )
     name = _text(r, doc, "name", "/")
     provenance = doc.get("provenance", "")
-    if not isinstance(provenance, str) or len(provenance) > MAX_PROVENANCE:
+    if (
+        not isinstance(provenance, str)
+        or len(provenance) > MAX_PROVENANCE
+        or not is_text(provenance)
+    ):
         r.bad(
             "catalog_value",
-            msg("provenance must be a string of at most {most}", most=MAX_PROVENANCE),
+            text_rule("provenance", MAX_PROVENANCE, required=False),
             "/provenance",
         )
         provenance = ""

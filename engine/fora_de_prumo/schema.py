@@ -18,6 +18,7 @@ import msgspec
 from engine.declared import Doc
 from engine.setup_fields import by_seats, first_seat_field, seats_field, seed_field
 from engine.shapes import SEAT, Schema, const, counted, nullable, ref, shape, string
+from engine.text import LINE, TEXT
 
 COORD_LIMIT = 10_000  # far beyond any building of 500 cards; keeps numbers printable
 
@@ -156,7 +157,7 @@ SuitName = Annotated[Suit, shape(ref("ForaDePrumoSuit"))]
 AbilityName = Annotated[Ability, shape(ref("ForaDePrumoAbility"))]
 CARD_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\Z"
 CATALOG_ID = r"^[a-z][a-z0-9_-]{0,63}\Z"
-Text = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Text = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=LINE)]
 Number = Annotated[int, msgspec.Meta(ge=0, le=1000)]
 
 
@@ -277,6 +278,7 @@ class CatalogDoc(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
         str,
         msgspec.Meta(
             max_length=10_000,
+            pattern=TEXT,
             description="What the published text prints and what is reconstructed (F-10).",
         ),
     ] = ""

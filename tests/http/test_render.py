@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import app.i18n as i18n
 import app.render as render_pkg
+import engine.render.svg as svg
 from engine.games import engine
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -287,18 +288,31 @@ UNDRAWABLE = "a\x01\x0b\x1b\ufffe\uffff\u202eb"  # XML forbids the first five; a
 
 
 @pytest.mark.parametrize("eng", [ARCH, FDP], ids=lambda e: e.INFO.id)
-def test_names_xml_cannot_hold_are_drawn_as_replacement_characters(client: Any, eng: Any) -> None:
+def test_a_catalog_whose_names_xml_cannot_hold_is_refused(client: Any, eng: Any) -> None:
     """A control character, U+FFFE or U+FFFF in a card's name made the whole SVG unreadable
-    (not well-formed XML; audit of 2026-11-29); a bidi override showed it reversed."""
+    (not well-formed XML; audit of 2026-11-29); a bidi override showed it reversed. They were
+    then drawn as U+FFFD; now the catalog holding one is refused (engine/text.py), before any
+    game is made with it or drawn."""
     doc: dict[str, Any] = copy.deepcopy(eng.builtin_catalogs()["reference"].to_json())
     doc["id"] = "undrawable"
-    for card in doc["cards"]:
-        card["name"] = UNDRAWABLE + card["name"]
     setup = {"game": eng.INFO.id, "seats": 2, "seed": 1, "catalog": doc}
     state = client.post("/v1/games", json=setup).get_json()["state"]
-    text, root = svg_of(client, {"state": state, "catalog": doc})  # well-formed XML
-    assert "a\ufffd\ufffd\ufffd\ufffd\ufffd\ufffdb" in "".join(root.itertext()) + text
-    assert not any(ch in text for ch in UNDRAWABLE[1:-1])
+    for ch in UNDRAWABLE[1:-1]:
+        doc["cards"][3]["name"] = f"a{ch}b"
+        r = client.post("/v1/games", json=setup)
+        assert r.status_code == 422, (repr(ch), r.get_json())
+        found = r.get_json()["problems"][0]  # then what the card's absence breaks
+        assert found["code"] == "catalog_value" and found["pointer"] == "/catalog/cards/3/name"
+        assert "control characters" in found["detail"]
+        r = client.post("/v1/render", json={"state": state, "catalog": doc})
+        assert r.status_code == 422 and r.get_json()["problems"][0] == found
+
+
+def test_svg_text_draws_what_xml_cannot_hold_as_replacement_characters() -> None:
+    """Every text of a picture passes `esc`: whatever reaches it, the SVG stays well formed."""
+    drawn = svg.esc(UNDRAWABLE + "<&>")
+    assert drawn == "a\ufffd\ufffd\ufffd\ufffd\ufffd\ufffdb&lt;&amp;&gt;"
+    ET.fromstring(f"<t>{drawn}</t>")
 
 
 def problem(client: Any, body: Any, status: int, code: str, **kw: Any) -> dict[str, Any]:

@@ -1,0 +1,55 @@
+"""What a catalog's words may hold, for both games (A-10, F-2.1): no character that a
+reader cannot show as written. A card's name reaches `/v1/render`'s SVG, /play's board and
+every event and problem that names it; XML 1.0 forbids the C0 controls (tab and line breaks
+aside) and U+FFFE/U+FFFF, and the bidi embeddings, overrides and isolates show a name
+reversed or hide part of it. A catalog holding one is refused, never drawn "fixed".
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.messages import Msg, msg
+
+# C0 controls but tab, LF and CR; DEL and the C1 controls; bidi controls; noncharacters
+# (escapes in the pattern itself, so the contract shows them written out)
+_UNSHOWN = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ufffe\uffff"
+# a name, on one line; a longer text, which may hold tabs and line breaks (msgspec patterns:
+# `\Z`, not `$`, which would let a final line break through)
+LINE = rf"^[^\t\n\r{_UNSHOWN}]*\Z"
+TEXT = rf"^[^{_UNSHOWN}]*\Z"
+_LINE_RE, _TEXT_RE = re.compile(LINE), re.compile(TEXT)
+
+
+def is_line(v: str) -> bool:
+    return _LINE_RE.match(v) is not None
+
+
+def is_text(v: str) -> bool:
+    return _TEXT_RE.match(v) is not None
+
+
+def line_rule(key: str, most: int) -> Msg:
+    """What to send for a name refused by `is_line` or its length."""
+    return msg(
+        "{key} must be a string of 1 to {most} characters on one line, without control characters",
+        key=key,
+        most=most,
+    )
+
+
+def text_rule(key: str, most: int, *, required: bool) -> Msg:
+    """What to send for a text refused by `is_text` or its length."""
+    if required:
+        return msg(
+            "{key} must be a string of 1 to {most} characters, without control characters "
+            "but tabs and line breaks",
+            key=key,
+            most=most,
+        )
+    return msg(
+        "{key} must be a string of at most {most} characters, without control characters "
+        "but tabs and line breaks",
+        key=key,
+        most=most,
+    )
