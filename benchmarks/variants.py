@@ -369,3 +369,39 @@ class SeerBot(ResampledBot):
 def seer_bot(budget: Budget) -> SeerBot:
     """`learned_search(budget)`'s settings, told the hands."""
     return served(SeerBot, budget, "seer")
+
+
+class SelfDealSampler:
+    """A WorldSampler that, in a share `p` of its worlds, also deals the viewer's own hand
+    again from its unseen cards (hand and deck, A-1.3), as the other seats see it: in those
+    iterations the other seats' choices in the tree cannot use the viewer's hand
+    ("self-determinization", Cowling, Whitehouse & Powley 2015, "Emergent bluffing and
+    inference with Monte Carlo Tree Search"). Architectura's world layout."""
+
+    def __init__(self, inner: Any, p: float) -> None:
+        self.inner, self.base, self.p = inner, inner.base, p
+
+    def sample(self, rnd: random.Random) -> Game:
+        g = self.inner.sample(rnd)
+        if rnd.random() < self.p:
+            me = self.inner.viewer
+            pool = g.hands[me] + g.decks[me]
+            rnd.shuffle(pool)
+            n = len(g.hands[me])
+            g.hands[me], g.decks[me] = pool[:n], pool[n:]
+        return g
+
+
+class SelfDealBot(ResampledBot):
+    """The served learned search on `SelfDealSampler`'s worlds (issue 31, item 3)."""
+
+    p = 0.0
+
+    def resample(self, start: Start, view: dict[str, Any], seed: int) -> Any:
+        return SelfDealSampler(start.sampler, self.p)
+
+
+def self_deal_bot(budget: Budget, p: float) -> SelfDealBot:
+    bot = served(SelfDealBot, budget, f"selfdeal{p}")
+    bot.p = p
+    return bot

@@ -1,10 +1,11 @@
 """openapi.yaml's ErrorCode enum is exactly the set of codes the service can answer: read from
-the sources (engine/, app/, ai/) with ast, so a code raised but not listed, or listed but never
-raised, fails here."""
+the sources (engine/, app/, ai/) with ast and from the proxy's own answers (deploy/nginx.conf),
+so a code raised but not listed, or listed but never raised, fails here."""
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -163,6 +164,8 @@ def raised_codes() -> tuple[set[str], list[str]]:
     # The HTTP errors werkzeug raises (404, 405, the static files' 412 and 416, ...), and the
     # code of any other status it may raise (none today; tests/http/test_i18n.py raises them all)
     codes |= set(HTTP_CODES.values()) | {OTHER_HTTP_CODE}
+    # the buffering proxy's own refusals (deploy/nginx.conf; tests/http/test_nginx_errors.py)
+    codes |= set(re.findall(r'"code":"(\w+)"', (ROOT / "deploy" / "nginx.conf").read_text()))
     return codes, unexplained
 
 

@@ -1,0 +1,47 @@
+"""The buffering proxy's own refusals (deploy/nginx.conf, compose.yaml) are problems in the
+referee's shape: each status nginx answers itself goes to an internal location whose body
+is a Problem of the contract, with its status, a code of the ErrorCode enum and a sentence
+saying what to send instead. (Read from the file: nginx is not part of the test machine;
+each answer was also seen from a real nginx 1.22 in front of gunicorn, docs/http.md.)"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from http_support import ROOT, schema_errors
+
+CONF = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+ERROR_PAGES = re.findall(r"^\s*error_page ([0-9 ]+?) (?:= )?(/_problem/\w+);", CONF, re.M)
+LOCATIONS = dict(
+    re.findall(
+        r"location = (/_problem/\w+) \{\s*internal;\s*default_type application/problem\+json;"
+        r"\s*add_header X-Content-Type-Options nosniff always;\s*return (\d+ '[^']*');",
+        CONF,
+    )
+)
+# what nginx may answer itself here: a bad request, a header too large (its 494), a client
+# too slow, a body or request line too long, too many connections (limit_conn_status), the
+# referee down or too slow, an HTTP version it does not read, a path it refuses (/metrics)
+NGINX_OWN = {400, 404, 408, 413, 414, 429, 494, 502, 504, 505}
+
+
+def test_every_status_nginx_answers_itself_has_a_problem() -> None:
+    covered = {int(code) for codes, _ in ERROR_PAGES for code in codes.split()}
+    assert covered == NGINX_OWN
+    assert {uri for _, uri in ERROR_PAGES} == set(LOCATIONS)
+    assert re.search(r"^\s*limit_conn_status 429;", CONF, re.M)
+    assert "proxy_intercept_errors on" not in CONF  # the referee's own answers pass as they are
+
+
+def test_each_problem_is_a_problem_of_the_contract() -> None:
+    assert len(LOCATIONS) == 9
+    for uri, answer in LOCATIONS.items():
+        status, _, body = answer.partition(" ")
+        problem = json.loads(body.strip("'"))
+        assert not schema_errors("Problem", problem), uri
+        assert problem["status"] == int(status), uri
+        named = {"/_problem/http_version": "malformed_request"}.get(uri, uri.rsplit("/", 1)[1])
+        assert problem["code"] == named, uri
+        assert problem["type"] == f"urn:card-referee:problem:{problem['code']}"
+        assert "send" in problem["detail"].partition(": ")[2], uri
