@@ -49,6 +49,23 @@ def test_the_seer_deals_the_true_hand_and_the_weighted_sampler_a_possible_one() 
         assert tuple(world.hands[1]) == only and sorted(world.hands[1] + world.decks[1]) == pool
 
 
+def test_self_determinization_deals_the_viewers_own_hand_again_in_its_share_of_worlds() -> None:
+    """`SelfDealSampler` (docs/model.md, "Self-determinization"): at p = 1 every world deals
+    the viewer a hand from its own unseen cards, at p = 0 none; the other seats' as before."""
+    g = ARCH.new_game_internal({"seats": 2, "seed": 3})
+    inner = ARCH.WorldSampler(ARCH.game_view(g, 0))
+    mine, theirs = sorted(g.hands[0] + g.decks[0]), sorted(g.hands[1] + g.decks[1])
+    rnd = random.Random(2)
+    dealt = [variants.SelfDealSampler(inner, 1.0).sample(rnd) for _ in range(20)]
+    assert all(sorted(w.hands[0] + w.decks[0]) == mine for w in dealt)
+    assert all(sorted(w.hands[1] + w.decks[1]) == theirs for w in dealt)
+    assert len({tuple(sorted(w.hands[0])) for w in dealt}) > 5  # not the true hand each time
+    kept = [variants.SelfDealSampler(inner, 0.0).sample(rnd) for _ in range(20)]
+    assert all(w.hands[0] == g.hands[0] for w in kept)
+    bot = variants.self_deal_bot(Budget(iterations=20), 0.5)
+    assert bot.choose(ARCH.game_view(g, g.seat), 1).iterations == 20
+
+
 def test_the_inference_bot_plays_whole_games_from_the_last_plays() -> None:
     """Its weighting runs (the other seat has played) and every choice is legal."""
     bot = inference.inference_bot(Budget(iterations=20), 10.0)
