@@ -27,7 +27,7 @@ from __future__ import annotations
 import gc
 import os
 
-from app.server_errors import install as install_server_errors
+from app.server_errors import WORKERS
 
 
 def _int(name: str, default: int) -> int:
@@ -51,6 +51,9 @@ if worker_class == "gthread":
         )
 else:
     threads = 1  # more would silently turn these workers into gthread ones
+# gthread and sync run as app/server_errors.py's workers: gunicorn's own refusals (a request
+# line too long, too many headers...) answered as problem+json instead of its HTML page
+worker_class = WORKERS.get(worker_class, worker_class)
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = 25  # a running search ends within SUGGEST_MAX_MS (20 s by default)
 keepalive = _int("GUNICORN_KEEPALIVE", 5)
@@ -74,7 +77,3 @@ def pre_fork(server: object, worker: object) -> None:
     collector's reach before each fork (Python's gc.freeze advice for pre-fork servers): a
     worker's collections then skip those objects, and do not dirty their shared pages."""
     gc.freeze()
-
-
-# gunicorn's own refusals (a request line too long, too many headers…) as problem+json
-install_server_errors(limit_request_line, limit_request_fields, limit_request_field_size)

@@ -9,6 +9,9 @@ give it a timeout, so a body read that stalls longer raises `TimeoutError`, answ
 answer must also be taken within that time by a client reading slowly.) The buffering proxy
 of compose.yaml (deploy/nginx.conf) is the real defence: it reads whole requests before
 they reach gunicorn and bounds slow headers too; this is the fallback without it.
+
+A transfer coding other than chunked is refused, 501 `unsupported_transfer_coding`: gunicorn
+accepts gzip, deflate and compress before chunked, and decodes none of them.
 """
 
 from __future__ import annotations
@@ -34,9 +37,23 @@ def install_body_timeout(app: Flask) -> None:
 
     @app.before_request
     def _limit_body_reads() -> None:
-        sock = current.environ().get("gunicorn.socket")
+        environ = current.environ()
+        sock = environ.get("gunicorn.socket")
         if sock is not None:  # served by gunicorn (not the test client)
             sock.settimeout(float(config["BODY_READ_TIMEOUT_S"]))
+        codings = environ.get("HTTP_TRANSFER_ENCODING", "")
+        if codings and any(c.strip().lower() != "chunked" for c in codings.split(",")):
+            # gunicorn takes gzip, deflate and compress before chunked, and decodes none of
+            # them: the app would read the coded bytes as the body (audit of 2026-11-29)
+            raise ApiError(
+                501,
+                "unsupported_transfer_coding",
+                msg(
+                    "The request body is sent with a transfer coding the service does not "
+                    "decode: send it with a Content-Length, or with `Transfer-Encoding: "
+                    "chunked` alone."
+                ),
+            )
 
     @app.errorhandler(ParseException)
     def _malformed(e: ParseException) -> Response:

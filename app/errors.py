@@ -56,6 +56,7 @@ TITLES: dict[int, Msg] = {
     422: msg("Unprocessable request"),
     429: msg("Too many requests"),
     500: msg("Internal server error"),
+    501: msg("Not implemented"),
     503: msg("Service unavailable"),
 }
 

@@ -25,6 +25,20 @@ REQUEST_ID_HEADER = "X-Request-ID"
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
 access_log = logging.getLogger("app.access")
+# what JSON lets through unescaped but a log reader takes for a line break (C1 controls, U+2028,
+# U+2029: str.splitlines splits on them) or reads reversed (bidi controls): a path can carry
+# them, so a line holds them escaped (audit of 2026-11-29)
+_UNSAFE = re.compile("[\x80-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escaped(ch: re.Match[str]) -> str:
+    return f"\\u{ord(ch.group()):04x}"
+
+
+def json_line(obj: dict[str, Any]) -> str:
+    """`obj` as one JSON line that every log reader reads as one line, as written."""
+    line = dumps(obj).decode("utf-8")
+    return line if line.isascii() else _UNSAFE.sub(_escaped, line)
 
 
 class JsonFormatter(logging.Formatter):
@@ -40,7 +54,7 @@ class JsonFormatter(logging.Formatter):
             out["request_id"] = rid
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
-        return dumps(out).decode("utf-8")
+        return json_line(out)
 
 
 # the last second written, and its date and time: a log line a request writes them again
@@ -122,10 +136,10 @@ def _access_line(fields: dict[str, Any]) -> None:
         )
         access_log.handle(record)
         return
-    line = dumps(_line_object(time.time(), "INFO", access_log.name, "request", fields))
+    line = json_line(_line_object(time.time(), "INFO", access_log.name, "request", fields))
     h.acquire()
     try:
-        h.stream.write(line.decode("utf-8") + h.terminator)
+        h.stream.write(line + h.terminator)
         h.flush()
     except Exception:  # as logging does: a broken log stream must not fail the request
         h.handleError(

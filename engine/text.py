@@ -11,12 +11,15 @@ import re
 
 from engine.messages import Msg, msg
 
-# C0 controls but tab, LF and CR; DEL and the C1 controls; bidi controls; noncharacters
+# C0 controls but tab, LF and CR; DEL and the C1 controls; Unicode's bidi controls (the
+# marks, embeddings, overrides and isolates); the noncharacters XML forbids
 # (escapes in the pattern itself, so the contract shows them written out)
-_UNSHOWN = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ufffe\uffff"
-# a name, on one line; a longer text, which may hold tabs and line breaks (msgspec patterns:
-# `\Z`, not `$`, which would let a final line break through)
-LINE = rf"^[^\t\n\r{_UNSHOWN}]*\Z"
+_UNSHOWN = (
+    r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffe\uffff"
+)
+# a name, on one line (no U+2028/U+2029 either); a longer text, which may hold tabs and line
+# breaks (msgspec patterns: `\Z`, not `$`, which would let a final line break through)
+LINE = rf"^[^\t\n\r\u2028\u2029{_UNSHOWN}]*\Z"
 TEXT = rf"^[^{_UNSHOWN}]*\Z"
 _LINE_RE, _TEXT_RE = re.compile(LINE), re.compile(TEXT)
 

@@ -19,7 +19,8 @@ from engine.text import is_line, is_text
 
 ARCH, FDP = engine("architectura"), engine("fora-de-prumo")
 UNSHOWN = ["\x00", "\x01", "\x0b", "\x1b", "\x7f", "\x85", "\u202e", "\u2067", "\ufffe", "\uffff"]
-BREAKS = ["\t", "\n", "\r"]
+UNSHOWN += ["\u200e", "\u200f", "\u061c"]  # the bidi marks (audit of 2026-11-29)
+BREAKS = ["\t", "\n", "\r", "\u2028", "\u2029"]
 
 # (game, its typed document, where a field is in the reference catalog, a name?, the
 # problem's code and pointer: a card's text and translated names are refused as a whole, as
@@ -66,7 +67,7 @@ def test_a_character_no_reader_can_show_is_refused_at_its_field(
         assert (first.code, first.pointer) == (code, pointer)
         assert "without control characters" in first.detail
     for ok in ["Casa Torta", "Ação à Deriva", "Brücke 橋"] + (
-        [] if name else ["Linha 1\n\tLinha 2\r\n"]
+        [] if name else ["Linha 1\n\tLinha 2\r\n", "a\u2028b"]
     ):
         doc = with_text(eng, where, ok)
         assert convert(doc, cls) is not None

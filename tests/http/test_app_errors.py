@@ -750,3 +750,19 @@ def test_a_decision_in_notation_with_a_final_newline_is_refused(client: Any) -> 
     written = engine("architectura").decision_notation(state["pending"]["options"][0])
     r = client.post("/v1/resolve", json={"state": state, "decisions": [written + "\n"]})
     assert problem(r, "/v1/resolve", 422, "invalid_notation")["pointer"] == "/decisions/0"
+
+
+def test_a_path_cannot_break_or_disguise_its_access_line(make_app: Any) -> None:
+    """A path holding U+0085, U+2028 (line breaks to str.splitlines) or U+202E (shown
+    reversed) made one access line read as several, one of them reversed: JSON lets them
+    through unescaped (audit of 2026-11-29). The line holds them escaped, and reads back the
+    same path."""
+    app = make_app(LOG_LEVEL="INFO")
+    odd = "/x\u0085y\u2028z\u2029\u202eabc\u200f\u00e9"
+    with access_lines() as cap:
+        r = app.test_client().get(odd)
+    assert r.status_code == 404
+    (line,) = cap.lines
+    assert len(line.splitlines()) == 1 and line.isprintable()
+    assert "\\u0085" in line and "\\u202e" in line and "\u00e9" in line  # é as it is
+    assert json.loads(line)["path"] == odd

@@ -265,6 +265,12 @@ REFUSED_BY_GUNICORN = {  # request bytes: (status, code); each refused before th
         501,
         "unsupported_transfer_coding",
     ),
+    "gzip before chunked, which gunicorn takes and does not decode": (
+        b"POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+        501,
+        "unsupported_transfer_coding",
+    ),
     "an expectation other than 100-continue": (
         b"GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: the-unexpected\r\n\r\n",
         417,
@@ -281,8 +287,34 @@ def test_a_request_gunicorn_refuses_is_answered_as_a_problem(server: str, case: 
     got, headers, body = raw_answer(server, request)
     assert got == status, body[:300]
     assert headers["content-type"] == "application/problem+json"
+    assert headers["x-content-type-options"] == "nosniff"
     assert int(headers["content-length"]) == len(body)
     problem = json.loads(body)
     assert problem["code"] == code and problem["status"] == status
     assert not schema_errors("Problem", problem)
     assert "send" in problem["detail"] and len(problem["detail"]) <= 400
+
+
+def test_a_malformed_body_the_app_left_unread_gets_no_second_answer(server: str) -> None:
+    """gunicorn drains a body the app did not read (a GET's) after the answer; a malformed
+    chunk there was answered a second time, 400 after the 200, which a proxy passing chunks
+    on would take for the next request's answer (audit of 2026-11-29). Now one answer, then
+    the connection is closed."""
+    request = b"GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
+    status, headers, body = raw_answer(server, request)
+    assert status == 200 and json.loads(body[: int(headers["content-length"])]) == {"status": "ok"}
+    assert body[int(headers["content-length"]) :] == b""  # nothing after it
+
+
+def test_gunicorn_logs_a_refused_request_in_one_bounded_line(server: str) -> None:
+    """A header line of 300,000 control characters (no colon) went whole into gunicorn's
+    warning, each byte as 4 characters: one request, a 1.2 MB log line (audit of 2026-11-29)."""
+    request = b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"\x01" * 300_000 + b"\r\n\r\n"
+    before = LOGS[server].stat().st_size
+    status, _, _ = raw_answer(server, request)
+    assert status in (400, 431)
+    time.sleep(0.2)
+    with open(LOGS[server], "rb") as f:
+        f.seek(before)
+        grown = f.read()
+    assert b"Invalid request from ip=" in grown and len(grown) < 2_000

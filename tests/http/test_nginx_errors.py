@@ -16,14 +16,17 @@ ERROR_PAGES = re.findall(r"^\s*error_page ([0-9 ]+?) (?:= )?(/_problem/\w+);", C
 LOCATIONS = dict(
     re.findall(
         r"location = (/_problem/\w+) \{\s*internal;\s*default_type application/problem\+json;"
-        r"\s*add_header X-Content-Type-Options nosniff always;\s*return (\d+ '[^']*');",
+        r"\s*add_header X-Content-Type-Options nosniff always;\s*(?:add_header [^;]*;\s*)?"
+        r"return (\d+ '[^']*');",
         CONF,
     )
 )
-# what nginx may answer itself here: a bad request, a header too large (its 494), a client
-# too slow, a body or request line too long, too many connections (limit_conn_status), the
-# referee down or too slow, an HTTP version it does not read, a path it refuses (/metrics)
-NGINX_OWN = {400, 404, 408, 413, 414, 429, 494, 502, 504, 505}
+# what nginx may answer itself here: a bad request, a header too large (its 494), a body or
+# request line too long, too many connections (limit_conn_status), the referee down or too
+# slow, an HTTP version it does not read, a path it refuses (/metrics), a method it refuses
+# (TRACE), a transfer coding it does not decode (a client too slow gets no answer: 408 is
+# never sent, reset_timedout_connection)
+NGINX_OWN = {400, 404, 405, 413, 414, 429, 494, 501, 502, 504, 505}
 
 
 def test_every_status_nginx_answers_itself_has_a_problem() -> None:
@@ -35,7 +38,7 @@ def test_every_status_nginx_answers_itself_has_a_problem() -> None:
 
 
 def test_each_problem_is_a_problem_of_the_contract() -> None:
-    assert len(LOCATIONS) == 9
+    assert len(LOCATIONS) == 10
     for uri, answer in LOCATIONS.items():
         status, _, body = answer.partition(" ")
         problem = json.loads(body.strip("'"))
@@ -45,3 +48,9 @@ def test_each_problem_is_a_problem_of_the_contract() -> None:
         assert problem["code"] == named, uri
         assert problem["type"] == f"urn:card-referee:problem:{problem['code']}"
         assert "send" in problem["detail"].partition(": ")[2], uri
+
+
+def test_too_many_connections_say_when_to_come_back() -> None:
+    """The contract's 429 carries Retry-After (audit of 2026-11-29: the proxy's had none)."""
+    block = CONF[CONF.index("location = /_problem/rate_limited") :].split("}", 1)[0]
+    assert "add_header Retry-After 1 always;" in block
