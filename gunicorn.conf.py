@@ -27,8 +27,6 @@ from __future__ import annotations
 import gc
 import os
 
-from app.server_errors import WORKERS
-
 
 def _int(name: str, default: int) -> int:
     raw = os.environ.get(name, "").strip()
@@ -51,8 +49,11 @@ if worker_class == "gthread":
         )
 else:
     threads = 1  # more would silently turn these workers into gthread ones
-# gthread and sync run as app/server_errors.py's workers: gunicorn's own refusals (a request
-# line too long, too many headers...) answered as problem+json instead of its HTML page
+# gthread and sync run as app/server_errors.py's subclasses: gunicorn's own refusals (a request
+# line too long, too many headers...) answered as problem+json instead of its HTML page. (Named,
+# not imported: the config stays readable without the app; `-k` or GUNICORN_CMD_ARGS naming a
+# class brings gunicorn's own pages back.)
+WORKERS = {"gthread": "app.server_errors.ThreadWorker", "sync": "app.server_errors.SyncWorker"}
 worker_class = WORKERS.get(worker_class, worker_class)
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = 25  # a running search ends within SUGGEST_MAX_MS (20 s by default)

@@ -42,7 +42,11 @@ def install_body_timeout(app: Flask) -> None:
         if sock is not None:  # served by gunicorn (not the test client)
             sock.settimeout(float(config["BODY_READ_TIMEOUT_S"]))
         codings = environ.get("HTTP_TRANSFER_ENCODING", "")
-        if codings and any(c.strip().lower() != "chunked" for c in codings.split(",")):
+        if (
+            codings
+            and environ.get("REQUEST_METHOD") == "POST"  # the only requests whose body is read
+            and any(c.strip().lower() != "chunked" for c in codings.split(","))
+        ):
             # gunicorn takes gzip, deflate and compress before chunked, and decodes none of
             # them: the app would read the coded bytes as the body (audit of 2026-11-29)
             raise ApiError(

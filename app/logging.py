@@ -20,6 +20,7 @@ from flask import Flask, Response
 
 from app import current
 from app.jsonio import dumps
+from engine.text import BIDI, CONTROL, SEPARATORS
 
 REQUEST_ID_HEADER = "X-Request-ID"
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
@@ -28,7 +29,7 @@ access_log = logging.getLogger("app.access")
 # what JSON lets through unescaped but a log reader takes for a line break (C1 controls, U+2028,
 # U+2029: str.splitlines splits on them) or reads reversed (bidi controls): a path can carry
 # them, so a line holds them escaped (audit of 2026-11-29)
-_UNSAFE = re.compile("[\x80-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = re.compile(f"[{CONTROL}{SEPARATORS}{BIDI}]")
 
 
 def _escaped(ch: re.Match[str]) -> str:

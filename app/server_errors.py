@@ -9,24 +9,29 @@ answers in the app's shape: `type`, `title`, `status`, `code`, `detail` (what gu
 then what to send instead) and `pointer`. The request's headers were not read, so the answer
 is in English.
 
-A malformed chunked body the app did not read (a GET, a 404) is found only when gunicorn
-drains it, after the answer went out: then nothing more is written, the connection is closed
-(a second answer would be read as the next request's). A body the app reads is refused by
-the app (app/body_timeout.py, `malformed_body`).
+A body the app did not read (a GET's, a 404's) is read by the gthread worker right after the
+answer, before the connection waits for another request: a malformed one (its chunks, its
+trailers) closes the connection with nothing more written, where gunicorn would find it when
+parsing the next request and answer a second time (a proxy passing chunks on would take that
+for the next request's answer). A body the app reads is refused by the app
+(app/body_timeout.py, `malformed_body`).
+
+Run with `-k` or GUNICORN_CMD_ARGS naming another worker class, gunicorn writes its own pages.
 """
 
 from __future__ import annotations
 
 import socket
+import ssl
 from typing import Any, NamedTuple
 
 import orjson
 from gunicorn import util
 from gunicorn.http.errors import (
-    ChunkMissingTerminator,
+    ConfigurationProblem,
     ExpectationFailed,
-    InvalidChunkExtension,
-    InvalidChunkSize,
+    InvalidResponseHeader,
+    InvalidResponseHeaderName,
     LimitRequestHeaders,
     LimitRequestLine,
     ParseException,
@@ -35,7 +40,7 @@ from gunicorn.http.errors import (
 from gunicorn.workers.gthread import ThreadWorker as GunicornThreadWorker
 from gunicorn.workers.sync import SyncWorker as GunicornSyncWorker
 
-from app.errors import TITLES, cut_detail
+from app.errors import ERROR_TITLE, TITLES
 from app.i18n import translate
 from app.jsonio import PROBLEM_JSON
 
@@ -73,17 +78,17 @@ BY_ERROR: tuple[tuple[type[Exception], Refusal], ...] = (
     ),
 )
 INTERNAL = Refusal(500, "internal_error", "try again; if it persists, report it")
-# raised while the unread body of a request already answered is drained (module doc)
-AFTER_ANSWER = (InvalidChunkSize, ChunkMissingTerminator, InvalidChunkExtension)
-TITLES_EN = {status: translate(title, "en") for status, title in TITLES.items()} | {
-    414: "URI too long",
-    417: "Expectation failed",
-    431: "Request header fields too large",
-}
-LOGGED = 200  # characters of gunicorn's description in a log line (it quotes the client)
+# what gunicorn raises for the server's own faults (a header the app sent, its settings):
+# ParseExceptions too, but not the client's to mend
+SERVER_FAULTS = (InvalidResponseHeader, InvalidResponseHeaderName, ConfigurationProblem)
+# characters of gunicorn's description (it quotes the client's bytes) in a log line or an answer
+QUOTED = 200
 
 
 def refusal_for(exc: BaseException) -> Refusal:
+    """What an exception gunicorn's worker caught is answered with."""
+    if isinstance(exc, SERVER_FAULTS):
+        return INTERNAL
     for cls, refusal in BY_ERROR:
         if isinstance(exc, cls):
             return refusal
@@ -94,15 +99,16 @@ def problem(refusal: Refusal, found: str, limits: str) -> bytes:
     """The whole HTTP answer: `found` is gunicorn's description of what it refused (it
     quotes the client's bytes, so it is cut)."""
     instead = refusal.instead.format(limits=limits)
-    detail = f"{found.rstrip('.')}: {instead}." if found else f"{instead}."
-    title = TITLES_EN.get(refusal.status, "Error")
+    found = found[:QUOTED].rstrip(".")  # the sentence that follows it is never cut
+    detail = f"{found}: {instead}." if found else f"{instead}."
+    title = translate(TITLES.get(refusal.status, ERROR_TITLE), "en")
     body = orjson.dumps(
         {
             "type": f"urn:card-referee:problem:{refusal.code}",
             "title": title,
             "status": refusal.status,
             "code": refusal.code,
-            "detail": cut_detail(detail[:1].upper() + detail[1:]),
+            "detail": detail[:1].upper() + detail[1:],
             "pointer": "",
         }
     )
@@ -122,38 +128,55 @@ class ProblemAnswers:
     log: Any
 
     def handle_error(self, req: Any, client: socket.socket, addr: Any, exc: BaseException) -> None:
-        found = str(exc)
-        logged = repr(found[:LOGGED])  # one line, however many bytes the client sent
-        if isinstance(exc, AFTER_ANSWER):
-            self.log.info("Closed after its answer: the unread body is malformed: %s", logged)
+        if isinstance(exc, ssl.SSLError):  # not HTTP: a plain answer would be noise on TLS
+            self.log.warning("TLS error from ip=%s: %s", _ip(addr), _quoted(exc))
             return
         refusal = refusal_for(exc)
         if refusal is INTERNAL:
-            self.log.exception("Error handling request")
+            where = f" {req.method} {req.uri}" if hasattr(req, "method") else ""
+            self.log.exception("Error handling request%s", where[: QUOTED + 8])
         else:
-            ip = addr[0] if addr else ""
-            self.log.warning("Invalid request from ip=%s: %s", ip, logged)
+            self.log.warning("Invalid request from ip=%s: %s", _ip(addr), _quoted(exc))
         cfg = self.cfg
         limits = LIMITS.format(
             line=cfg.limit_request_line,
             fields=cfg.limit_request_fields,
             size=cfg.limit_request_field_size,
         )
+        found = "" if refusal is INTERNAL else str(exc)
         try:
-            util.write_nonblock(
-                client, problem(refusal, "" if refusal is INTERNAL else found, limits)
-            )
+            util.write_nonblock(client, problem(refusal, found, limits))
         except Exception:
             self.log.debug("Failed to send error message.")
 
 
+def _ip(addr: Any) -> str:
+    return str(addr[0]) if addr else ""
+
+
+def _quoted(exc: BaseException) -> str:
+    """gunicorn's description on one log line, however many bytes the client sent."""
+    return repr(str(exc)[:QUOTED])
+
+
 class ThreadWorker(ProblemAnswers, GunicornThreadWorker):  # type: ignore[misc]
-    """gunicorn's gthread worker, its refusals as problems."""
+    """gunicorn's gthread worker, its refusals as problems, a request's unread body read
+    right after its answer (module doc)."""
+
+    def handle_request(self, req: Any, conn: Any) -> bool:
+        keepalive: bool = super().handle_request(req, conn)
+        return keepalive and self.drained(req)
+
+    def drained(self, req: Any) -> bool:
+        """Whether the rest of `req`'s body was read whole; else the connection closes."""
+        try:
+            while req.body.read(8192):
+                pass
+        except (ParseException, OSError) as e:
+            self.log.info("Closing after the answer: the unread body is malformed: %s", _quoted(e))
+            return False
+        return True
 
 
 class SyncWorker(ProblemAnswers, GunicornSyncWorker):  # type: ignore[misc]
     """gunicorn's sync worker, its refusals as problems."""
-
-
-# GUNICORN_WORKER_CLASS -> the worker run (any other class is gunicorn's own, HTML pages)
-WORKERS = {"gthread": "app.server_errors.ThreadWorker", "sync": "app.server_errors.SyncWorker"}

@@ -383,7 +383,7 @@ class SelfDealSampler:
 
     def sample(self, rnd: random.Random) -> Game:
         g = self.inner.sample(rnd)
-        if rnd.random() < self.p:
+        if self.p > 0 and rnd.random() < self.p:  # at 0, the inner sampler's very worlds
             me = self.inner.viewer
             pool = g.hands[me] + g.decks[me]
             rnd.shuffle(pool)

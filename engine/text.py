@@ -11,15 +11,18 @@ import re
 
 from engine.messages import Msg, msg
 
-# C0 controls but tab, LF and CR; DEL and the C1 controls; Unicode's bidi controls (the
-# marks, embeddings, overrides and isolates); the noncharacters XML forbids
-# (escapes in the pattern itself, so the contract shows them written out)
-_UNSHOWN = (
-    r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffe\uffff"
-)
+# The classes of characters a reader cannot show as written (regex class bodies, written as
+# escapes so that the contract shows them; engine/render/svg.py and app/logging.py build on
+# them): what XML 1.0 forbids (C0 controls but tab, LF and CR; U+FFFE, U+FFFF), DEL and the C1
+# controls, Unicode's bidi controls (marks, embeddings, overrides, isolates), line separators
+XML_FORBIDDEN = r"\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff"
+CONTROL = r"\x7f-\x9f"
+BIDI = r"\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+SEPARATORS = r"\u2028\u2029"
+_UNSHOWN = XML_FORBIDDEN + CONTROL + BIDI
 # a name, on one line (no U+2028/U+2029 either); a longer text, which may hold tabs and line
 # breaks (msgspec patterns: `\Z`, not `$`, which would let a final line break through)
-LINE = rf"^[^\t\n\r\u2028\u2029{_UNSHOWN}]*\Z"
+LINE = rf"^[^\t\n\r{SEPARATORS}{_UNSHOWN}]*\Z"
 TEXT = rf"^[^{_UNSHOWN}]*\Z"
 _LINE_RE, _TEXT_RE = re.compile(LINE), re.compile(TEXT)
 

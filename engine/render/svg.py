@@ -12,15 +12,15 @@ from __future__ import annotations
 import re
 from html import escape
 
+from engine.text import BIDI, CONTROL, XML_FORBIDDEN
+
 FONT = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
 
 
-# What XML 1.0 forbids (C0 controls but tab, LF, CR; U+FFFE, U+FFFF; lone surrogates) and the
-# bidi embeddings and overrides that would show a name reversed or disguised: a custom
-# catalog's text may hold them, and one of the first made the whole picture unreadable.
-_UNDRAWABLE = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff\u202a-\u202e\u2066-\u2069]"
-)
+# What XML 1.0 forbids, the other controls and Unicode's bidi controls (engine/text.py), and
+# lone surrogates: a catalog holding one is refused, but every text drawn passes here, so no
+# picture is ever unreadable (a forbidden character) or shows a text reversed (a bidi control).
+_UNDRAWABLE = re.compile(f"[{XML_FORBIDDEN}{CONTROL}{BIDI}\\ud800-\\udfff]")
 
 
 def esc(value: object) -> str:

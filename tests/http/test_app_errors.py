@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from http_support import POSTS, check_response, finished_game, mid_game
+from http_support import POSTS, check_response, finished_game, mid_game, schema_errors
 
 import engine.architectura as arch
 from engine.errors import SHORT_REPR, short_repr
@@ -766,3 +766,19 @@ def test_a_path_cannot_break_or_disguise_its_access_line(make_app: Any) -> None:
     assert len(line.splitlines()) == 1 and line.isprintable()
     assert "\\u0085" in line and "\\u202e" in line and "\u00e9" in line  # é as it is
     assert json.loads(line)["path"] == odd
+
+
+def test_a_body_in_a_transfer_coding_the_service_does_not_decode_is_a_501(make_app: Any) -> None:
+    """gunicorn takes `gzip, chunked` and hands the app the coded bytes: a mislabelled body
+    was read as JSON (audit of 2026-11-29). A POST, whose body is read, is refused; a GET's
+    body is never read."""
+    client = make_app().test_client()
+    coded = {"Transfer-Encoding": "gzip, chunked"}
+    r = client.post("/v1/validate", json={}, headers=coded)
+    assert r.status_code == 501 and r.get_json()["code"] == "unsupported_transfer_coding"
+    assert not schema_errors("Problem", r.get_json())
+    assert (
+        client.post("/v1/validate", json={}, headers={"Transfer-Encoding": "chunked"}).status_code
+        != 501
+    )
+    assert client.get("/healthz", headers=coded).status_code == 200

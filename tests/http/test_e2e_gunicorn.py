@@ -295,15 +295,35 @@ def test_a_request_gunicorn_refuses_is_answered_as_a_problem(server: str, case: 
     assert "send" in problem["detail"] and len(problem["detail"]) <= 400
 
 
-def test_a_malformed_body_the_app_left_unread_gets_no_second_answer(server: str) -> None:
-    """gunicorn drains a body the app did not read (a GET's) after the answer; a malformed
-    chunk there was answered a second time, 400 after the 200, which a proxy passing chunks
-    on would take for the next request's answer (audit of 2026-11-29). Now one answer, then
-    the connection is closed."""
-    request = b"GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
-    status, headers, body = raw_answer(server, request)
-    assert status == 200 and json.loads(body[: int(headers["content-length"])]) == {"status": "ok"}
-    assert body[int(headers["content-length"]) :] == b""  # nothing after it
+UNREAD_BODIES = {  # a GET's chunked body, malformed in its chunks or in its trailers
+    "chunk size not hex": b"zz\r\n",
+    "trailer name with a space": b"0\r\nBad Name: 1\r\n\r\n",
+    "trailers with a bare LF": b"0\r\nX: a\nY: b\r\n\r\n",
+}
+
+
+@pytest.mark.parametrize("body", list(UNREAD_BODIES))
+def test_a_malformed_body_the_app_left_unread_gets_no_second_answer(server: str, body: str) -> None:
+    """gunicorn reads a body the app did not read (a GET's) when it parses the next request;
+    a malformed one was answered a second time, 400 after the 200, which a proxy passing
+    chunks on would take for the next request's answer (audit and review of 2026-11-29).
+    Now one answer, then the connection is closed."""
+    head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+    status, headers, rest = raw_answer(server, head + UNREAD_BODIES[body])
+    length = int(headers["content-length"])
+    assert status == 200 and json.loads(rest[:length]) == {"status": "ok"}
+    assert rest[length:] == b""  # nothing after it
+
+
+def test_a_sync_worker_answers_its_refusals_as_problems_too(tmp_path: Path) -> None:
+    """GUNICORN_WORKER_CLASS=sync runs app/server_errors.py's SyncWorker."""
+    with (
+        open(tmp_path / "log", "wb") as out,
+        gunicorn({"WEB_CONCURRENCY": "1", "GUNICORN_WORKER_CLASS": "sync"}, log=out) as base,
+    ):
+        status, headers, body = raw_answer(base, b"GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n")
+    assert status == 400 and headers["content-type"] == "application/problem+json"
+    assert json.loads(body)["code"] == "malformed_request"
 
 
 def test_gunicorn_logs_a_refused_request_in_one_bounded_line(server: str) -> None:
@@ -311,8 +331,10 @@ def test_gunicorn_logs_a_refused_request_in_one_bounded_line(server: str) -> Non
     warning, each byte as 4 characters: one request, a 1.2 MB log line (audit of 2026-11-29)."""
     request = b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"\x01" * 300_000 + b"\r\n\r\n"
     before = LOGS[server].stat().st_size
-    status, _, _ = raw_answer(server, request)
+    status, _, body = raw_answer(server, request)
     assert status in (400, 431)
+    detail = json.loads(body)["detail"]  # what gunicorn found is cut, what to send is not
+    assert "send" in detail and detail.endswith("CRLF (RFC 9112, 3 and 5).") and len(detail) < 400
     time.sleep(0.2)
     with open(LOGS[server], "rb") as f:
         f.seek(before)

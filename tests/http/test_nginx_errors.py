@@ -54,3 +54,20 @@ def test_too_many_connections_say_when_to_come_back() -> None:
     """The contract's 429 carries Retry-After (audit of 2026-11-29: the proxy's had none)."""
     block = CONF[CONF.index("location = /_problem/rate_limited") :].split("}", 1)[0]
     assert "add_header Retry-After 1 always;" in block
+
+
+def test_the_limits_the_refusals_name_are_the_configured_ones() -> None:
+    """Each detail names a limit of this file: it says what to send instead."""
+
+    def detail(name: str) -> str:
+        return str(json.loads(LOCATIONS[f"/_problem/{name}"].split(" ", 1)[1].strip("'"))["detail"])
+
+    def setting(name: str) -> str:
+        found = re.search(rf"^\s*{name} ([^;]+);", CONF, re.M)
+        assert found, name
+        return found.group(1)
+
+    assert setting("limit_conn per_client") == "32" and "32 connections" in detail("rate_limited")
+    assert setting("client_max_body_size") == "2m" and "(2 MiB)" in detail("body_too_large")
+    assert setting("large_client_header_buffers") == "4 8k"
+    assert "(8 KiB)" in detail("request_line_too_long") and "(8 KiB)" in detail("headers_too_large")

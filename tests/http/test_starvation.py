@@ -22,12 +22,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from gunicorn.workers import gthread
-from gunicorn.workers.sync import SyncWorker
 from http_support import schema_errors
 
 import engine.architectura as arch
-from app import server_errors
 from benchmarks.local import ROOT, gunicorn
 
 MAX_MS = 1500
@@ -162,14 +159,12 @@ def test_the_configured_worker_class_is_the_one_gunicorn_runs(
 ) -> None:
     """gunicorn runs gthread whenever threads > 1, whatever the worker class says: sync must
     come with one thread, and the default is gthread with room beside the searches. Both run
-    as app/server_errors.py's subclasses (gunicorn's refusals as problems); another class
-    named is gunicorn's own."""
+    as app/server_errors.py's subclasses (gunicorn's refusals as problems: tested through
+    gunicorn in test_e2e_gunicorn.py); another class named is gunicorn's own."""
     default = _settings(monkeypatch)
     assert (default["worker_class"], default["threads"]) == ("app.server_errors.ThreadWorker", 4)
-    assert issubclass(server_errors.ThreadWorker, gthread.ThreadWorker)
     sync = _settings(monkeypatch, GUNICORN_WORKER_CLASS="sync", GUNICORN_THREADS="8")
     assert (sync["worker_class"], sync["threads"]) == ("app.server_errors.SyncWorker", 1)
-    assert issubclass(server_errors.SyncWorker, SyncWorker)
     assert _settings(monkeypatch, GUNICORN_WORKER_CLASS="gevent")["worker_class"] == "gevent"
     assert _settings(monkeypatch, GUNICORN_THREADS="6")["threads"] == 6
     with pytest.raises(ValueError, match="SUGGEST_CONCURRENCY"):
