@@ -13,6 +13,7 @@ from logging import getLogger  # (`logging` in this package is app.logging)
 from typing import Any
 
 from flask import Flask, Response
+from werkzeug.routing import Map
 
 from app import i18n, seal
 from app.body_timeout import install_body_timeout
@@ -93,9 +94,21 @@ def _register_blueprints(app: Flask) -> None:
 SYNC_REMEMBERED = 1024  # functions whose answer is kept (the app's hooks and views: a few dozen)
 
 
+class ExactPaths(Map):
+    """werkzeug's URL map, without merging repeated slashes: `/v1//rules` was a 308 HTML
+    redirect to a URL built from the client's Host header, outside the error handlers (audit
+    of 2026-11-29); it is a 404 problem now, as any other unknown path."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("merge_slashes", False)
+        super().__init__(*args, **kwargs)
+
+
 class Referee(Flask):
     """Flask, with each function's `ensure_sync` answer remembered: the `inspect` check behind
     it ran about eight times a request (issue 19: about 1 % of a /v1/resolve)."""
+
+    url_map_class = ExactPaths
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -26,9 +26,11 @@ FIXED = ("/openapi.yaml", "/docs/assets/", "/static/")
 
 
 def fixed_document(request: Request) -> str:
-    """The cache key of an answer: its path for a fixed document, "" for any other."""
+    """The cache key of an answer: its path for a fixed document, "" for any other. A HEAD
+    takes its GET's bytes (it was compressed anew each time: 35 ms of CPU for the Swagger
+    bundle; audit of 2026-11-29)."""
     path = request.path
-    if request.method == "GET" and any(path.startswith(f) for f in FIXED):
+    if request.method in ("GET", "HEAD") and any(path.startswith(f) for f in FIXED):
         return path
     return ""
 

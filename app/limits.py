@@ -88,7 +88,7 @@ def install_cors(app: Flask) -> None:
     CORS(
         app,
         origins=allowed,
-        methods=["GET", "POST"],
+        methods=["GET", "POST", "DELETE"],  # DELETE: a job cancelled
         allow_headers=["Content-Type", "X-Request-ID"],
         expose_headers=EXPOSED_HEADERS,
         max_age=600,

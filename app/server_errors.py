@@ -83,6 +83,8 @@ INTERNAL = Refusal(500, "internal_error", "try again; if it persists, report it"
 SERVER_FAULTS = (InvalidResponseHeader, InvalidResponseHeaderName, ConfigurationProblem)
 # characters of gunicorn's description (it quotes the client's bytes) in a log line or an answer
 QUOTED = 200
+# bytes of a body the app did not read that are read before the connection is kept open
+DRAINED = 64 * 1024
 
 
 def refusal_for(exc: BaseException) -> Refusal:
@@ -168,10 +170,16 @@ class ThreadWorker(ProblemAnswers, GunicornThreadWorker):  # type: ignore[misc]
         return keepalive and self.drained(req)
 
     def drained(self, req: Any) -> bool:
-        """Whether the rest of `req`'s body was read whole; else the connection closes."""
+        """Whether the rest of `req`'s body was read whole, at most DRAINED bytes of it; else
+        the connection closes (a client streaming a body no one reads held the thread for as
+        long as it kept sending: audit of 2026-11-29)."""
+        left = DRAINED
         try:
-            while req.body.read(8192):
-                pass
+            while left > 0 and (chunk := req.body.read(min(left, 8192))):
+                left -= len(chunk)
+            if left <= 0 and req.body.read(1):
+                self.log.info("Closing after the answer: the unread body is over %d bytes", DRAINED)
+                return False
         except (ParseException, OSError) as e:
             self.log.info("Closing after the answer: the unread body is malformed: %s", _quoted(e))
             return False

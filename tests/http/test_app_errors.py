@@ -782,3 +782,12 @@ def test_a_body_in_a_transfer_coding_the_service_does_not_decode_is_a_501(make_a
         != 501
     )
     assert client.get("/healthz", headers=coded).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/v1//rules", "/v1/catalogs//x", "/static//play.js"])
+def test_repeated_slashes_are_an_unknown_path_not_a_redirect(make_app: Any, path: str) -> None:
+    """werkzeug merged them with a 308 HTML redirect to a URL built from the client's Host
+    header, outside the error handlers (audit of 2026-11-29)."""
+    r = make_app().test_client().get(path, headers={"Host": "evil.example"})
+    assert r.status_code == 404 and r.mimetype == "application/problem+json"
+    assert "Location" not in r.headers and r.get_json()["code"] == "not_found"

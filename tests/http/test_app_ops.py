@@ -308,3 +308,15 @@ def test_every_limited_operation_documents_429() -> None:
         if method in ("get", "post") and "429" not in op["responses"]
     ]
     assert not missing, missing
+
+
+def test_a_browser_may_cancel_a_job(make_app: Any) -> None:
+    """DELETE /v1/jobs/{id} cancels a job; its preflight allowed GET and POST only, so a page
+    could not (audit of 2026-11-29)."""
+    client = make_app(CORS_ORIGINS=ORIGIN).test_client()
+    pre = client.options(
+        "/v1/jobs/00000000-0000-4000-8000-000000000000",
+        headers={"Origin": ORIGIN, "Access-Control-Request-Method": "DELETE"},
+    )
+    assert pre.headers["Access-Control-Allow-Origin"] == ORIGIN
+    assert "DELETE" in pre.headers["Access-Control-Allow-Methods"]

@@ -315,6 +315,26 @@ def test_a_malformed_body_the_app_left_unread_gets_no_second_answer(server: str,
     assert rest[length:] == b""  # nothing after it
 
 
+def test_an_unread_body_too_long_to_drain_closes_the_connection(server: str) -> None:
+    """A GET announcing a body of 10^12 bytes, then sending them: gunicorn read all of it
+    after the answer, holding the thread for as long as the client kept sending (audit of
+    2026-11-29). Now at most 64 KiB are read, then the connection is closed."""
+    host, port = server.removeprefix("http://").split(":")
+    head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\n"
+    with contextlib.closing(socket.create_connection((host, int(port)), timeout=10)) as s:
+        s.sendall(head)
+        answer, sent, t0 = b"", 0, time.perf_counter()
+        with contextlib.suppress(OSError):
+            while sent < 50_000_000 and time.perf_counter() - t0 < 20:
+                s.sendall(b"x" * 65536)
+                sent += 65536
+        assert sent < 5_000_000  # the server stopped reading, then closed
+        with contextlib.suppress(OSError):
+            while part := s.recv(65536):
+                answer += part
+    assert answer.startswith(b"HTTP/1.1 200")
+
+
 def test_a_sync_worker_answers_its_refusals_as_problems_too(tmp_path: Path) -> None:
     """GUNICORN_WORKER_CLASS=sync runs app/server_errors.py's SyncWorker."""
     with (
