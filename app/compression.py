@@ -8,6 +8,8 @@ from __future__ import annotations
 from flask import Flask, Request
 from flask_compress import Compress
 
+from app import current
+
 MIMETYPES = (
     "application/json",
     "application/problem+json",
@@ -60,3 +62,27 @@ def install_compression(app: Flask) -> None:
     app.config.setdefault("COMPRESS_CACHE_BACKEND", FixedDocuments)
     app.config.setdefault("COMPRESS_CACHE_KEY", fixed_document)
     app.extensions["compression"] = Compress(app)
+
+    @app.before_request
+    def _refused_codings() -> None:
+        environ = current.environ()
+        asked = environ.get("HTTP_ACCEPT_ENCODING", "")
+        if ";" in asked:
+            environ["HTTP_ACCEPT_ENCODING"] = acceptable(asked)
+
+
+def acceptable(accept_encoding: str) -> str:
+    """An Accept-Encoding without the codings it refuses: `q=0`, or a weight that is not one
+    (RFC 9110, 12.4.2). flask-compress took `gzip;q=0` as a wish for gzip (audit of
+    2026-11-29)."""
+    kept = []
+    for part in accept_encoding.split(","):
+        _, _, params = part.partition(";")
+        weight = params.strip().lower().removeprefix("q=") if params else "1"
+        try:
+            q = float(weight)
+        except ValueError:
+            continue
+        if 0 < q <= 1:
+            kept.append(part)
+    return ",".join(kept)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import itertools
 import logging
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -25,6 +26,7 @@ from flask import Flask, Response, current_app, g
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, PreconditionFailed
 
+from app import current
 from app.i18n import answer_language, translate
 from app.jsonio import PROBLEM_JSON, BadJSON, json_response
 from engine.errors import (
@@ -258,7 +260,7 @@ def http_detail(status: int, allowed: str) -> Msg:
     """The detail of one of werkzeug's HTTP errors, a catalog message like every other
     (werkzeug's own descriptions are English only); `allowed`: the Allow header of a 405."""
     if status == 404:
-        return msg("No such resource.")
+        return msg("No such resource: send the request to one of the paths of /openapi.yaml.")
     if status == 405 and allowed:
         return msg(
             "This resource does not accept that method (allowed: {allowed}).", allowed=allowed
@@ -271,20 +273,40 @@ def http_detail(status: int, allowed: str) -> Msg:
             "The request body exceeds the limit of {limit} bytes (MAX_BODY_BYTES).", limit=limit
         )
     if status == 416:
-        return msg("The requested range lies outside the resource.")
+        return msg(
+            "The requested range lies outside the resource: send one range "
+            "`bytes=first-last` within its length (Content-Range), or no Range header."
+        )
     return msg("This request cannot be answered (HTTP status {status}).", status=status)
+
+
+# one range of bytes, `first-last` (first <= last), `first-` or `-suffix` (RFC 9110, 14.1.2)
+ONE_RANGE = re.compile(r"bytes=(?:(\d{1,18})-(\d{0,18})|-\d{1,18})")
+
+
+def served_range(header: str) -> bool:
+    """Whether a Range header is one werkzeug should serve (or refuse, 416, when it lies
+    outside the file): one well-formed range of bytes. Any other (another unit, several
+    ranges, a malformed one) is ignored, the whole file answered (RFC 9110, 14.2)."""
+    found = ONE_RANGE.fullmatch(header.strip())
+    return found is not None and not (found[2] and int(found[1]) > int(found[2]))
 
 
 def _refuse_failed_preconditions(app: Flask) -> None:
     """werkzeug answers a static file whose If-Match fails with the file itself under status
     412 (`make_conditional` sets the status, raises nothing): raised here as the error it is,
-    so that it is answered as a problem like every other."""
+    so that it is answered as a problem like every other. A Range it should not read is
+    taken away first (`served_range`; werkzeug answered `items=0-1` or two ranges with a
+    416: audit of 2026-11-29)."""
     static = app.view_functions.get("static")
     if static is None:  # pragma: no cover - Flask(__name__) always has its static route
         return
 
     @functools.wraps(static)
     def _static(**kwargs: Any) -> Any:
+        environ = current.environ()
+        if not served_range(environ.get("HTTP_RANGE", "bytes=0-")):
+            del environ["HTTP_RANGE"]
         resp = static(**kwargs)
         if getattr(resp, "status_code", None) == 412:
             raise PreconditionFailed()

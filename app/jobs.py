@@ -418,7 +418,12 @@ def _conn_for(job_id: str) -> redis.Redis:
     """The job store, once `job_id` has the shape of one (404 first: no Redis is needed to
     know that a string is not a job id; and a service without a job store has no job)."""
     if not ID.fullmatch(job_id):
-        raise ApiError(404, "job_not_found", msg("No job has this id."), "")
+        raise ApiError(
+            404,
+            "job_not_found",
+            msg("No job has this id: send the id of the Location a 202 answer gave."),
+            "",
+        )
     if not configured():
         raise ApiError(
             404,

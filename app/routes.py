@@ -233,7 +233,7 @@ def _catalog_game() -> GameModule:
     """The game whose catalogs are asked for: `?game=` (Architectura by default)."""
     game_id = request.args.get("game", DEFAULT_GAME)
     if game_id not in GAMES:
-        raise ApiError(404, "unknown_game", unknown_game(game_id), "")
+        raise ApiError(404, "unknown_game", unknown_game(game_id), "/game")
     return engine(game_id)
 
 

@@ -196,7 +196,11 @@ def _svg(data: bytes, lang: str) -> Response:
 @reads_query("game")
 def legend() -> Response:
     """What every symbol of a game's pictures means, drawn as they are (SVG)."""
-    game = request.args.get("game", "")
+    game = request.args.get("game")
+    if game is None:  # required: a 400, as any missing field (was a 404 for the game '')
+        detail = msg("The query parameter game is required: send ?game=<a game's id>.")
+        problem = {"code": "missing_field", "detail": detail, "pointer": "/game"}
+        raise ApiError(400, "invalid_request", detail, "/game", problems=[problem])
     if game not in GAMES:
         raise ApiError(404, "unknown_game", unknown_game(game), "/game")
     if game not in LEGENDS:

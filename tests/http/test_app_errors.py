@@ -249,6 +249,16 @@ def test_conditional_requests_for_static_files_fail_as_problems(client: Any) -> 
     assert ok.status_code == 206 and len(ok.data) == 10
 
 
+@pytest.mark.parametrize("header", ["bytes=0-9,20-29", "items=0-1", "bytes=abc", "bytes=5-1"])
+def test_a_range_werkzeug_should_not_read_is_ignored(client: Any, header: str) -> None:
+    """Several ranges, another unit or a malformed range were a 416 "outside the resource",
+    which they are not (audit of 2026-11-29): such a Range is ignored, the whole file sent
+    (RFC 9110, 14.2)."""
+    full = client.get("/static/play.js").data
+    r = client.get("/static/play.js", headers={"Range": header})
+    assert r.status_code == 200 and r.data == full and "Content-Range" not in r.headers
+
+
 # -- rule and consistency errors: 422 -------------------------------------------------------
 
 

@@ -92,3 +92,16 @@ def test_a_head_takes_its_gets_compressed_bytes(app: Any, monkeypatch: pytest.Mo
         assert head.headers["Content-Encoding"] == "gzip" and head.data == b""
         assert head.headers["Content-Length"] == got.headers["Content-Length"]
     assert compressed == []
+
+
+@pytest.mark.parametrize(
+    "accept, encoding",
+    [("gzip;q=0", None), ("gzip;q=-5", None), ("gzip;q=nan", None), ("gzip;q=0, br", "br")],
+)
+def test_a_coding_weighed_zero_is_refused_not_chosen(
+    client: Any, accept: str, encoding: str | None
+) -> None:
+    """q=0 means "not acceptable" (RFC 9110, 12.4.2): flask-compress answered gzip;q=0 with
+    gzip (audit of 2026-11-29)."""
+    r = client.get("/openapi.yaml", headers={"Accept-Encoding": accept})
+    assert r.status_code == 200 and r.headers.get("Content-Encoding") == encoding

@@ -104,7 +104,15 @@ def test_the_labels_are_translated(client: Any, game: str, lang: str) -> None:
     assert heading[lang] in (root.get("aria-label") or "")
 
 
-@pytest.mark.parametrize("query", ["", "?game=", "?game=chess", "?game=%3Cb%3E"])
+def test_a_legend_without_its_game_is_a_missing_field(client: Any) -> None:
+    """`game` is required: its absence was a 404 for the game '' (audit of 2026-11-29)."""
+    r = client.get("/v1/legend")
+    assert r.status_code == 400 and r.get_json()["code"] == "invalid_request"
+    assert r.get_json()["problems"][0]["code"] == "missing_field"
+    assert r.get_json()["pointer"] == "/game" and "send ?game=" in r.get_json()["detail"]
+
+
+@pytest.mark.parametrize("query", ["?game=", "?game=chess", "?game=%3Cb%3E"])
 def test_an_unknown_game_is_404(client: Any, query: str) -> None:
     r = client.get(f"/v1/legend{query}")
     assert r.status_code == 404 and r.get_json()["code"] == "unknown_game"

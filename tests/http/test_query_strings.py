@@ -88,3 +88,11 @@ def test_catalogs_no_longer_answer_the_default_game_for_a_misspelt_parameter(cli
     right = client.get("/v1/catalogs?game=fora-de-prumo")
     assert right.status_code == 200 and right.get_json()["game"] == "fora-de-prumo"
     assert client.get("/v1/catalogs?gmae=fora-de-prumo").status_code == 400
+
+
+def test_an_unknown_game_of_the_catalogs_points_at_its_parameter(client: Any) -> None:
+    """/v1/catalogs named the whole request (pointer "") where every other endpoint points at
+    `/game` (audit of 2026-11-29)."""
+    r = client.get("/v1/catalogs?game=chess")
+    assert r.status_code == 404 and r.get_json()["code"] == "unknown_game"
+    assert r.get_json()["pointer"] == "/game"
