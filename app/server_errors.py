@@ -135,8 +135,8 @@ class ProblemAnswers:
             return
         refusal = refusal_for(exc)
         if refusal is INTERNAL:
-            where = f" {req.method} {req.uri}" if hasattr(req, "method") else ""
-            self.log.exception("Error handling request%s", where[: QUOTED + 8])
+            where = repr(f"{req.method} {req.uri}"[:QUOTED]) if hasattr(req, "method") else ""
+            self.log.exception("Error handling request %s", where)
         else:
             self.log.warning("Invalid request from ip=%s: %s", _ip(addr), _quoted(exc))
         cfg = self.cfg
