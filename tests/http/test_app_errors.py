@@ -331,7 +331,10 @@ def test_decision_after_game_over(client: Any) -> None:
     assert p["clause"] == "A-3.7"
 
 
-@pytest.mark.parametrize("path", ["/v1/legal-moves", "/v1/resolve", "/v1/view", "/v1/score"])
+@pytest.mark.parametrize(
+    "path",
+    ["/v1/legal-moves", "/v1/resolve", "/v1/view", "/v1/score", "/v1/review", "/v1/position"],
+)
 def test_inconsistent_state_lists_every_problem(client: Any, path: str) -> None:
     bad = mid_game()
     bad["seats"][0]["tokens"] = 0
@@ -341,6 +344,8 @@ def test_inconsistent_state_lists_every_problem(client: Any, path: str) -> None:
         body["decisions"] = [arch.legal_decisions(mid_game())["options"][0]]
     if path == "/v1/view":
         body["seat"] = 0
+    if path == "/v1/review":  # the game from this state on (a state alone needs its history)
+        body.update(decisions=[], budget={"iterations": 1})
     p = problem(client.post(path, json=body), path, 422, "invalid_state")
     pointers = [x["pointer"] for x in p["problems"]]
     assert "/state/seats/0/tokens" in pointers

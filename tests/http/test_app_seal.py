@@ -148,6 +148,9 @@ def state_bodies(state: dict[str, Any], seat: int) -> list[tuple[str, dict[str, 
         ("/v1/replay", {"state": state, "decisions": []}),
         ("/v1/suggest", {"state": state, "seat": seat, "bot": "greedy"}),
         ("/v1/render", {"state": state}),
+        ("/v1/record", {"state": state}),
+        ("/v1/position", {"state": state}),
+        ("/v1/review", {"state": state, "budget": {"iterations": 1}}),
     ]
 
 

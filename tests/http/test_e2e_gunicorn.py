@@ -271,6 +271,11 @@ REFUSED_BY_GUNICORN = {  # request bytes: (status, code); each refused before th
         501,
         "unsupported_transfer_coding",
     ),
+    "a transfer coding that does not end with chunked": (
+        b"POST /v1/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n",
+        400,
+        "malformed_request",
+    ),
     "an expectation other than 100-continue": (
         b"GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: the-unexpected\r\n\r\n",
         417,
