@@ -1,8 +1,9 @@
 """What a catalog's words may hold, for both games (A-10, F-2.1): no character that a
 reader cannot show as written. A card's name reaches `/v1/render`'s SVG, /play's board and
 every event and problem that names it; XML 1.0 forbids the C0 controls (tab and line breaks
-aside) and U+FFFE/U+FFFF, and the bidi embeddings, overrides and isolates show a name
-reversed or hide part of it. A catalog holding one is refused, never drawn "fixed".
+aside) and U+FFFE/U+FFFF, the other controls show as nothing or break a line, and the bidi
+controls show a name reversed or hide part of it. A catalog holding one is refused, never
+drawn "fixed".
 """
 
 from __future__ import annotations

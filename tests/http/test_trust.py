@@ -183,9 +183,8 @@ ATTEMPTS: dict[str, Callable[[Any, str], bool]] = {
     "read hands, deck orders and the generator in the state it holds": read_held,
     "ask the service for any seat's view, or play for any seat": any_seat,
     "rebuild a game whose set-up (seed) it knows, and explore it": rebuild,
-    "rebuild its game from the set-up after the game moved on, and play it differently": (
-        rebuild_and_fork
-    ),
+    "rebuild its game from the set-up after the game moved on, and play on from it "
+    "differently (a replay may show the fork; it cannot be played on)": rebuild_and_fork,
     "build a playable state from a position it wrote": compose,
     "read a running game's set-up or deck order through another endpoint": read_running,
 }
