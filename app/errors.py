@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import orjson
-from flask import Flask, Response, current_app, g
+from flask import Flask, Response, current_app, g, has_app_context
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, PreconditionFailed
 
@@ -164,7 +164,7 @@ class ApiError(Exception):
             out["problems"] = bounded(self.problems, lang)
             if self.problems_total > len(out["problems"]):
                 out["problems_total"] = self.problems_total
-        rid = g.get("request_id")
+        rid = g.get("request_id") if has_app_context() else None  # none: gunicorn's refusals
         if rid:
             out["request_id"] = rid
         return out

@@ -40,9 +40,9 @@ from gunicorn.http.errors import (
 from gunicorn.workers.gthread import ThreadWorker as GunicornThreadWorker
 from gunicorn.workers.sync import SyncWorker as GunicornSyncWorker
 
-from app.errors import ERROR_TITLE, TITLES
-from app.i18n import translate
+from app.errors import ApiError
 from app.jsonio import PROBLEM_JSON
+from engine.messages import Msg
 
 
 class Refusal(NamedTuple):
@@ -103,19 +103,12 @@ def problem(refusal: Refusal, found: str, limits: str) -> bytes:
     instead = refusal.instead.format(limits=limits)
     found = found[:QUOTED].rstrip(".")  # the sentence that follows it is never cut
     detail = f"{found}: {instead}." if found else f"{instead}."
-    title = translate(TITLES.get(refusal.status, ERROR_TITLE), "en")
-    body = orjson.dumps(
-        {
-            "type": f"urn:card-referee:problem:{refusal.code}",
-            "title": title,
-            "status": refusal.status,
-            "code": refusal.code,
-            "detail": detail[:1].upper() + detail[1:],
-            "pointer": "",
-        }
-    )
+    detail = detail[:1].upper() + detail[1:]
+    # the app's own problem, in English: no request was read (a value, not a template)
+    doc = ApiError(refusal.status, refusal.code, Msg.made(detail, detail, {})).body("en")
+    body = orjson.dumps(doc)
     head = (
-        f"HTTP/1.1 {refusal.status} {title}\r\nConnection: close\r\n"
+        f"HTTP/1.1 {refusal.status} {doc['title']}\r\nConnection: close\r\n"
         f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n"
         "X-Content-Type-Options: nosniff\r\n\r\n"
     )
