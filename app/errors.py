@@ -305,7 +305,8 @@ def _refuse_failed_preconditions(app: Flask) -> None:
     @functools.wraps(static)
     def _static(**kwargs: Any) -> Any:
         environ = current.environ()
-        if not served_range(environ.get("HTTP_RANGE", "bytes=0-")):
+        asked = environ.get("HTTP_RANGE")
+        if asked is not None and not served_range(asked):
             del environ["HTTP_RANGE"]
         resp = static(**kwargs)
         if getattr(resp, "status_code", None) == 412:
