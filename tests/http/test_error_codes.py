@@ -30,6 +30,7 @@ FORWARDED = {
     "err['code']",
     "_message_code(messages)",  # a CODE_RETURNING function
     "HTTP_CODES.get(status, OTHER_HTTP_CODE)",  # HTTP_CODES (below); see the note there
+    "refusal.code",  # app/server_errors.py: a Refusal's, whose literals are scanned
 }
 
 
