@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import orjson
-from flask import Flask, Response, current_app, g, has_app_context
+from flask import Flask, Response, current_app, g, has_app_context, has_request_context
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, PreconditionFailed
 
@@ -123,6 +123,14 @@ def bounded(problems: list[dict[str, Any]], lang: str = "en") -> list[dict[str, 
     return out
 
 
+# Refusals that leave a body unread or half read on the connection: the server closes it
+# after the answer, and the answer says so (`Connection: close`, RFC 9112, 9.6). WSGI
+# forbids the app that header (PEP 3333); the flag in the environ asks gunicorn's worker
+# for it (app/server_errors.py `closing`).
+CLOSES_CONNECTION = frozenset({"body_too_large", "body_timeout", "malformed_body"})
+CLOSE_CONNECTION = "referee.close_connection"
+
+
 class ApiError(Exception):
     """An error answered as problem+json."""
 
@@ -170,6 +178,8 @@ class ApiError(Exception):
         return out
 
     def response(self) -> Response:
+        if self.code in CLOSES_CONNECTION and has_request_context():
+            current.environ()[CLOSE_CONNECTION] = True
         resp = json_response(self.body(answer_language()), self.status, PROBLEM_JSON)
         for k, v in self.headers.items():
             resp.headers[k] = v

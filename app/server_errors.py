@@ -14,7 +14,9 @@ answer, before the connection waits for another request: a malformed one (its ch
 trailers) closes the connection with nothing more written, where gunicorn would find it when
 parsing the next request and answer a second time (a proxy passing chunks on would take that
 for the next request's answer). A body the app reads is refused by the app
-(app/body_timeout.py, `malformed_body`).
+(app/body_timeout.py, `malformed_body`). An answer after which the connection closes (the
+app's refusals of a body: app/errors.py CLOSES_CONNECTION) says `Connection: close`, where
+gunicorn wrote `keep-alive` and then closed.
 
 Run with `-k` or GUNICORN_CMD_ARGS naming another worker class, gunicorn writes its own pages.
 """
@@ -40,7 +42,7 @@ from gunicorn.http.errors import (
 from gunicorn.workers.gthread import ThreadWorker as GunicornThreadWorker
 from gunicorn.workers.sync import SyncWorker as GunicornSyncWorker
 
-from app.errors import ApiError
+from app.errors import CLOSE_CONNECTION, ApiError
 from app.jsonio import PROBLEM_JSON
 from engine.messages import Msg
 
@@ -115,12 +117,35 @@ def problem(refusal: Refusal, found: str, limits: str) -> bytes:
     return head.encode("latin-1") + body
 
 
+def closing(app: Any) -> Any:
+    """The WSGI app, its answers closing the connection where the app flagged it in the
+    environ (CLOSE_CONNECTION): gunicorn drops an app's hop-by-hop headers, so the flag asks
+    gunicorn's response (start_response's object) to close instead."""
+
+    def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            answer: Any = getattr(start_response, "__self__", None)
+            if environ.get(CLOSE_CONNECTION) and hasattr(answer, "force_close"):
+                answer.force_close()
+            return start_response(status, headers, exc_info)
+
+        return app(environ, start)
+
+    return wsgi
+
+
 class ProblemAnswers:
     """A gunicorn worker's `handle_error`, answering problem+json (module doc); after it the
-    worker closes the connection."""
+    worker closes the connection. Its app closes the connection after the answers the app
+    flags (`closing`)."""
 
     cfg: Any
     log: Any
+    wsgi: Any
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()  # type: ignore[misc]
+        self.wsgi = closing(self.wsgi)
 
     def handle_error(self, req: Any, client: socket.socket, addr: Any, exc: BaseException) -> None:
         if isinstance(exc, ssl.SSLError):  # not HTTP: a plain answer would be noise on TLS

@@ -222,6 +222,48 @@ def test_a_malformed_chunked_body_is_a_400_not_a_500(server: str, chunks: str) -
     assert json.loads(rest.partition(b"\r\n\r\n")[2])["code"] == "malformed_body"
 
 
+BODY_REFUSALS = {  # request bytes: the code of the app's refusal, after which it closes
+    "over the limit": (
+        b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 3000000\r\n\r\n{",
+        "body_too_large",
+    ),
+    "malformed chunks": (
+        b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+        "malformed_body",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BODY_REFUSALS))
+def test_a_refused_body_closes_the_connection_and_says_so(server: str, case: str) -> None:
+    """The app refuses a body it did not read whole; the connection is then closed, and the
+    answer said `Connection: keep-alive` (gunicorn drops the app's own Connection header).
+    Now it says `close` (RFC 9112, 9.6), and nothing follows it."""
+    request, code = BODY_REFUSALS[case]
+    status, headers, rest = raw_answer(server, request)
+    length = int(headers["content-length"])
+    assert json.loads(rest[:length])["code"] == code and status in (400, 413)
+    assert headers["connection"] == "close" and rest[length:] == b""
+
+
+def test_an_answer_that_keeps_the_connection_says_keep_alive(server: str) -> None:
+    """The control: a refusal that read its whole body keeps the connection open."""
+    body = b'{"seats": 7, "seed": 1}'
+    request = (
+        b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+    )
+    host, port = server.removeprefix("http://").split(":")
+    with contextlib.closing(socket.create_connection((host, int(port)), timeout=10)) as s:
+        s.sendall(request)
+        answer = http.client.HTTPResponse(s)
+        answer.begin()
+        assert answer.status == 422 and json.loads(answer.read())["code"] == "invalid_seat_count"
+        assert answer.getheader("Connection") == "keep-alive"
+
+
 def raw_answer(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
     """Send bytes as they are; the answer's status, headers (lower-cased) and body."""
     host, port = base.removeprefix("http://").split(":")

@@ -141,6 +141,8 @@ def test_a_stalled_body_is_cut_off_and_does_not_hold_a_thread(server: str) -> No
         problem = json.loads(answer.read())
         assert answer.status == 408, problem
         assert problem["code"] == "body_timeout"
+        # the connection closes after it, and the answer says so (it said keep-alive)
+        assert answer.getheader("Connection") == "close"
         assert schema_errors("Problem", problem) == []  # openapi.yaml's BodyTimeout
         s.close()
     assert time.perf_counter() - t0 < 5
