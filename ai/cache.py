@@ -1,9 +1,11 @@
-"""Position cache for /v1/suggest: Redis when REDIS_URL is set, an in-process LRU otherwise.
+"""Position cache for /v1/suggest: Redis when CACHE_REDIS_URL or REDIS_URL is set, an
+in-process LRU otherwise.
 
 Values are small JSON documents (a decision and its search statistics, well under 4 KiB).
-Every key has a TTL. Redis memory is bounded by the server, not by us: run Redis with
-`maxmemory` and `maxmemory-policy allkeys-lru` (see docs/bots.md), so that old positions are
-evicted instead of refusing writes. The in-process LRU is bounded by `max_entries`.
+Every key has a TTL. Redis memory is bounded by the server, not by us: run the cache's Redis
+with `maxmemory` and `maxmemory-policy allkeys-lru` (see docs/bots.md), so that old positions
+are evicted instead of refusing writes, and apart from the queue's (CACHE_REDIS_URL), which
+such a policy would empty. The in-process LRU is bounded by `max_entries`.
 
 The cache is an optimisation, never a dependency. Two kinds of trouble are told apart:
 - Redis unreachable (connection refused, timeout): `get` returns None and `put` does nothing;

@@ -27,11 +27,31 @@ from rq import get_current_job
 
 import ai.bots
 from ai import balance, review_jobs, tournament
+from ai import taskqueue as jobq
 from ai.cache import PositionCache, make_cache
 from ai.service import suggest_request
 
 PROGRESS_WRITE_S = 0.25  # at most this often a job's progress is written to Redis
 NOTIFY_TTL_S = 24 * 3600  # a notification list nobody reads expires
+
+
+class Cancelled(Exception):
+    """The job was cancelled (DELETE /v1/jobs/{id}): it stops where it is, not retried. The
+    worker's stop command may miss a job cancelled as its worker took it off the queue (RQ
+    then runs it: audit of 2026-11-29), so the job also looks for its cancellation marker
+    when it starts and whenever it writes its progress."""
+
+
+def stop_if_cancelled(job: Any) -> None:
+    """Raise `Cancelled` when `job` (None outside a worker) has been cancelled."""
+    if job is not None and job.connection.exists(jobq.CANCELLED_PREFIX + job.id):
+        # the worker's own job object: no retry, and the retries it will not make are not
+        # counted among its attempts (ai/taskqueue.py `state`)
+        unspent = job.retries_left or 0
+        job.retries_left = 0
+        job.meta["retries"] = int(job.meta.get("retries") or 0) - unspent
+        job.save_meta()
+        raise Cancelled(job.id)
 
 
 class _Progress:
@@ -52,6 +72,7 @@ class _Progress:
 
     def write(self, now: float | None = None) -> None:
         self.written = time.monotonic() if now is None else now
+        stop_if_cancelled(self.job)
         if self.job is not None:
             shown: dict[str, Any] = {"iterations": self.iterations}
             if self.extra is not None:
@@ -65,11 +86,11 @@ _CACHE: list[PositionCache | None] = []
 
 
 def _cache() -> PositionCache | None:
-    """The position cache shared with the HTTP service (REDIS_URL in the worker's
-    environment); none without it (a forked work horse would keep an in-process one for a
-    single job)."""
+    """The position cache shared with the HTTP service (CACHE_REDIS_URL, else REDIS_URL, in
+    the worker's environment); none without either (a forked work horse would keep an
+    in-process one for a single job)."""
     if not _CACHE:
-        url = os.environ.get("REDIS_URL")
+        url = os.environ.get("CACHE_REDIS_URL") or os.environ.get("REDIS_URL")
         _CACHE.append(make_cache(url) if url else None)
     return _CACHE[0]
 
@@ -79,6 +100,7 @@ def run_suggest(request: dict[str, Any]) -> dict[str, Any]:
     plus `max_ms`, the job's deadline)."""
     progress = _Progress()
     job = progress.job
+    stop_if_cancelled(job)
     if job is not None:
         job.meta.update(pid=os.getpid(), progress={"iterations": 0})
         job.save_meta()  # type: ignore[no-untyped-call]
@@ -117,6 +139,7 @@ def notify_done(job: Any, connection: Any, result: Any, *args: Any, **kwargs: An
 def run_review(request: dict[str, Any]) -> dict[str, Any]:
     """A review, exactly as POST /v1/review computes it, its decisions shared with helper
     jobs on the other workers (ai/review_jobs.py)."""
+    stop_if_cancelled(get_current_job())
     return review_jobs.run(request, _Progress)
 
 

@@ -34,12 +34,16 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 class RedisServer:
-    """A throw-away redis-server: no persistence, bounded memory, LRU eviction."""
+    """A throw-away redis-server: no persistence, bounded memory, LRU eviction (a cache's;
+    `policy="noeviction"` for a queue's, docs/scale.md)."""
 
-    def __init__(self, port: int | None = None, maxmemory: str = "32mb") -> None:
+    def __init__(
+        self, port: int | None = None, maxmemory: str = "32mb", policy: str = "allkeys-lru"
+    ) -> None:
         self.port = port if port is not None else free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.maxmemory = maxmemory
+        self.policy = policy
         self.proc: subprocess.Popen[bytes] | None = None
 
     @staticmethod
@@ -62,7 +66,7 @@ class RedisServer:
                 "--maxmemory",
                 self.maxmemory,
                 "--maxmemory-policy",
-                "allkeys-lru",
+                self.policy,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

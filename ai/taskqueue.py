@@ -37,6 +37,9 @@ from rq.job import Callback, Job, JobStatus
 from rq.registry import StartedJobRegistry
 from rq.serializers import JSONSerializer
 
+# `CANCELLED_PREFIX + job id` exists once a job is cancelled (DELETE /v1/jobs/{id}): its
+# client's place is free, and the job stops when it sees it (ai/jobs.py `Cancelled`)
+CANCELLED_PREFIX = "arch:jobs:cancelled:"
 SUGGEST_QUEUE = "suggest"
 GAMES_QUEUE = "games"
 QUEUES = (SUGGEST_QUEUE, GAMES_QUEUE)
@@ -78,11 +81,28 @@ class Bound:
     ended_prefix: str = ""
 
 
-def connect(url: str, timeout_s: float = 2.0) -> redis.Redis:
-    """A client for the queue's Redis. Blocking reads (BLPOP) set their own timeouts."""
+def connect(url: str, timeout_s: float = 2.0, waits_s: float = 5.0) -> redis.Redis:
+    """A client for the queue's Redis: an answer waited for at most `timeout_s`, plus
+    `waits_s` for the blocking reads (BLPOP) of the clients that wait on results. The HTTP
+    service makes none: its requests give up after `timeout_s` when Redis stalls (each held a
+    thread 6 s: audit of 2026-11-29)."""
     return redis.Redis.from_url(
-        url, socket_timeout=timeout_s + 5, socket_connect_timeout=timeout_s, health_check_interval=0
+        url,
+        socket_timeout=timeout_s + waits_s,
+        socket_connect_timeout=timeout_s,
+        health_check_interval=0,
     )
+
+
+def evicting(conn: redis.Redis) -> str | None:
+    """The eviction policy of the queue's Redis when it may drop keys to make room (a
+    `maxmemory` and a policy other than noeviction), else None. Such a Redis drops queued
+    jobs, results, client quotas, RQ's worker list and the referee's anti-rollback marks
+    when the position cache fills it (audit of 2026-11-29): the cache belongs on its own
+    Redis (CACHE_REDIS_URL), the queue's on noeviction."""
+    memory = conn.info("memory")
+    policy = str(memory.get("maxmemory_policy", "noeviction"))
+    return policy if int(memory.get("maxmemory", 0)) > 0 and policy != "noeviction" else None
 
 
 def queue(conn: redis.Redis, name: str) -> Queue:

@@ -75,7 +75,7 @@ REVIEW_FUNC = "ai.jobs.run_review"  # POST /v1/review over the synchronous limit
 ID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")  # RQ: uuid4
 RETRY_AFTER_S = 5
 QUEUE_RETRY_AFTER_S = 30  # past a job limit: a place frees when a job ends (seconds to minutes)
-CANCELLED_KEY = "arch:jobs:cancelled:"
+CANCELLED_KEY = jobq.CANCELLED_PREFIX
 DEFAULT_QUEUE_MAX = 100  # jobs queued or running in all
 DEFAULT_QUEUE_PER_CLIENT = 4  # jobs queued or running per client
 # a job's own deadline: its search and plan stop there; RQ kills it a minute later at worst
@@ -96,7 +96,7 @@ def init_app(app: Flask) -> None:
         "JOB_QUEUE_PER_CLIENT", env_int("JOB_QUEUE_PER_CLIENT", DEFAULT_QUEUE_PER_CLIENT)
     )
     url = app.config.get("REDIS_URL")
-    app.extensions[EXTENSION] = jobq.connect(url, timeout_s=1.0) if url else None
+    app.extensions[EXTENSION] = jobq.connect(url, timeout_s=1.0, waits_s=0) if url else None
 
     if not url:
         return  # background searches are off by configuration: nothing to report
@@ -109,6 +109,7 @@ def init_app(app: Flask) -> None:
         try:
             n = jobq.live_workers(conn, jobq.SUGGEST_QUEUE)
             queued, running = jobq.depth(conn, jobq.SUGGEST_QUEUE)
+            policy = jobq.evicting(conn)
         except redis.RedisError as e:
             return "jobs", False, f"redis unavailable ({type(e).__name__})"
         full = queued + running >= limit
@@ -116,7 +117,13 @@ def init_app(app: Flask) -> None:
             f"{n} worker(s) on queue {jobq.SUGGEST_QUEUE!r}; {queued} queued, {running} running "
             f"of at most {limit}" + (" (full)" if full else "")
         )
-        return "jobs", n > 0 and not full, detail
+        if policy:
+            detail += (
+                f"; REDIS_URL's Redis evicts keys (maxmemory-policy {policy}): jobs, results and "
+                "anti-rollback marks can be lost; run it with noeviction, the position cache "
+                "on its own Redis (CACHE_REDIS_URL)"
+            )
+        return "jobs", n > 0 and not full and not policy, detail
 
     app.extensions.setdefault("readiness_checks", []).append(jobs_check)
 
@@ -342,7 +349,13 @@ def _enqueue(func: str, request: dict[str, Any]) -> Response:
     except jobq.QueueFull as e:
         raise _full(e) from None
     location = url_for("jobs.get_job", job_id=job.id)
-    response = json_response(_document(conn, job), 202)
+    try:
+        doc = _document(conn, job)
+    except redis.RedisError:
+        # queued, then Redis failed: the client still gets its job's id (was a 500, the job
+        # queued and its quota place held with no one knowing it: audit of 2026-11-29)
+        doc = _queued(job)
+    response = json_response(doc, 202)
     response.headers["Location"] = location
     return response
 
@@ -353,13 +366,28 @@ def _iso(t: dt.datetime | None) -> str | None:
     return t.replace(tzinfo=dt.UTC).isoformat(timespec="milliseconds")
 
 
+def _queued(job: Job) -> dict[str, Any]:
+    """A job just queued, as `_document` tells it, read from the job alone (no Redis)."""
+    return {
+        "id": job.id,
+        "status": "queued",
+        "attempts": 1,
+        "progress": {"iterations": 0},
+        "enqueued_at": _iso(job.enqueued_at),
+        "started_at": None,
+        "ended_at": None,
+    }
+
+
 def _document(conn: redis.Redis, job: Job) -> dict[str, Any]:
     st = jobq.state(job)
     if st["status"] == "started":  # its worker may be gone: let RQ's clean-up tell
         jobq.recover_abandoned(conn, jobq.SUGGEST_QUEUE)
         job.refresh()  # type: ignore[no-untyped-call]
         st = jobq.state(job)
-    if conn.exists(CANCELLED_KEY + job.id):
+    if st["status"] != "finished" and conn.exists(CANCELLED_KEY + job.id):
+        # a cancelled job never finishes (ai/jobs.py `Cancelled`): a finished one ended
+        # before its cancellation reached it, and its result is real
         st = {"attempts": st["attempts"], "status": "cancelled"}
     progress = job.meta.get("progress") or {"iterations": 0}
     shown: dict[str, Any] = {"iterations": int(progress.get("iterations", 0))}
@@ -462,11 +490,10 @@ def cancel_job(job_id: str) -> Response:
                 ),
                 "",
             )
-        if doc["status"] != "cancelled":
-            ttl = int(current_app.config["JOB_RESULT_TTL_S"])
-            conn.set(CANCELLED_KEY + job.id, 1, ex=ttl)
-            jobq.cancel(conn, job)
-            doc = _document(conn, job)
-        return json_response(doc)
+        # again when already cancelled: a stop the worker missed is sent anew
+        ttl = int(current_app.config["JOB_RESULT_TTL_S"])
+        conn.set(CANCELLED_KEY + job.id, 1, ex=ttl)
+        jobq.cancel(conn, job)
+        return json_response(_document(conn, job))
     except redis.RedisError as e:
         raise _unreadable(e) from None

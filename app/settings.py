@@ -57,6 +57,8 @@ def config_from_env() -> dict[str, Any]:
         "MAX_HISTORY": env_int("MAX_HISTORY", DEFAULT_MAX_HISTORY),
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
         "REDIS_URL": os.environ.get("REDIS_URL") or None,
+        # the position cache's own Redis (docs/scale.md): REDIS_URL's when unset
+        "CACHE_REDIS_URL": os.environ.get("CACHE_REDIS_URL") or None,
         "CACHE_TTL_S": env_int("CACHE_TTL_S", 3600),
         "CACHE_MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 10_000),
         # app/limits.py: browser origins allowed (comma-separated), requests per client

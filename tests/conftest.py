@@ -57,6 +57,7 @@ def redis_server() -> Iterator[RedisServer]:
 @pytest.fixture
 def fresh_redis_server() -> Iterator[RedisServer]:
     """A throw-away redis-server of this test alone: for a test that counts what Redis holds,
-    reconfigures it or stops it."""
-    with RedisServer() as server:
+    reconfigures it or stops it. It evicts nothing, as the queue's Redis must not
+    (ai/taskqueue.py `evicting`)."""
+    with RedisServer(policy="noeviction") as server:
         yield server

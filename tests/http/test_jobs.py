@@ -161,6 +161,63 @@ def test_progress_and_cancelling_a_running_and_a_queued_job(
         assert r.status_code == 409 and r.get_json()["code"] == "job_finished"
 
 
+@pytest.mark.parametrize("running", [False, True])
+def test_a_cancelled_job_stops_even_where_the_stop_command_missed_it(
+    client: Any, fresh_redis_server: RedisServer, running: bool
+) -> None:
+    """A DELETE that reads the job as queued while a worker has just taken it off the queue
+    cancels it in RQ and sends no stop (no worker is named yet): RQ then ran the whole
+    search, its client's place already freed (audit of 2026-11-29: 8 times of 8). The state
+    that race leaves is made here: the cancellation marker is set as DELETE sets it, and
+    the job is left to a worker, queued (`running` False) or started (True), with no stop
+    command. The job sees the marker and stops, and is not retried."""
+    import redis
+
+    conn = redis.Redis.from_url(fresh_redis_server.url)
+    ttl = client.application.config["JOB_RESULT_TTL_S"]
+    with workers(fresh_redis_server):
+        blocker = None if running else start(client, body(seed=4, budget=HUGE))
+        if blocker:  # the only worker busy: the job waits on the queue
+            wait_for(client, blocker, lambda d: d["status"] == "started", "the first job")
+        location = start(client, body(budget=HUGE))
+        job_id = location.rsplit("/", 1)[1]
+        if running:
+            wait_for(client, location, lambda d: d["progress"]["iterations"] > 0, "progress")
+        conn.set(jobq.CANCELLED_PREFIX + job_id, 1, ex=ttl)
+        if blocker:
+            assert client.delete(blocker).status_code == 200  # the worker takes the job
+        deadline = time.monotonic() + WAIT_S
+        while jobq.fetch(conn, job_id).get_status() != "failed":
+            assert time.monotonic() < deadline, "the cancelled job still runs"
+            time.sleep(0.1)
+        # the worker is free: the next job runs
+        small = start(client, body(seed=6, budget={"iterations": 40}, **{"async": True}))
+        wait_for(client, small, lambda d: d["status"] == "finished", "the next job")
+    doc = client.get(location).get_json()
+    assert doc["status"] == "cancelled" and doc["attempts"] == 1 and "result" not in doc
+    if not running:
+        assert doc["progress"]["iterations"] == 0  # it never searched
+    conn.close()
+
+
+def test_a_job_finished_before_its_cancellation_reached_it_shows_its_result(
+    client: Any, fresh_redis_server: RedisServer
+) -> None:
+    """A DELETE arriving as the job finishes sets the marker after the end: the finished
+    result was shown `cancelled` for good (audit of 2026-11-29). A cancelled job never
+    finishes, so a finished one is shown as it is."""
+    import redis
+
+    conn = redis.Redis.from_url(fresh_redis_server.url)
+    with workers(fresh_redis_server):
+        small = start(client, body(seed=6, budget={"iterations": 40}, **{"async": True}))
+        wait_for(client, small, lambda d: d["status"] == "finished", "the job")
+    conn.set(jobq.CANCELLED_PREFIX + small.rsplit("/", 1)[1], 1, ex=60)
+    doc = client.get(small).get_json()
+    assert doc["status"] == "finished" and doc["result"]["stats"]["iterations"] == 40
+    conn.close()
+
+
 def _horse(client: Any, location: str, attempt: int) -> int:
     """The pid of the work horse running the job's `attempt` (from its meta)."""
     from ai.taskqueue import connect, fetch
@@ -254,6 +311,28 @@ def test_reading_a_job_while_redis_is_down_does_not_say_it_cannot_start(make_app
         assert "cannot start" not in problem["detail"] and "synchronous" not in problem["detail"]
 
 
+def test_a_stalled_redis_holds_a_request_one_second_not_six(
+    make_app: Any, fresh_redis_server: RedisServer
+) -> None:
+    """Redis that accepts connections and answers nothing (a stopped process, a full network
+    buffer): each GET of a job held its thread for the queue client's 6 s (its read timeout
+    had 5 s added for blocking reads, which the HTTP service never makes), so a few random job
+    ids made /healthz wait (audit of 2026-11-29). Now 1 s, then 503."""
+    c = make_app(REDIS_URL=fresh_redis_server.url).test_client()
+    location = "/v1/jobs/00000000-0000-4000-8000-000000000000"
+    assert c.get(location).status_code == 404  # connected, the job unknown
+    assert fresh_redis_server.proc is not None
+    fresh_redis_server.proc.send_signal(signal.SIGSTOP)
+    try:
+        t0 = time.monotonic()
+        r = c.get(location)
+        took = time.monotonic() - t0
+    finally:
+        fresh_redis_server.proc.send_signal(signal.SIGCONT)
+    assert r.status_code == 503 and r.get_json()["code"] == "jobs_unavailable"
+    assert took < 3.0  # the 1 s timeout, far from the 6 s it was
+
+
 def test_without_a_job_store_nothing_is_a_503(make_app: Any) -> None:
     """No REDIS_URL: no retry can help, so no answer is a 503 (issue 29). A job asked for is
     422 `jobs_not_configured`; a budget above the synchronous limit, 422 `budget_too_large`
@@ -325,3 +404,75 @@ def test_a_finished_job_expires_after_its_ttl(
     r = c.get(location)
     assert r.status_code == 404 and r.get_json()["code"] == "job_not_found"
     assert "expired" in r.get_json()["detail"]
+
+
+def test_a_queue_redis_that_evicts_keys_is_reported_and_the_cache_can_live_apart(
+    make_app: Any,
+) -> None:
+    """One Redis under allkeys-lru for the position cache and the queue: 6,000 cheap
+    suggestions evicted queued jobs, results, quotas, RQ's list of workers (every job then
+    refused until the workers restarted) and anti-rollback marks (audit of 2026-11-29). The
+    readiness check now says so, and the cache has its own Redis (CACHE_REDIS_URL), where
+    its entries go and nothing of the queue's."""
+    import redis
+
+    with RedisServer() as evicting, RedisServer(policy="noeviction") as queue_redis:
+        with workers(evicting):
+            check = make_app(REDIS_URL=evicting.url).test_client().get("/readyz").get_json()
+        assert check["checks"]["jobs"]["ok"] is False
+        assert "maxmemory-policy allkeys-lru" in check["checks"]["jobs"]["detail"]
+        assert "CACHE_REDIS_URL" in check["checks"]["jobs"]["detail"]
+        c = make_app(REDIS_URL=queue_redis.url, CACHE_REDIS_URL=evicting.url).test_client()
+        with workers(queue_redis):
+            assert c.get("/readyz").get_json()["checks"]["jobs"]["ok"] is True
+        queue_keys = set(redis.Redis.from_url(queue_redis.url).keys())
+        r = c.post("/v1/suggest", json=body(budget={"iterations": 20}))
+        assert r.status_code == 200 and r.get_json()["cached"] is False
+        assert c.post("/v1/suggest", json=body(budget={"iterations": 20})).get_json()["cached"]
+        assert set(redis.Redis.from_url(queue_redis.url).keys()) == queue_keys
+        assert redis.Redis.from_url(evicting.url).dbsize() > 0
+
+
+def test_compose_runs_the_queue_on_a_redis_that_evicts_nothing() -> None:
+    """compose.yaml: the queue's Redis (REDIS_URL) under noeviction, the position cache
+    (CACHE_REDIS_URL, the referee's and the workers') on another, which evicts."""
+    from pathlib import Path
+
+    import yaml
+
+    compose = yaml.safe_load((Path(__file__).parents[2] / "compose.yaml").read_text())
+    services = compose["services"]
+
+    def policy(name: str) -> str:
+        command = services[name]["command"]
+        return str(command[command.index("--maxmemory-policy") + 1])
+
+    assert policy("redis") == "noeviction" and policy("cache") == "allkeys-lru"
+    assert services["referee"]["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+    for name in ("referee", "worker"):
+        assert services[name]["environment"]["CACHE_REDIS_URL"] == "redis://cache:6379/0"
+    assert "redis://redis:6379/0" in services["worker"]["command"]
+
+
+def test_redis_failing_right_after_a_job_is_queued_still_answers_202(
+    make_app: Any, fresh_redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The job was queued, then Redis went away before the answer was read back from it: a
+    500, the job queued with its client's place held and its id told to no one (audit of
+    2026-11-29). Now 202 with its Location, as queued."""
+    import app.jobs
+
+    real = app.jobs.jobq.enqueue
+
+    def enqueue_then_fail(*args: Any, **kwargs: Any) -> Any:
+        job = real(*args, **kwargs)
+        fresh_redis_server.stop()
+        return job
+
+    c = make_app(REDIS_URL=fresh_redis_server.url, JOB_MAX_MS=60_000).test_client()
+    with workers(fresh_redis_server):
+        monkeypatch.setattr(app.jobs.jobq, "enqueue", enqueue_then_fail)
+        r = c.post("/v1/suggest", json=body(budget=HUGE))
+    doc = check_response("POST", "/v1/suggest", r)
+    assert r.status_code == 202, doc
+    assert doc["status"] == "queued" and r.headers["Location"] == f"/v1/jobs/{doc['id']}"
