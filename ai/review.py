@@ -300,7 +300,8 @@ def _search(
 def _margin_points(reward: float, now: int) -> float:
     """A margin search's reward as the final margin it stands for, in points of score (the
     gain from `now` is clamped to +-MARGIN_CLAMP per playout: MarginRollout)."""
-    return round(now + (2 * reward - 1) * MARGIN_CLAMP, 1)
+    # + 0.0: a margin that rounds to zero from below is 0.0, never -0.0 (audit of 2026-11-29)
+    return round(now + (2 * reward - 1) * MARGIN_CLAMP, 1) + 0.0
 
 
 def read_catalog(view: dict[str, Any], catalog: Any) -> Any:

@@ -44,6 +44,10 @@ PARSER_SAYS: tuple[tuple[str, Msg], ...] = (
     ("no low surrogate", msg("a string holds an unpaired surrogate")),
     ("no high surrogate", msg("a string holds an unpaired surrogate")),
     ("trailing comma", msg("a trailing comma")),
+    (
+        "UTF-8 byte order mark",
+        msg("the body starts with a byte order mark (send UTF-8 without it)"),
+    ),
 )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from app import notation
 from app.endpoint import engine_errors, game_of
+from engine.canonical import same
 from engine.errors import EngineError, pointer_token, short_repr
 from engine.games import GameModule, engine_for
 from engine.messages import msg
@@ -76,7 +77,7 @@ def check_record(
     if not out["ok"]:
         del expected["result"]  # the answer says where the log breaks
     for key, want in expected.items():
-        if header.get(key) != want:
+        if not same(header.get(key), want):
             raise EngineError(
                 "record_mismatch",
                 msg(

@@ -56,6 +56,12 @@ bp = Blueprint("review", __name__, url_prefix="/v1")
 REVIEW_LEVEL = DEFAULT_LEVELS[-1]
 
 
+def _different(seats: list[int]) -> None:
+    """`seats` names each seat once (as `events_for` does): [0, 0] was taken as [0]."""
+    if len(set(seats)) != len(seats):
+        raise ValidationError(msg("Each seat at most once: send an array of different seats."))
+
+
 class ReviewSchema(Envelope):
     """A game record (or a replay request), or a state alone with its history; the search
     budget per reviewed decision; the seats to review."""
@@ -73,7 +79,7 @@ class ReviewSchema(Envelope):
     budget = fields.Nested(BudgetSchema)
     seats = fields.List(
         _strict_int(validate=validate.Range(0, MAX_SEATS - 1)),
-        validate=validate.Length(1, MAX_SEATS),
+        validate=[validate.Length(1, MAX_SEATS), lambda seats: _different(seats)],
     )
     seed = _strict_int(load_default=0, validate=validate.Range(0, MAX_SEED))
     run_async = JsonBool(data_key="async")

@@ -39,6 +39,7 @@ from engine.games import (
     unknown_game,
 )
 from engine.messages import msg
+from engine.setup_fields import JSON_SAFE_INT
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
 
@@ -50,8 +51,30 @@ def new_game() -> Response:
     with engine_errors(setup=""):
         eng = engine_for(setup)
         state = eng.new_game(setup)
+    refuse_unsafe_seed(setup)
     origin = history.Origin.dealt(eng, setup, state["catalog"])
     return json_response({"state": issue_state(state, origin)})
+
+
+def refuse_unsafe_seed(setup: dict[str, Any]) -> None:
+    """A new game's seed is one every JSON client reads exactly (at most 2^53-1): the state's
+    history keeps it, and a client reading numbers as doubles (JavaScript, jq) rounded a
+    larger one, so that the game's record no longer replayed (audit of 2026-11-29). The
+    engines take seeds up to 2^64-1, so that old states and records stay readable."""
+    seed = setup.get("seed")
+    if isinstance(seed, int) and seed > JSON_SAFE_INT:
+        raise ApiError(
+            422,
+            "invalid_seed",
+            msg(
+                "A new game's seed must be an integer from 0 to 2^53-1 ({most}): a client "
+                "reading JSON numbers as doubles (JavaScript, jq) would round a larger one, "
+                "and the game's record would no longer replay. Send a smaller seed, or none "
+                "for one chosen at random.",
+                most=JSON_SAFE_INT,
+            ),
+            "/seed",
+        )
 
 
 @bp.get("/games")

@@ -292,7 +292,17 @@ class Envelope(Schema):
                 out[key] = _refused(field, str(key), data[key], why)
             elif field is None and key in data and len(data) <= MAX_PROBLEMS:
                 out[key] = [unknown_field(str(key), list(by_name))]
-        if out != messages:
+        # unknown fields in the body's order: marshmallow finds them as a set, whose order
+        # changes with the process's string hashing (PYTHONHASHSEED), so two servers answered
+        # the same body differently (audit of 2026-11-29). (A flood is listed in the body's
+        # order already, by `refuse_many_unknown`.)
+        ordered = list(out)
+        if len(data) <= MAX_PROBLEMS:
+            at = {k: i for i, k in enumerate(data)}
+            unknown = sorted((k for k in out if k not in by_name and k in at), key=at.__getitem__)
+            ordered = [k for k in out if k in by_name or k not in at] + unknown
+        if out != messages or ordered != list(messages):
+            out = {k: out[k] for k in ordered}
             raise ValidationError(out, data=error.data, valid_data=error.valid_data)
 
     @pre_load

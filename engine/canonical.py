@@ -65,5 +65,20 @@ def dumps_utf8(value: Any, errors: str = "strict") -> bytes:
     return out
 
 
+def same(given: Any, written: Any) -> bool:
+    """Whether a value a client sent is the one the service writes, as JSON: Python's `==`
+    takes 2.0, True and -0.0 for the integers 2, 1 and 0, so a state whose `pending.seat`
+    was 0.0 or false passed, and an answer that echoes it wrote -0.0 (audit of 2026-11-29).
+    Keys in any order; the cost of a comparison that passes is one write of each."""
+    if given != written:
+        return False
+    try:
+        return orjson.dumps(given, option=orjson.OPT_SORT_KEYS) == orjson.dumps(
+            written, option=orjson.OPT_SORT_KEYS
+        )
+    except TypeError:  # a value orjson does not write (an integer beyond 64 bits): not ours
+        return False
+
+
 def digest(value: Any) -> str:
     return "sha256:" + hashlib.sha256(dumps(value).encode("utf-8")).hexdigest()

@@ -70,8 +70,9 @@ def well_formed(doc: Any) -> bool:
 def random_seed() -> int:
     """A seed chosen at random (the system's generator, `secrets`), 0 to 2^53-1: a set-up's
     seed when it gives none (A-1.6, F-1.9). Below JSON_SAFE_INT, so that a client reading
-    JSON numbers as doubles sends the history back as it was written (a seed sent by the
-    client is kept as sent, up to 2^64-1: old states and records stay readable)."""
+    JSON numbers as doubles sends the history back as it was written (the service holds a
+    new game's seed to it too; a set-up is read up to 2^64-1, so that old states and records
+    stay readable)."""
     return secrets.randbelow(JSON_SAFE_INT + 1)
 
 

@@ -30,6 +30,7 @@ from engine.architectura.model import (
 from engine.architectura.schema import GAME, EntryDoc, SeatDoc, StateDoc
 from engine.architectura.scoring import final_scores
 from engine.architectura.setup import build_instances, check_replacements, deck_cards
+from engine.canonical import same
 from engine.declared import Problems, brief, convert, node, state_catalog
 from engine.errors import InvalidState, Problem, short_repr
 from engine.messages import msg
@@ -862,7 +863,7 @@ def _check_values(r: Problems, g: Game, shown: list[Shown]) -> None:
     """A-2.6: a value shown is the card's current value."""
     for st, b, depth, value in shown:
         now = current_value(g, st * BLOCKS + b)
-        if value != now:
+        if not same(value, now):
             r.bad(
                 "value_mismatch",
                 msg("the value shown is not the card's current value {value}", value=now),
@@ -880,7 +881,7 @@ def _check_finished(r: Problems, g: Game, data: dict[str, Any]) -> None:
         )
     if data.get("pending") is not None:
         r.bad("inconsistent_pending", msg("a finished game has no pending decision"), "/pending")
-    if data.get("scores") is not None and data["scores"] != final_scores(g):
+    if data.get("scores") is not None and not same(data["scores"], final_scores(g)):
         r.bad("inconsistent_scores", msg("scores do not match the city"), "/scores", "A-8")
 
 
@@ -930,7 +931,7 @@ def _check_running(r: Problems, g: Game, data: dict[str, Any]) -> None:
         return
     g._opts = opts
     given = data.get("pending")
-    if given is not None and given != pending_json(g):
+    if given is not None and not same(given, pending_json(g)):
         r.bad(
             "inconsistent_pending",
             msg("pending does not match the decision the state asks for"),

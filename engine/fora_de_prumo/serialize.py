@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import rng as rngmod
+from engine.canonical import same
 from engine.declared import Problems, brief, convert, node, state_catalog
 from engine.errors import InvalidState, Problem
 from engine.fora_de_prumo.building import Building, Placement, building_errors
@@ -750,7 +751,9 @@ def check_derived(r: Problems, g: Game, data: dict[str, Any]) -> None:
                 "F-8.4",
             )
         given_scores = data.get("scores")
-        if given_scores is not None and given_scores != final_scores(g):  # absent: recomputed
+        if given_scores is not None and not same(
+            given_scores, final_scores(g)
+        ):  # absent: recomputed
             r.bad(
                 "inconsistent_scores",
                 msg("scores must be the final scores of these works"),
@@ -759,7 +762,7 @@ def check_derived(r: Problems, g: Game, data: dict[str, Any]) -> None:
             )
         return
     given = data.get("pending")
-    if given is not None and given != pending_json(g):
+    if given is not None and not same(given, pending_json(g)):
         r.bad(
             "inconsistent_pending",
             msg("pending does not match the decision this state asks for"),

@@ -25,6 +25,7 @@ from ai.review import (
     HOPELESS,
     PLAYOUTS,
     _judge,
+    _margin_points,
     assemble,
     default_level,
     game_accuracy,
@@ -239,6 +240,7 @@ def test_a_record_that_does_not_replay_is_refused_where_it_breaks() -> None:
         ({"budget": {"iterations": 20_000}}, 422, "budget_too_large", "/budget"),  # no Redis
         ({"seats": [3]}, 422, "unknown_seat", "/seats/0"),
         ({"seats": []}, 400, "invalid_request", "/seats"),
+        ({"seats": [0, 0]}, 400, "invalid_request", "/seats"),  # was taken as [0]
     ],
 )
 def test_bad_budgets_and_seats_are_named(
@@ -253,6 +255,12 @@ def test_bad_budgets_and_seats_are_named(
     assert body["detail"]
     if code == "unknown_seat":  # the clause on the number of seats, as every endpoint's
         assert body["clause"] == eng.INFO.seats_clause == "A-1.1", body
+
+
+def test_a_margin_of_zero_is_never_written_minus_zero() -> None:
+    """round() of a small negative margin gave -0.0, which JSON writes as `-0.0`."""
+    assert math.copysign(1.0, _margin_points(0.499, 0)) == 1.0
+    assert _margin_points(0.499, 0) == 0.0 and _margin_points(0.25, 0) < 0
 
 
 def test_accuracy_formulas() -> None:

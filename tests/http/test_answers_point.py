@@ -247,6 +247,8 @@ def test_guessing_costs_a_bounded_amount_whatever_the_input() -> None:
         (b'{"seats": tru}', "an unknown word"),
         (b'{"seats": 2,}', "a trailing comma"),
         (b"\xff", "the body is not valid UTF-8"),
+        # orjson's own English was quoted, untranslated (audit of 2026-11-29)
+        (b'\xef\xbb\xbf{"seats": 2}', "the body starts with a byte order mark"),
     ],
 )
 def test_a_body_that_is_not_json_is_explained_in_our_words(body: bytes, said: str) -> None:

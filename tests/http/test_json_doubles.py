@@ -97,7 +97,11 @@ def test_a_rounded_seed_is_named_in_the_mismatch() -> None:
     than blaming an edit."""
     exact = DoublesClient()
     big = 12345678901234567891
-    state = exact.http.post("/v1/games", json={"seats": 2, "seed": big}).get_json()["state"]
+    # a state set up before new games' seeds were held to 2^53-1: its record still replays
+    setup = {"seats": 2, "seed": big}
+    state = exact.http.post("/v1/replay", json={"setup": setup, "decisions": []}).get_json()[
+        "state"
+    ]
     for _ in range(6):
         option = state["pending"]["options"][0]
         r = exact.http.post("/v1/resolve", json={"state": state, "decisions": [option]})
@@ -109,6 +113,29 @@ def test_a_rounded_seed_is_named_in_the_mismatch() -> None:
     assert problem["code"] == "history_mismatch"
     assert "2^53" in problem["detail"] and "doubles" in problem["detail"]
     assert problem["pointer"] == "/state/history/setup/seed"
+
+
+@pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
+def test_a_new_games_seed_is_one_every_client_reads_exactly(game: str) -> None:
+    """POST /v1/games kept a seed up to 2^64-1 in the state's history, a number a doubles
+    client rounds, so that the game's record no longer replayed (audit of 2026-11-29). A new
+    game's seed is now at most 2^53-1; a record of a game set up with a larger one, as older
+    states were, still replays."""
+    client = DoublesClient()
+    r = client.http.post("/v1/games", json={"game": game, "seats": 2, "seed": JSON_SAFE_INT})
+    assert r.status_code == 200
+    assert js_round_trip(r.data)["state"]["history"]["setup"]["seed"] == JSON_SAFE_INT
+    for seed in (JSON_SAFE_INT + 1, 2**64 - 1, 1e19):
+        r = client.http.post("/v1/games", json={"game": game, "seats": 2, "seed": seed})
+        problem = r.get_json()
+        assert r.status_code == 422 and problem["code"] == "invalid_seed", problem
+        assert problem["pointer"] == "/seed" and "2^53-1" in problem["detail"]
+    # the engine's own range is unchanged: 2^64 is refused as before, naming its clause
+    r = client.http.post("/v1/games", json={"game": game, "seats": 2, "seed": 2**64})
+    assert r.status_code == 422 and r.get_json()["problems"][0]["code"] == "invalid_seed"
+    old = {"game": game, "seats": 2, "seed": 2**60}
+    status, replay = client.post("/v1/replay", {"setup": old, "decisions": []})
+    assert status == 200 and replay["ok"] is True, replay
 
 
 @pytest.mark.parametrize(
