@@ -86,7 +86,12 @@ def load_view(eng: GameModule, view: dict[str, Any], seat: int | None, cat: Any)
             [
                 Problem(
                     "invalid_view",
-                    msg("This is not a view /v1/view answers ({error}).", error=type(e).__name__),
+                    msg(
+                        "This is not a view as /v1/view answers it ({error}): send a view "
+                        "/v1/view gave, unchanged (its nulls left out or not), or the state "
+                        "itself as `state`.",
+                        error=type(e).__name__,
+                    ),
                 )
             ]
         ) from None

@@ -179,6 +179,8 @@ def test_junk_anywhere_in_a_view_is_a_4xx(client: Any, game_id: str) -> None:
             problem = r.get_json()
             assert problem["code"] in ("invalid_view", "wrong_view", "invalid_request"), problem
             assert problem["detail"], problem
+            # what to send instead, not only the name of the exception that said no
+            assert "(ValueError)." not in problem["detail"], problem
 
 
 @pytest.mark.parametrize(
