@@ -43,7 +43,7 @@ from ai.model import Model, ModelEvaluator, learned_search, model_ranking
 from ai.tournament import play_game, wilson
 from benchmarks.inference import LAST_PLAY, inference_bot, record_play
 from benchmarks.local import baseline_bot
-from benchmarks.variants import mixed_bot, reveal_hands, seer_bot, self_deal_bot
+from benchmarks.variants import mixed_bot, phase_bot, reveal_hands, seer_bot, self_deal_bot
 from engine.games import GAMES, engine
 
 _BOTS: dict[str, Bot] = {}
@@ -105,6 +105,9 @@ def make_bot(spec: str) -> Bot:
         elif spec.startswith("selfdeal:"):
             _, p, arg = spec.split(":")
             _BOTS[spec] = self_deal_bot(_budget(spec, arg), float(p))
+        elif spec.startswith("phase:"):
+            _, cards, arg = spec.split(":")
+            _BOTS[spec] = phase_bot(_budget(spec, arg), int(cards))
         elif spec.startswith("mix:"):
             _, weight, c, arg = spec.split(":")
             _BOTS[spec] = mixed_bot(_budget(spec, arg), float(weight), float(c), _GAME[0])

@@ -34,7 +34,7 @@ from ai.base import (
     option_margins,
     start_of,
 )
-from ai.evaluators import Evaluator, RandomRollout, final_rewards
+from ai.evaluators import Evaluator, RandomRollout, final_rewards, for_search
 from ai.mcts import Descent, IsmctsBot, Node
 from ai.model import Mix, ModelEvaluator, exploration_of, learned_search, model_for, model_ranking
 from engine.games import GameModule, engine
@@ -404,4 +404,36 @@ class SelfDealBot(ResampledBot):
 def self_deal_bot(budget: Budget, p: float) -> SelfDealBot:
     bot = served(SelfDealBot, budget, f"selfdeal{p}")
     bot.p = p
+    return bot
+
+
+class PhaseEvaluator:
+    """The served evaluator until the end of the game is near, then a random playout's win
+    shares: a playout is short there and unbiased, where the model's bias does not average
+    out. Near: at most `cards` cards left in all hands and decks (Architectura's layout)."""
+
+    def __init__(self, inner: Evaluator, cards: int) -> None:
+        self.inner, self.cards = inner, cards
+
+    def for_search(self, eng: GameModule) -> PhaseEvaluator:
+        return PhaseEvaluator(for_search(self.inner, eng), self.cards)
+
+    def evaluate(
+        self, eng: GameModule, g: Any, rnd: random.Random, deadline: float
+    ) -> list[float] | None:
+        left = sum(map(len, g.hands)) + sum(map(len, g.decks))
+        if left <= self.cards and not g.over:
+            return PHASE_PLAYOUT.evaluate(eng, g, rnd, deadline)
+        return self.inner.evaluate(eng, g, rnd, deadline)
+
+
+PHASE_PLAYOUT = RandomRollout(margin_weight=0.0)
+
+
+def phase_bot(budget: Budget, cards: int) -> IsmctsBot:
+    """`learned_search(budget)`'s settings, its leaves judged by `PhaseEvaluator`."""
+    search = learned_search(budget)
+    evaluator = PhaseEvaluator(search.evaluator, cards)
+    bot = IsmctsBot(budget, exploration=search.exploration, evaluator=evaluator)
+    bot.name = f"phase{cards}({search.name})"
     return bot

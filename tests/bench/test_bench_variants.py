@@ -309,3 +309,23 @@ def test_a_cut_iteration_leaves_no_trace_in_the_mast_table(
     res = bot.choose(view_of(midgame(8)), 1)
     assert res.iterations >= 1
     check_table(bot, res.iterations)
+
+
+def test_the_phase_evaluator_plays_out_near_the_end_and_asks_the_model_before() -> None:
+    """`PhaseEvaluator` (docs/model.md, "Tried, not kept"): with at most `cards` cards left
+    in all hands and decks, a random playout's win shares; before that, the served model's."""
+    from ai.model import ModelEvaluator
+    from benchmarks.variants import PhaseEvaluator
+
+    eng = engine("architectura")
+    world = eng.load(midgame(3))
+    left = sum(map(len, world.hands)) + sum(map(len, world.decks))
+    model = ModelEvaluator(alone=True).for_search(eng)
+    judged = model.evaluate(eng, world.copy(), random.Random(1), math.inf)
+    early = PhaseEvaluator(ModelEvaluator(alone=True), left - 1).for_search(eng)
+    assert early.evaluate(eng, world.copy(), random.Random(1), math.inf) == judged
+    late = PhaseEvaluator(ModelEvaluator(alone=True), left).for_search(eng)
+    played = late.evaluate(eng, world.copy(), random.Random(1), math.inf)
+    again = RandomRollout(margin_weight=0.0).evaluate(eng, world.copy(), random.Random(1), math.inf)
+    assert played == again != judged
+    assert played is not None and sum(played) == pytest.approx(1.0)
