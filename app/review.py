@@ -79,7 +79,7 @@ class ReviewSchema(Envelope):
     budget = fields.Nested(BudgetSchema)
     seats = fields.List(
         _strict_int(validate=validate.Range(0, MAX_SEATS - 1)),
-        validate=[validate.Length(1, MAX_SEATS), lambda seats: _different(seats)],
+        validate=[validate.Length(1, MAX_SEATS), _different],
     )
     seed = _strict_int(load_default=0, validate=validate.Range(0, MAX_SEED))
     run_async = JsonBool(data_key="async")
