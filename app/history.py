@@ -63,6 +63,7 @@ from engine.errors import (
     summary,
 )
 from engine.games import DEFAULT_GAME, GameModule, engine
+from engine.guesses import without_guesses
 from engine.messages import Msg, msg
 from engine.setup_fields import rounded_seed
 
@@ -70,6 +71,7 @@ HISTORY = "history"
 COMPOSED = "composed"  # true on a state built from a position, and on its successors
 FIELDS = frozenset({"setup", "decisions"})
 POINTER = "/state/history"
+GUESSED = 8  # a history's refusals that say "Did you mean" (engine/guesses.py: the first)
 VERIFIED_PREFIXES = 4096  # history prefixes remembered as read, per process (about 0.5 MB)
 _SORTED = orjson.OPT_SORT_KEYS
 
@@ -337,7 +339,12 @@ def verify(
         return  # a custom catalog not sent: the state's reader asks for it
     problems = ProblemList()
     for i in range(max(known - 1, 0), len(decisions)):
-        _verify_decision(eng, game, decisions[i], f"{POINTER}/decisions/{i}", problems)
+        at = f"{POINTER}/decisions/{i}"
+        if problems.total < GUESSED:
+            _verify_decision(eng, game, decisions[i], at, problems)
+        else:  # the rest without "Did you mean": each guess may cost milliseconds
+            with without_guesses():
+                _verify_decision(eng, game, decisions[i], at, problems)
     if problems:
         why = summary(problems)  # translated as a message (app/i18n.py)
         raise ApiError(

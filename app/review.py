@@ -25,8 +25,11 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from ai.bots import LEVELS, MAX_ITERATIONS, MAX_TIME_MS, Budget
 from ai.review import (
     DEFAULT_LEVELS,
+    TASK_ITERATIONS,
+    TASK_MS,
     Decision,
     assemble,
+    counted,
     default_level,
     evaluation,
     plan,
@@ -154,12 +157,21 @@ def _over(budget: Budget, walked: list[Decision]) -> Msg:
     the seat with the fewest decisions to review (`seats`)."""
     per_seat = Counter(d.seat for d in walked if d.task is not None)
     tasks = sum(per_seat.values())
+    each = counted(budget)
     out = msg(
         "{tasks} decisions to review, {per} each: {total} in all.",
         tasks=tasks,
-        per=work(budget.iterations, budget.time_ms),
-        total=work(_times(budget.iterations, tasks), _times(budget.time_ms, tasks)),
+        per=work(each.iterations, each.time_ms),
+        total=work(_times(each.iterations, tasks), _times(each.time_ms, tasks)),
     )
+    if each != budget:
+        out = msg(
+            "{problem} A reviewed decision counts at least {iterations} iterations or {ms} ms "
+            "(its own work besides its search).",
+            problem=out,
+            iterations=TASK_ITERATIONS,
+            ms=TASK_MS,
+        )
     fitting = [k for k, b in LEVELS.items() if synchronous(b, tasks)]
     if fitting:
         level = max(fitting, key=lambda k: LEVELS[k].iterations or 0)

@@ -257,6 +257,23 @@ def test_bad_budgets_and_seats_are_named(
         assert body["clause"] == eng.INFO.seats_clause == "A-1.1", body
 
 
+def test_a_reviewed_decision_counts_its_own_work_against_the_synchronous_limit() -> None:
+    """A 1-iteration review of 2,000 decisions was synchronous (2,000 of 20,000 iterations)
+    and took 18 s of CPU on a 500-card Fora de Prumo game: each decision costs its view,
+    worlds and search set-up besides its iterations (audit of 2026-11-29). Each counts at
+    least TASK_ITERATIONS (TASK_MS)."""
+    from ai.bots import MAX_ITERATIONS, MAX_TIME_MS
+    from ai.review import TASK_ITERATIONS, TASK_MS, synchronous
+
+    most = MAX_ITERATIONS // TASK_ITERATIONS
+    assert synchronous(Budget(iterations=1), most)
+    assert not synchronous(Budget(iterations=1), most + 1)
+    assert not synchronous(Budget(time_ms=1), MAX_TIME_MS // TASK_MS + 1)
+    # a budget above the floor counts as it is
+    assert synchronous(Budget(iterations=40), MAX_ITERATIONS // 40)
+    assert not synchronous(Budget(iterations=40), MAX_ITERATIONS // 40 + 1)
+
+
 def test_a_margin_of_zero_is_never_written_minus_zero() -> None:
     """round() of a small negative margin gave -0.0, which JSON writes as `-0.0`."""
     assert math.copysign(1.0, _margin_points(0.499, 0)) == 1.0

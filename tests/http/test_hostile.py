@@ -631,3 +631,45 @@ def test_unknown_keys_of_mixed_types_are_listed_not_crashed() -> None:
     problems = ProblemList()
     unknown_keys(problems, {1: 2, "a": 3, (1, 2): 4}, ["x"], "")
     assert [p.pointer for p in problems] == ["/(1, 2)", "/1", "/a"]
+
+
+def test_a_forged_history_of_unknown_cards_costs_few_full_comparisons(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Fora de Prumo state on a custom catalog of 500 cards whose ids are 40 characters
+    alike but for their ends, its history 300 purchases of ids close to all of them: every
+    refusal guessed "Did you mean" by comparing the id with 256 others in full (42 ms each),
+    83 s of CPU for 2,000 decisions, on every endpoint that reads a state, before any gate
+    (audit of 2026-11-29). Now the history's first GUESSED refusals guess, each comparing at
+    most MAX_COMPARED ids in full; the answer still lists its problems and counts them all."""
+    import difflib
+
+    from fdp_support import big_catalog
+
+    from app.history import GUESSED
+    from engine.guesses import MAX_COMPARED
+
+    catalog = big_catalog(500)
+    for i, card in enumerate(catalog["cards"]):
+        card["id"] = "s" * 35 + f"{i:05d}"
+        card.pop("printed", None)
+    client = make_app().test_client()
+    setup = {"game": "fora-de-prumo", "seats": 4, "seed": 3, "catalog": catalog}
+    state = client.post("/v1/games", json=setup).get_json()["state"]
+    forged = [{"type": "buy", "card": "s" * 34 + f"x{i:05d}"} for i in range(300)]
+    state["history"] = {"setup": state["history"]["setup"], "decisions": forged}
+    full = [0]
+    ratio = difflib.SequenceMatcher.ratio
+
+    def counted(self: difflib.SequenceMatcher[str]) -> float:
+        full[0] += 1
+        return ratio(self)
+
+    monkeypatch.setattr(difflib.SequenceMatcher, "ratio", counted)
+    r = client.post("/v1/legal-moves", json={"state": state, "catalog": catalog})
+    problem = check_response("POST", "/v1/legal-moves", r)
+    assert r.status_code == 422 and problem["code"] == "invalid_history"
+    assert problem["problems_total"] == 300
+    assert "Did you mean" in problem["problems"][0]["detail"]
+    assert "Did you mean" not in problem["problems"][-1]["detail"]
+    assert 0 < full[0] <= GUESSED * MAX_COMPARED  # was 300 * 256
