@@ -44,7 +44,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -339,12 +339,10 @@ def verify(
         return  # a custom catalog not sent: the state's reader asks for it
     problems = ProblemList()
     for i in range(max(known - 1, 0), len(decisions)):
-        at = f"{POINTER}/decisions/{i}"
-        if problems.total < GUESSED:
-            _verify_decision(eng, game, decisions[i], at, problems)
-        else:  # the rest without "Did you mean": each guess may cost milliseconds
-            with without_guesses():
-                _verify_decision(eng, game, decisions[i], at, problems)
+        # the first GUESSED refusals say "Did you mean", the rest not: each guess may cost
+        # milliseconds
+        with nullcontext() if problems.total < GUESSED else without_guesses():
+            _verify_decision(eng, game, decisions[i], f"{POINTER}/decisions/{i}", problems)
     if problems:
         why = summary(problems)  # translated as a message (app/i18n.py)
         raise ApiError(

@@ -75,7 +75,6 @@ REVIEW_FUNC = "ai.jobs.run_review"  # POST /v1/review over the synchronous limit
 ID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")  # RQ: uuid4
 RETRY_AFTER_S = 5
 QUEUE_RETRY_AFTER_S = 30  # past a job limit: a place frees when a job ends (seconds to minutes)
-CANCELLED_KEY = jobq.CANCELLED_PREFIX
 DEFAULT_QUEUE_MAX = 100  # jobs queued or running in all
 DEFAULT_QUEUE_PER_CLIENT = 4  # jobs queued or running per client
 # a job's own deadline: its search and plan stop there; RQ kills it a minute later at worst
@@ -328,7 +327,7 @@ def _enqueue(func: str, request: dict[str, Any]) -> Response:
         total=int(cfg["JOB_QUEUE_MAX"]),
         # as long as a job of this client can be waiting or running, every attempt included
         client_ttl_s=(retries + 1) * (queued_ttl_s + timeout_s),
-        ended_prefix=CANCELLED_KEY,
+        ended_prefix=jobq.CANCELLED_PREFIX,
     )
     if func == REVIEW_FUNC:  # its helpers are held to the same limits (ai/review_jobs.py)
         request["quota"] = asdict(bound)
@@ -349,13 +348,10 @@ def _enqueue(func: str, request: dict[str, Any]) -> Response:
     except jobq.QueueFull as e:
         raise _full(e) from None
     location = url_for("jobs.get_job", job_id=job.id)
-    try:
-        doc = _document(conn, job)
-    except redis.RedisError:
-        # queued, then Redis failed: the client still gets its job's id (was a 500, the job
-        # queued and its quota place held with no one knowing it: audit of 2026-11-29)
-        doc = _queued(job)
-    response = json_response(doc, 202)
+    # read from the job alone (no one holds its id yet to cancel it): Redis failing once the
+    # job was queued answered a 500, its quota place held with no one knowing its id (audit
+    # of 2026-11-29)
+    response = json_response(_shown(job, jobq.state(job)), 202)
     response.headers["Location"] = location
     return response
 
@@ -366,29 +362,24 @@ def _iso(t: dt.datetime | None) -> str | None:
     return t.replace(tzinfo=dt.UTC).isoformat(timespec="milliseconds")
 
 
-def _queued(job: Job) -> dict[str, Any]:
-    """A job just queued, as `_document` tells it, read from the job alone (no Redis)."""
-    return {
-        "id": job.id,
-        "status": "queued",
-        "attempts": 1,
-        "progress": {"iterations": 0},
-        "enqueued_at": _iso(job.enqueued_at),
-        "started_at": None,
-        "ended_at": None,
-    }
-
-
 def _document(conn: redis.Redis, job: Job) -> dict[str, Any]:
+    """The job as GET /v1/jobs/{id} tells it: its state, checked with RQ's clean-up and the
+    cancellation marker."""
     st = jobq.state(job)
     if st["status"] == "started":  # its worker may be gone: let RQ's clean-up tell
         jobq.recover_abandoned(conn, jobq.SUGGEST_QUEUE)
         job.refresh()  # type: ignore[no-untyped-call]
         st = jobq.state(job)
-    if st["status"] != "finished" and conn.exists(CANCELLED_KEY + job.id):
+    if st["status"] != "finished" and conn.exists(jobq.CANCELLED_PREFIX + job.id):
         # a cancelled job never finishes (ai/jobs.py `Cancelled`): a finished one ended
         # before its cancellation reached it, and its result is real
         st = {"attempts": st["attempts"], "status": "cancelled"}
+    return _shown(job, st)
+
+
+def _shown(job: Job, st: dict[str, Any]) -> dict[str, Any]:
+    """The job's document for its state `st` (`jobq.state`, or cancelled), from the job
+    alone: no Redis round trip (a job just queued is told so)."""
     progress = job.meta.get("progress") or {"iterations": 0}
     shown: dict[str, Any] = {"iterations": int(progress.get("iterations", 0))}
     if isinstance(progress.get("positions"), dict):  # a review: decisions reviewed so far
@@ -492,7 +483,7 @@ def cancel_job(job_id: str) -> Response:
             )
         # again when already cancelled: a stop the worker missed is sent anew
         ttl = int(current_app.config["JOB_RESULT_TTL_S"])
-        conn.set(CANCELLED_KEY + job.id, 1, ex=ttl)
+        conn.set(jobq.CANCELLED_PREFIX + job.id, 1, ex=ttl)
         jobq.cancel(conn, job)
         return json_response(_document(conn, job))
     except redis.RedisError as e:

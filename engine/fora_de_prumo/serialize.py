@@ -750,10 +750,8 @@ def check_derived(r: Problems, g: Game, data: dict[str, Any]) -> None:
                 "/pending",
                 "F-8.4",
             )
-        given_scores = data.get("scores")
-        if given_scores is not None and not same(
-            given_scores, final_scores(g)
-        ):  # absent: recomputed
+        given_scores = data.get("scores")  # absent: recomputed
+        if given_scores is not None and not same(given_scores, final_scores(g)):
             r.bad(
                 "inconsistent_scores",
                 msg("scores must be the final scores of these works"),
