@@ -51,12 +51,16 @@ def _settings(conn: redis.Redis, parent: str) -> tuple[Budget, Any, float]:
     return Budget(**doc["budget"]), doc.get("catalog"), float(doc["deadline"])
 
 
+def _text(raw: object) -> str:
+    return raw.decode() if isinstance(raw, bytes) else str(raw)
+
+
 def _take(conn: redis.Redis, parent: str, me: str) -> dict[str, Any] | None:
     """The next task of the review, claimed by job `me` (None: none left)."""
     i = conn.lpop(_key(parent, "todo"))
     if i is None:
         return None
-    idx = i.decode() if isinstance(i, bytes) else str(i)
+    idx = _text(i)
     conn.hset(_key(parent, "claimed"), idx, me)
     raw = conn.hget(_key(parent, "tasks"), idx)
     return json.loads(raw) if raw else None
@@ -131,8 +135,22 @@ def help_review(parent: str) -> int:
         PROGRESS.reset(token)
 
 
+def _left(conn: redis.Redis, parent: str, tasks: list[dict[str, Any]]) -> list[str]:
+    """The tasks a (retried) parent still has to put on the to-do list: those without a
+    result, not on the list already, and not taken by a helper (`_collect` looks after
+    those). A task the parent's earlier attempt took died with it."""
+    done = {_text(k) for k in conn.hkeys(_key(parent, "done"))}
+    queued = {_text(k) for k in conn.lrange(_key(parent, "todo"), 0, -1)}
+    claimed = conn.hgetall(_key(parent, "claimed")).items()
+    helped = {_text(k) for k, v in claimed if _text(v) != parent}
+    return [i for i in (str(t["index"]) for t in tasks) if i not in done | queued | helped]
+
+
 def _publish(conn: redis.Redis, job: Job, request: dict[str, Any], ttl: int) -> None:
-    """The review's tasks and settings in Redis, the to-do list, and the helper jobs."""
+    """The review's tasks and settings in Redis, the to-do list, and the helper jobs. A
+    retried parent (its worker lost, JOB_RETRIES) keeps the results its first attempt and its
+    helpers put, so that no decision is searched, counted or helped twice; its deadline
+    starts again with the attempt, as RQ's time limit does."""
     tasks = request["tasks"]
     deadline = time.time() + int(request["max_ms"]) / 1000
     settings = {
@@ -140,11 +158,14 @@ def _publish(conn: redis.Redis, job: Job, request: dict[str, Any], ttl: int) -> 
         "catalog": request.get("catalog"),
         "deadline": deadline,
     }
+    retried = bool(conn.exists(_key(job.id, "settings")))
+    todo = _left(conn, job.id, tasks) if retried else [str(t["index"]) for t in tasks]
     with conn.pipeline() as p:
         p.set(_key(job.id, "settings"), json.dumps(settings), ex=ttl)
-        if tasks:
+        if tasks and not retried:
             p.hset(_key(job.id, "tasks"), mapping={str(t["index"]): json.dumps(t) for t in tasks})
-            p.rpush(_key(job.id, "todo"), *[str(t["index"]) for t in tasks])
+        if todo:
+            p.rpush(_key(job.id, "todo"), *todo)
         for part in ("tasks", "todo", "done", "claimed", "iterations"):
             p.expire(_key(job.id, part), ttl)
         p.execute()
@@ -152,7 +173,8 @@ def _publish(conn: redis.Redis, job: Job, request: dict[str, Any], ttl: int) -> 
     # one review runs on no more workers than the client may keep busy with suggestions
     quota = request.get("quota")
     bound = jobq.Bound(**quota) if isinstance(quota, dict) else None
-    helpers = min(len(tasks) - 1, jobq.live_workers(conn, jobq.SUGGEST_QUEUE) - 1)
+    waiting = int(conn.llen(_key(job.id, "todo")))
+    helpers = min(waiting - 1, jobq.live_workers(conn, jobq.SUGGEST_QUEUE) - 1)
     for _ in range(max(0, helpers)):
         try:
             jobq.enqueue(
@@ -179,7 +201,7 @@ def _collect(conn: redis.Redis, parent: str, total: int, progress: Any) -> list[
         progress.write()
         done = set(conn.hkeys(done_key))
         for idx, raw_taker in conn.hgetall(claimed_key).items():
-            taker = raw_taker.decode() if isinstance(raw_taker, bytes) else str(raw_taker)
+            taker = _text(raw_taker)
             if idx in done or taker == parent:
                 continue
             try:

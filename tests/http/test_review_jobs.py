@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 import redis
 from http_support import check_response, random_game, tripled_catalog
 
@@ -162,4 +163,77 @@ def test_a_review_job_s_helpers_take_places_of_its_client_s_jobs(
         refused = client.post("/v1/suggest", json=body)  # the client's places are taken
         assert refused.status_code == 429, refused.get_json()
         client.delete(f"/v1/jobs/{job_id}")
+    conn.close()
+
+
+def test_a_retried_review_job_searches_only_what_its_first_attempt_left(
+    make_app: Any, fresh_redis_server: RedisServer, monkeypatch: Any
+) -> None:
+    """A review's parent whose worker died after 2 results (JOB_RETRIES runs it again under the
+    same id) searches the decisions left, the one it was searching included, and answers
+    what the synchronous review answers, iterations counted once. Before, the retry pushed
+    every decision on the to-do list again: each was searched twice, and the shown
+    iterations counted both."""
+    from flask import Response
+
+    import ai.review_jobs as rj
+    from app import review as app_review
+
+    app = make_app(REDIS_URL=fresh_redis_server.url)
+    client = app.test_client()
+    rec = a_game(client)
+    ask = {**rec, "budget": {"iterations": 20}, "seed": 2}
+    expected = check_response("POST", "/v1/review", client.post("/v1/review", json=ask))
+    queued: list[dict[str, Any]] = []
+
+    def capture(request: dict[str, Any]) -> Response:
+        queued.append({**request, "max_ms": 60_000})
+        return Response(status=202)
+
+    monkeypatch.setattr(app_review, "start_review", capture)
+    assert client.post("/v1/review", json={**ask, "async": True}).status_code == 202
+    (request,) = queued
+    total = len(request["tasks"])
+    assert total >= 4
+    conn = redis.Redis.from_url(fresh_redis_server.url)
+
+    class Job:  # what run() reads of RQ's current job
+        id = "retried-review"
+        connection = conn
+
+    class Lost(Exception):
+        pass
+
+    searched: list[int] = []
+    real = rj.review_task
+
+    def review_task(task: dict[str, Any], *args: Any) -> dict[str, Any]:
+        if attempt == 1 and len(searched) == 2:
+            raise Lost  # the worker dies in the third decision's search
+        searched.append(task["index"])
+        return real(task, *args)
+
+    class Progress:
+        iterations = 0
+
+        def __init__(self, extra: Any) -> None:
+            self.extra = extra
+
+        def __call__(self, n: int) -> None:
+            self.iterations += n
+
+        def write(self) -> None:
+            pass
+
+    monkeypatch.setattr(rj, "get_current_job", lambda: Job)
+    monkeypatch.setattr(rj, "review_task", review_task)
+    attempt = 1
+    with pytest.raises(Lost):
+        rj.run(request, Progress)
+    assert len(searched) == 2
+    attempt = 2
+    got = rj.run(request, Progress)
+    assert got == expected
+    assert sorted(searched) == sorted(t["index"] for t in request["tasks"])  # each once
+    assert int(conn.get(f"{PREFIX}{Job.id}:iterations") or 0) == expected["iterations"]
     conn.close()
