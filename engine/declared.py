@@ -88,9 +88,24 @@ class Problems:
         self.clause = clause
         self.walked: list[_Walked] = []  # nodes that failed the typed conversion
         self.unread = False  # a list was refused unread: its cards are not "missing"
+        self.mistyped: set[str] = set()  # pointers refused as "wrong_type"
 
     def bad(self, code: str, detail: Msg, pointer: str, clause: str | None = None) -> None:
+        """Report a problem, unless it lies inside a value already refused for its type: a
+        string where an object belongs has no fields, and "/x/cell ... not null" about the
+        stand-in read in its place would send the client after a field it never sent."""
+        if self.mistyped and self._inside_mistyped(pointer):
+            return
+        if code == "wrong_type":
+            self.mistyped.add(pointer)
         self.problems.append(Problem(code, detail, pointer, clause or self.clause))
+
+    def _inside_mistyped(self, pointer: str) -> bool:
+        while "/" in pointer:
+            pointer = pointer.rsplit("/", 1)[0]
+            if pointer in self.mistyped:
+                return True
+        return False
 
     def unknown_catalog(
         self, cid: str, chash: str, clause: str, sent: _Catalog | None = None

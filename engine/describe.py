@@ -44,6 +44,12 @@ def short_repr(value: Any) -> str:
     return text if len(text) <= SHORT_REPR else text[: SHORT_REPR - 3] + "..."
 
 
+def quoted(v: Any) -> str:
+    """An input value quoted in a message, null, true and false by their JSON names (the
+    client sent JSON, not Python's None and True)."""
+    return brief(v) if v is None or isinstance(v, bool) else short_repr(v)
+
+
 def brief(v: Any) -> str:
     """A short, always printable description of any JSON value (never repr of deep or huge
     values: deep nesting would recurse, huge integers refuse str()). A kind of value is named

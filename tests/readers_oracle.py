@@ -3,7 +3,10 @@ catalogs and set-ups), and what reading each answers: the oracle of
 tests/common/test_reader_equivalence.py. The answers in tests/data/readers_golden.json were
 written by the readers before they were declared (msgspec structs), by
 `python -m readers_oracle` (from tests/); a reader rewritten since must answer alike:
-same codes, pointers, clauses, details and order.
+same codes, pointers, clauses, details and order. Rewritten once by the readers themselves
+(2026-11-30), when a value refused for its type stopped reporting the fields read from its
+stand-in, and null and true were named as JSON names them: every answer that changed lost
+problems inside a `wrong_type` pointer, or said null/true for None/True.
 
 The mutations are drawn from a seeded generator over documents the engine writes itself,
 so the same cases come back on every run: one to three of drop a field, a wrong type, a

@@ -31,7 +31,8 @@ from engine.architectura.schema import GAME, EntryDoc, SeatDoc, StateDoc
 from engine.architectura.scoring import final_scores
 from engine.architectura.setup import build_instances, check_replacements, deck_cards
 from engine.canonical import same
-from engine.declared import Problems, brief, convert, node, state_catalog
+from engine.declared import Problems, convert, node, state_catalog
+from engine.describe import quoted
 from engine.errors import InvalidState, Problem, short_repr
 from engine.messages import msg
 
@@ -498,7 +499,7 @@ def _card(r: Problems, g: Game, x: Any, at: Where, seat: int | None = None) -> i
     if iid is None:
         r.bad(
             "unknown_card",
-            msg("{card} is not a card of this game", card=short_repr(x)),
+            msg("{card} is not a card of this game", card=quoted(x)),
             _where(at),
             "A-1.3",
         )
@@ -755,7 +756,8 @@ def parse_cell(r: Problems, v: Any, p: str, n: int) -> int:
             msg(
                 "a cell is an array [street, block] of two integers, both counted from 1, "
                 "not {value}",
-                value=brief(v),
+                # quoted: "not an array" would contradict the sentence for [1, 2, 3]
+                value=quoted(v),
             ),
             p,
             "A-1.2",
@@ -811,7 +813,7 @@ def _read_task(r: Problems, g: Game, t: Any, p: str, seen: dict[int, Where]) -> 
             if not isinstance(v, str) or v not in g.cat.cards:
                 r.bad(
                     "unknown_card",
-                    msg("{card} is not a card of the catalog", card=short_repr(v)),
+                    msg("{card} is not a card of the catalog", card=quoted(v)),
                     kp,
                 )
                 v = next(iter(g.cat.cards))

@@ -160,3 +160,64 @@ def test_every_combination_is_one_answer() -> None:
         "notation must be true or false, not 3.",
         "state must be an object, not 1.",
     ]
+
+
+def _state_problems(game: str, change: Any) -> list[tuple[str, str]]:
+    """The (pointer, detail) problems of POST /v1/view for a new game's state that `change`
+    made malformed."""
+    state = CLIENT.post("/v1/games", json={"game": game, "seats": 2, "seed": 3}).get_json()
+    state = state["state"]
+    change(state)
+    r = CLIENT.post("/v1/view", json={"state": state, "seat": 0})
+    body = check_response("POST", "/v1/view", r)
+    assert r.status_code == 422
+    return [(p["pointer"], p["detail"]) for p in body["problems"]]
+
+
+@pytest.mark.parametrize(
+    "game, change, expected",
+    [
+        # a string where a fountain (A-4.5) belongs: not also its seat and its cell "not null"
+        (
+            "architectura",
+            lambda s: s.update(fountains=["zz"]),
+            [("/state/fountains/0", "must be an object")],
+        ),
+        # a stack's entry (A-1.2) that is not an object: not also "None is not a card"
+        (
+            "architectura",
+            lambda s: s["city"][0].__setitem__(0, ["zz"]),
+            [("/state/city/0/0/0", "must be an object")],
+        ),
+        (
+            "fora-de-prumo",
+            lambda s: s["seats"][0]["work"].update(building=["zz"]),
+            [("/state/seats/0/work/building/0", "must be an object, not 'zz'")],
+        ),
+        # an array of the wrong length where a cell belongs is quoted, not "not an array"
+        (
+            "architectura",
+            lambda s: s.update(fountains=[{"cell": [1, 2, 3], "seat": 0}]),
+            [
+                (
+                    "/state/fountains/0/cell",
+                    "a cell is an array [street, block] of two integers, both counted from 1, "
+                    "not [1, 2, 3]",
+                )
+            ],
+        ),
+        # null and true named as JSON names them, not as Python's None and True
+        (
+            "architectura",
+            lambda s: s["city"][0].__setitem__(0, [{"card": None}]),
+            [("/state/city/0/0/0/card", "null is not a card of this game")],
+        ),
+    ],
+)
+def test_a_malformed_state_names_each_problem_once_as_sent(
+    game: str, change: Any, expected: list[tuple[str, str]]
+) -> None:
+    """A value refused for its type is one problem: before, its fields were read from a
+    stand-in and each reported too (a string where a Fora de Prumo card entry belongs gave
+    3 problems, where one seat's entry gave 25), pointing at fields the client never sent."""
+    assert _state_problems(game, change) == expected
