@@ -1,5 +1,6 @@
-"""Position cache for /v1/suggest: Redis when CACHE_REDIS_URL or REDIS_URL is set, an
-in-process LRU otherwise.
+"""Position cache for /v1/suggest: Redis when CACHE_REDIS_URL is set, an in-process LRU
+otherwise (never REDIS_URL's Redis: the queue's and the anti-rollback marks' evicts nothing,
+and cached positions, one per seed sent, would fill it until it refused every move).
 
 Values are small JSON documents (a decision and its search statistics, well under 4 KiB).
 Every key has a TTL. Redis memory is bounded by the server, not by us: run the cache's Redis

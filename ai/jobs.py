@@ -86,11 +86,11 @@ _CACHE: list[PositionCache | None] = []
 
 
 def _cache() -> PositionCache | None:
-    """The position cache shared with the HTTP service (CACHE_REDIS_URL, else REDIS_URL, in
-    the worker's environment); none without either (a forked work horse would keep an
-    in-process one for a single job)."""
+    """The position cache shared with the HTTP service (CACHE_REDIS_URL in the worker's
+    environment); none without it (a forked work horse would keep an in-process one for a
+    single job), and never on REDIS_URL's Redis (app/suggest.py says why)."""
     if not _CACHE:
-        url = os.environ.get("CACHE_REDIS_URL") or os.environ.get("REDIS_URL")
+        url = os.environ.get("CACHE_REDIS_URL")
         _CACHE.append(make_cache(url) if url else None)
     return _CACHE[0]
 

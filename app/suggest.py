@@ -163,7 +163,9 @@ def init_app(app: Flask) -> PositionCache:
         if getattr(handler, "_architectura", False) and handler not in ai_log.handlers:
             ai_log.addHandler(handler)
     cache = make_cache(
-        app.config.get("CACHE_REDIS_URL") or app.config.get("REDIS_URL"),
+        # never REDIS_URL's: the queue's and the anti-rollback marks' Redis evicts nothing, so
+        # cached positions (one a seed, anyone's) would fill it and refuse every move
+        app.config.get("CACHE_REDIS_URL"),
         ttl_s=int(app.config.get("CACHE_TTL_S", 3600)),
         max_entries=int(app.config.get("CACHE_MAX_ENTRIES", 10_000)),
     )

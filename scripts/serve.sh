@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One command to start the referee: set up .venv, then gunicorn on $PORT (8000) with the
-# in-process cache (no Redis needed; set REDIS_URL to use one). Ctrl-C stops it.
+# in-process cache (no Redis needed; set CACHE_REDIS_URL to use one). Ctrl-C stops it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -109,7 +109,11 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_two_gunicorn_instances_share_one_redis(fresh_redis_server: RedisServer) -> None:
-    env = {"REDIS_URL": fresh_redis_server.url, "WEB_CONCURRENCY": "1", "LOG_LEVEL": "warning"}
+    env = {
+        "CACHE_REDIS_URL": fresh_redis_server.url,
+        "WEB_CONCURRENCY": "1",
+        "LOG_LEVEL": "warning",
+    }
     with gunicorn(env) as first, gunicorn(env) as second:
         bases = [first, second]
         state = midgame(16)
@@ -133,7 +137,7 @@ def test_readyz_reports_a_dead_redis_and_suggest_still_answers() -> None:
     from app import create_app
 
     port = free_port()  # nothing listens there
-    client = create_app({"REDIS_URL": f"redis://127.0.0.1:{port}/0"}).test_client()
+    client = create_app({"CACHE_REDIS_URL": f"redis://127.0.0.1:{port}/0"}).test_client()
     state = midgame(17)
     body = {"state": state, "seat": state["pending"]["seat"], "budget": {"iterations": 20}}
     r = client.post("/v1/suggest", json=body)
@@ -210,7 +214,7 @@ def test_anything_unreadable_in_redis_is_a_miss_and_is_overwritten(
     warning, and the key holds the fresh answer (the next call is a hit)."""
     from app import create_app
 
-    client = create_app({"REDIS_URL": fresh_redis_server.url}).test_client()
+    client = create_app({"CACHE_REDIS_URL": fresh_redis_server.url}).test_client()
     state = midgame(18)
     seat = state["pending"]["seat"]
     body = {"state": state, "seat": seat, "budget": {"iterations": 30}, "seed": 3}
@@ -294,3 +298,25 @@ def test_the_app_writes_cache_trouble_as_json_lines() -> None:
     create_app({"REDIS_URL": None})
     json_lines = [h for h in logging.getLogger("app").handlers if getattr(h, "_architectura", 0)]
     assert json_lines and all(h in logging.getLogger("ai").handlers for h in json_lines)
+
+
+def test_the_cache_never_lives_in_the_queue_s_redis(fresh_redis_server: RedisServer) -> None:
+    """Audit of 2026-11-30: with REDIS_URL alone (all STATE_ANTI_ROLLBACK needs), the cache
+    fell back to it. That Redis evicts nothing (the queue's, the anti-rollback marks'), so
+    anonymous 1-iteration suggestions, one key a seed, filled it until every move of every
+    game was 503 anti_rollback_unavailable. Without CACHE_REDIS_URL the cache is the
+    in-process one: no key of it reaches REDIS_URL's Redis."""
+    from app import create_app
+
+    client = create_app({"REDIS_URL": fresh_redis_server.url}).test_client()
+    state = midgame(19)
+    for seed in range(3):
+        body = {"state": state, "seat": state["pending"]["seat"], "budget": {"iterations": 1}}
+        first = client.post("/v1/suggest", json={**body, "seed": seed}).get_json()
+        again = client.post("/v1/suggest", json={**body, "seed": seed}).get_json()
+        assert (first["cached"], again["cached"]) == (False, True)  # cached, in the process
+    raw = redis.Redis.from_url(fresh_redis_server.url)
+    assert raw.keys(KEY_PREFIX + "*") == []
+    raw.close()
+    check = client.get("/readyz").get_json()["checks"]["position_cache"]
+    assert check["detail"].startswith("memory")
