@@ -19,7 +19,13 @@ from app.i18n import answer_language, gettext, said_in, translate_prompt
 from app.jsonio import json_response
 from app.query import reads_query
 from app.replay import run_replay
-from app.seal import Opened, decided_before_chance, issue_state, require_dealt
+from app.seal import (
+    Opened,
+    decided_before_chance,
+    issue_state,
+    require_dealt,
+    require_readable_record,
+)
 from engine.errors import (
     MAX_PROBLEMS,
     EngineError,
@@ -242,6 +248,7 @@ def replay() -> Response:
     req = read_body(schemas.REPLAY)  # 0 to MAX_HISTORY decisions
     body = req.body
     require_dealt(req.origin)
+    require_readable_record(req.opened, body)
     eng, out, decisions = run_replay(body, req.origin.composed)
     applied = decisions[: out["applied"]]
     if "setup" in body:

@@ -85,14 +85,20 @@ SORTED = orjson.OPT_SORT_KEYS
 # Redis, atomic. A dealt game (its line's head known, "seq:digest"): move the head from the
 # parent's (ARGV[1]) to the successor's (ARGV[2]) unless it is elsewhere; the successor's own
 # head again is a retry of the same decisions, which computes the same state. A successor
-# without a history (composed; ARGV[2] empty): record `seq` (ARGV[3]) as the highest issued
-# unless one as high was. Returns false when done, else what is recorded.
+# without a history (composed, or a dealt game past MAX_HISTORY; ARGV[2] empty): record `seq`
+# (ARGV[3]) as the highest issued unless one as high was; from a dealt game's head only from
+# that head itself (else a line rebuilt from the set-up and pushed past the limit overtook
+# the game's own: audit of 2026-11-30). Returns false when done, else what is recorded.
 _ADVANCE_LUA = """
 local cur = redis.call('GET', KEYS[1])
 if cur then
   if ARGV[2] == '' then
-    local h = tonumber(string.match(cur, '^%d+'))
-    if h == nil or h >= tonumber(ARGV[3]) then return cur end
+    if string.find(cur, ':', 1, true) then
+      if cur ~= ARGV[1] then return cur end
+    else
+      local h = tonumber(string.match(cur, '^%d+'))
+      if h == nil or h >= tonumber(ARGV[3]) then return cur end
+    end
   elseif cur ~= ARGV[1] and cur ~= ARGV[2] then
     return cur
   end
@@ -545,6 +551,30 @@ def require_readable(opened: Opened | None, state: dict[str, Any]) -> None:
     not written out while its game runs (403 `encrypted_running_game`)."""
     if opened is not None and opened.encrypted and state.get("game_over") is not True:
         raise hidden_while_running()
+
+
+def require_readable_record(opened: Opened | None, body: dict[str, Any]) -> None:
+    """/v1/replay of an encrypted running game's state with a game record's header: the
+    header is checked against what the decisions give before anything is issued, so its
+    refusal (where it points) would tell whether a decision past a draw is legal, that is
+    which hidden card was drawn, with nothing committed and from an old state as well. No
+    such record is ever written (/v1/record refuses the game while it runs): 403
+    `encrypted_running_game`."""
+    state = body.get("state")
+    if "record" not in body or not isinstance(state, dict):
+        return
+    if opened is not None and opened.encrypted and state.get("game_over") is not True:
+        raise ApiError(
+            403,
+            "encrypted_running_game",
+            msg(
+                "This game is encrypted and not over: a game record is checked against what "
+                "its decisions give before any of them is committed, which would tell the "
+                "hidden cards they draw. Send the decisions without the record, or the "
+                "record once the game is over."
+            ),
+            "/record",
+        )
 
 
 def decided_before_chance(

@@ -776,3 +776,64 @@ def test_gunicorn_reads_the_settings_from_the_environment(redis_server: RedisSer
         forged = {**out["state"], "seal": s0["seal"]}
         status, problem = http_post(base, "/v1/score", {"state": forged})
         assert (status, problem["code"]) == (422, "state_tampered")
+
+
+def test_a_record_beside_an_encrypted_running_game_is_refused_before_any_replay(
+    redis_server: RedisServer,
+) -> None:
+    """Audit of 2026-11-30: /v1/replay checked a record's header against the replay before
+    issuing anything, so a header wrong on purpose answered 422 at /record/result when every
+    decision was legal and elsewhere when not: [play, reply, play card Y] told, card by card,
+    which hidden card the first play drew, nothing committed, from an old state as well.
+    No such record is ever written (/v1/record refuses the running game): 403, whatever the
+    decisions, before they are replayed."""
+    client = guarded_app(redis_server.url, STATE_ENCRYPT=True).test_client()
+    s0 = ok(post(client, "/v1/games", {"seats": 2, "seed": 12345}))["state"]
+    first = ok(post(client, "/v1/legal-moves", {"state": s0}))["options"][0]
+    header = {"format": "referee-record/1", "result": {}, "zzz": 1}
+    answers = set()
+    for decisions in ([], [first], [first, {"seat": 1, "type": "pass"}], [{"junk": 1}]):
+        r = post(client, "/v1/replay", {"state": s0, "decisions": decisions, "record": header})
+        body = check_response("POST", "/v1/replay", r)
+        answers.add((r.status_code, body["code"], body["pointer"]))
+    assert answers == {(403, "encrypted_running_game", "/record")}
+    # without the record the replay answers, and commits what it applied (the guard)
+    s1 = ok(post(client, "/v1/replay", {"state": s0, "decisions": [first]}))["state"]
+    ok(post(client, "/v1/resolve", {"state": s1, "decisions": [s1_option(client, s1)]}))
+    # a game in clear keeps its records' check: the header refused by what it replays
+    plain_app = guarded_app(redis_server.url).test_client()
+    p0 = ok(post(plain_app, "/v1/games", {"seats": 2, "seed": 12345}))["state"]
+    r = post(plain_app, "/v1/replay", {"state": p0, "decisions": [], "record": header})
+    assert (r.status_code, r.get_json()["code"]) == (422, "record_mismatch")
+
+
+def test_a_line_rebuilt_past_max_history_does_not_overtake_the_game(
+    redis_server: RedisServer,
+) -> None:
+    """Audit of 2026-11-30 (MAX_HISTORY below a game's length): a successor past the limit
+    has no history, and its claim was checked as a composed game's, by its number alone. A
+    line of 6 decisions rebuilt from the set-up (/v1/replay: issued, never claimed) and
+    played once more overtook the game's head at 4, which was then refused. Now a claim
+    without history from a dealt game is made from that game's head only; the head itself
+    still goes on past the limit."""
+    client = guarded_app(redis_server.url, MAX_HISTORY=6).test_client()
+    game = [ok(post(client, "/v1/games", {"seats": 2, "seed": 777}))["state"]]
+    for _ in range(4):
+        option = s1_option(client, game[-1])
+        game.append(
+            ok(post(client, "/v1/resolve", {"state": game[-1], "decisions": [option]}))["state"]
+        )
+    setup = game[0]["history"]["setup"]
+    fork, line = game[0], []
+    for _ in range(6):  # another line: each seat's last option
+        line.append(ok(post(client, "/v1/legal-moves", {"state": fork}))["options"][-1])
+        fork = ok(post(client, "/v1/replay", {"setup": setup, "decisions": line}))["state"]
+    assert line[:4] != game[4]["history"]["decisions"]
+    stale(post(client, "/v1/resolve", {"state": fork, "decisions": [s1_option(client, fork)]}))
+    # the game's own head plays on, past the limit (its history dropped) and on again
+    head = game[4]
+    for _ in range(4):
+        head = ok(
+            post(client, "/v1/resolve", {"state": head, "decisions": [s1_option(client, head)]})
+        )["state"]
+    assert "history" not in head
