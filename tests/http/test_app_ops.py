@@ -185,7 +185,7 @@ def test_position_cache_state(make_app: Any, client: Any) -> None:
     m = metrics(client)
     assert m[("referee_position_cache_up", (("backend", "memory"),))] == 1
     dead = f"redis://127.0.0.1:{free_port()}/0"
-    m = metrics(make_app(REDIS_URL=dead).test_client())
+    m = metrics(make_app(CACHE_REDIS_URL=dead).test_client())
     assert m[("referee_position_cache_up", (("backend", "redis"),))] == 0
 
 
