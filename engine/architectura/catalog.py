@@ -150,6 +150,9 @@ class Catalog:
     basic_ids: tuple[str, ...]
     raw: dict[str, Any]
     hash: str
+    # tables other modules derive from it (setup's instance tables): they live and die with
+    # the catalog, so a catalog a request sent is not kept by a module-level table after it
+    cache: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """The catalog's document, a copy: a caller that changes it changes no built-in."""

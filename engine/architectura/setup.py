@@ -19,9 +19,10 @@ from engine.setup_fields import SetupClauses, check_shared_fields, well_formed
 # each as sent: check_fields)
 SETUP_KEYS: tuple[str, ...] = SetupDoc.__struct_fields__
 GAME = "architectura"
+# most instance tables kept per catalog (in `Catalog.cache`, so that a catalog a request sent
+# dies with the request: a module-level table kept 512 of them, 2.75 MB each for a large
+# one, 1.2 GB a worker: audit of 2026-11-30); a built-in catalog's colours and decks vary
 _CACHE_SIZE = 512
-_INSTANCES: dict[tuple[Any, ...], tuple[Catalog, Instances]] = {}
-_CANDIDATES: dict[int, tuple[Catalog, dict[str, tuple[str, ...]]]] = {}
 
 
 def deck_cards(catalog: Catalog, replacements: dict[str, str]) -> list[str]:
@@ -97,19 +98,17 @@ def check_replacements(
 
 
 def _candidates(catalog: Catalog) -> dict[str, tuple[str, ...]]:
-    """Each additional card's replaceable basic cards, in `basic_ids` order (A-1.5). Kept per
-    catalog object (a catalog is immutable, and its entry holds it, so the id stays its own)."""
-    hit = _CANDIDATES.get(id(catalog))
-    if hit is not None and hit[0] is catalog:
-        return hit[1]
+    """Each additional card's replaceable basic cards, in `basic_ids` order (A-1.5). Kept with
+    the catalog (immutable)."""
+    hit: dict[str, tuple[str, ...]] | None = catalog.cache.get("candidates")
+    if hit is not None:
+        return hit
     cands = {
         cid: tuple(b for b in catalog.basic_ids if replaceable(catalog, cid, b))
         for cid, c in catalog.cards.items()
         if c.kind == "additional"
     }
-    if len(_CANDIDATES) >= _CACHE_SIZE:
-        _CANDIDATES.clear()
-    _CANDIDATES[id(catalog)] = (catalog, cands)
+    catalog.cache["candidates"] = cands
     return cands
 
 
@@ -140,10 +139,11 @@ def build_instances(
 ) -> Instances:
     """The game's instance tables. Immutable and shared by every copy of a game, so games
     with the same catalog object, colours and decks share one (built once, not per game)."""
-    key = (id(catalog), colours, tuple(map(tuple, decks)))
-    hit = _INSTANCES.get(key)
-    if hit is not None and hit[0] is catalog:
-        return hit[1]
+    tables: dict[tuple[Any, ...], Instances] = catalog.cache.setdefault("instances", {})
+    key = (colours, tuple(map(tuple, decks)))
+    hit = tables.get(key)
+    if hit is not None:
+        return hit
     names: list[str] = []
     owner: list[int] = []
     cdef = []
@@ -153,9 +153,9 @@ def build_instances(
             owner.append(seat)
             cdef.append(catalog.cards[cid])
     inst = Instances(tuple(names), tuple(owner), tuple(cdef), {n: i for i, n in enumerate(names)})
-    if len(_INSTANCES) >= _CACHE_SIZE:
-        _INSTANCES.clear()  # bounded: request-supplied catalogs are new objects each time
-    _INSTANCES[key] = (catalog, inst)
+    if len(tables) >= _CACHE_SIZE:
+        tables.clear()  # bounded: each game's colours and decks (A-1.5 choices) may differ
+    tables[key] = inst
     return inst
 
 

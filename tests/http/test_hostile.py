@@ -673,3 +673,30 @@ def test_a_forged_history_of_unknown_cards_costs_few_full_comparisons(
     assert "Did you mean" in problem["problems"][0]["detail"]
     assert "Did you mean" not in problem["problems"][-1]["detail"]
     assert 0 < full[0] <= GUESSED * MAX_COMPARED  # was 300 * 256
+
+
+def test_a_custom_catalog_is_not_kept_after_its_request() -> None:
+    """Audit of 2026-11-30: Architectura's instance tables were kept in a module-level table
+    of 512 entries, each holding its catalog: a client sending large custom catalogs (2.75 MB
+    kept each) grew every worker to 1.2 GB. The tables now live with their catalog, which
+    dies with its request: 20 games of 20 custom catalogs leave none alive."""
+    import gc
+
+    from http_support import tripled_catalog
+
+    from engine.architectura.catalog import Catalog
+
+    def live() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if type(o) is Catalog)
+
+    client = make_app().test_client()
+    doc = tripled_catalog()
+    client.post("/v1/games", json={"seats": 2, "seed": 0, "catalog": doc})  # warm up
+    before = live()
+    for i in range(20):
+        custom = {**doc, "id": f"tripled_{i}"}
+        r = client.post("/v1/games", json={"seats": 2, "seed": i, "catalog": custom})
+        assert r.status_code == 200, r.get_json()
+        assert r.get_json()["state"]["catalog"]["id"] == f"tripled_{i}"
+    assert live() - before <= 1
