@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
+import os
 import random
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from operator import mul
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -39,6 +41,7 @@ from ai.evaluators import Evaluator, RandomRollout, final_rewards
 from ai.mcts import IsmctsBot, Ranking, greedy_ranking
 from engine.games import GameModule
 
+log = logging.getLogger("ai")
 FORMAT = "card-referee-eval/1"
 # UCB's exploration constant for a search judged by a model that names none: its rewards are
 # smooth win shares, not the 0/1 of a playout, so sibling options' values lie closer together
@@ -49,6 +52,16 @@ PLAYOUT_EXPLORATION = 0.7
 
 class ModelError(ValueError):
     """A model file that cannot serve its game (its format, game or feature names)."""
+
+
+class ModelUnavailable(Exception):
+    """The game's model file cannot be read, and no good version of it was read before
+    (the service answers 503 `model_unavailable`)."""
+
+    def __init__(self, game: str, reason: str) -> None:
+        super().__init__(f"{game}: {reason}")
+        self.game = game
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -197,8 +210,15 @@ class Model:
         )
 
     def save(self, path: Path) -> None:
+        """Written whole, then renamed over `path`: a service reading it meanwhile (its
+        next search) sees the old file or the new one, never half of one."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        part = path.with_name(f".{path.name}.{os.getpid()}.part")
+        try:
+            part.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+            os.replace(part, path)
+        finally:
+            part.unlink(missing_ok=True)
 
 
 def model_path(eng: GameModule) -> Path | None:
@@ -207,11 +227,21 @@ def model_path(eng: GameModule) -> Path | None:
     return feats.model if feats is not None else None
 
 
-@cache
-def _load(game: str, path: Path, mtime: float) -> Model:
+MAX_MODEL_BYTES = 1 << 20  # a served model is a few KB: a larger file is refused unread
+_LAST_GOOD: dict[str, Model] = {}  # each game's last model read whole, served past a bad file
+
+
+@lru_cache(maxsize=16)  # a failure is kept too: a bad file is read once a version, not a search
+def _read(game: str, path: Path, version: tuple[float, int]) -> Model | str:
+    """The model in `path` at this (mtime, size), or why it cannot serve."""
     from engine.games import engine
 
-    return Model.from_json(json.loads(path.read_text()), engine(game))
+    if version[1] > MAX_MODEL_BYTES:
+        return f"{path} holds {version[1]} bytes, more than {MAX_MODEL_BYTES}"
+    try:
+        return Model.from_json(json.loads(path.read_bytes()), engine(game))
+    except (OSError, ValueError, RecursionError) as e:  # ValueError: JSON, UTF-8, ModelError
+        return f"{path}: {type(e).__name__}: {e}"
 
 
 def evaluation_version(eng: GameModule) -> str:
@@ -222,11 +252,34 @@ def evaluation_version(eng: GameModule) -> str:
 
 
 def model_for(eng: GameModule) -> Model | None:
-    """The game's trained model, read once per file version; None when it has none."""
+    """The game's trained model, read once per file version; None when it has none. A file
+    that cannot be read whole (half written, corrupt, another game's) leaves the last good
+    version served, logged once; with none read before, ModelUnavailable."""
     path = model_path(eng)
-    if path is None or not path.is_file():
+    if path is None:
         return None
-    return _load(eng.INFO.id, path, path.stat().st_mtime)
+    game = eng.INFO.id
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        got: Model | str = f"{path}: {type(e).__name__}: {e}"
+    else:
+        got = _read(game, path, (st.st_mtime, st.st_size))
+    if isinstance(got, Model):
+        _LAST_GOOD[game] = got
+        return got
+    _log_bad_model(game, got)
+    if game in _LAST_GOOD:
+        return _LAST_GOOD[game]
+    raise ModelUnavailable(game, got)
+
+
+@lru_cache(maxsize=16)
+def _log_bad_model(game: str, reason: str) -> None:
+    """Once per game and reason (a file version's), not once per search."""
+    log.warning("model file unreadable (the last good version, if any, is served): %s", reason)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,13 @@
 """POST /v1/suggest: a bot's decision for one seat (ai/service.py, docs/bots.md).
 
 create_app registers `bp` under /v1. Registering the blueprint also (`init_app`):
-- attaches the position cache: Redis when app.config["REDIS_URL"] is set, an in-process LRU
-  otherwise, and adds its readiness check (not critical: without the cache /readyz says
-  "degraded"); the bots' loggers ("ai.*") write JSON lines through the app's handler;
+- attaches the position cache: Redis when app.config["CACHE_REDIS_URL"] is set, an
+  in-process LRU otherwise, and adds its readiness check (not critical: without the cache
+  /readyz says "degraded"); the bots' loggers ("ai.*") write JSON lines through the app's
+  handler;
+- answers 503 `model_unavailable` when a game's model file cannot be read and no good
+  version of it was read before (a bad file read later leaves the last good one served:
+  ai/model.py `model_for`), and adds the models' readiness check;
 - caps the searches running at once in this worker process at SUGGEST_CONCURRENCY (default
   1): one more waits up to SUGGEST_WAIT_MS (default 500) for a free slot, then is refused
   with 503 `suggest_busy` and a `Retry-After` of the recent searches' mean length (`Gate`),
@@ -32,6 +36,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from ai.bots import BOT_NAMES, JOB_MAX_ITERATIONS, JOB_MAX_TIME_MS, LEVELS, SAFETY_MS
 from ai.cache import PositionCache, make_cache
+from ai.model import ModelUnavailable, model_for
 from ai.service import MAX_SEED, PLANS, answer, prepare_request
 from app.endpoint import engine_errors, read_body
 from app.errors import ApiError
@@ -39,7 +44,7 @@ from app.jobs import start_suggest, wants_job
 from app.jsonio import json_response
 from app.schemas import Envelope, JsonBool, _strict_int
 from app.settings import env_int
-from engine.games import MAX_SEATS
+from engine.games import GAMES, MAX_SEATS, engine
 from engine.messages import msg
 
 bp = Blueprint("suggest", __name__)
@@ -168,6 +173,7 @@ def init_app(app: Flask) -> PositionCache:
         app.config.get("CACHE_REDIS_URL"),
         ttl_s=int(app.config.get("CACHE_TTL_S", 3600)),
         max_entries=int(app.config.get("CACHE_MAX_ENTRIES", 10_000)),
+        max_chars=int(app.config.get("CACHE_MAX_CHARS", 32 << 20)),
     )
     app.extensions[EXTENSION] = cache
 
@@ -176,7 +182,35 @@ def init_app(app: Flask) -> PositionCache:
         return "position_cache", bool(st["ok"]), f"{st['backend']}: {st['detail']}"
 
     app.extensions.setdefault("readiness_checks", []).append(position_cache_check)
+    app.extensions["readiness_checks"].append(models_check)
+    app.register_error_handler(ModelUnavailable, _model_unavailable)
     return cache
+
+
+def models_check() -> tuple[str, bool, str]:
+    """/readyz: every game's model reads (or was read before, and is served)."""
+    shown = []
+    for game in sorted(GAMES):
+        try:
+            model = model_for(engine(game))
+        except ModelUnavailable:
+            return "models", False, f"{game}: unreadable"
+        shown.append(f"{game}: {model.version if model is not None else 'playouts'}")
+    return "models", True, ", ".join(shown)
+
+
+def _model_unavailable(e: ModelUnavailable) -> Response:
+    # the reason names a file path: logged (ai/model.py), not answered
+    return ApiError(
+        503,
+        "model_unavailable",
+        msg(
+            "The bots' evaluation of {game} cannot be read on this server just now (its "
+            "model file is being replaced or is damaged). Try again shortly.",
+            game=e.game,
+        ),
+        headers={"Retry-After": "30"},
+    ).response()
 
 
 @bp.record_once

@@ -438,3 +438,103 @@ def test_the_tried_variants_step_then_judge_and_rank_by_the_model(game: str) -> 
 
     shares = [share(a) for a in ranked]
     assert shares == sorted(shares, reverse=True) and shares[0] > shares[-1]
+
+
+@pytest.fixture
+def model_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Architectura's model served from a copy in `tmp_path`, with nothing read before."""
+    import ai.model as aim
+
+    served = aim.model_path(engine("architectura"))
+    assert served is not None
+    copy_ = tmp_path / "model.json"
+    copy_.write_bytes(served.read_bytes())
+    real = aim.model_path
+    monkeypatch.setattr(
+        aim, "model_path", lambda eng: copy_ if eng.INFO.id == "architectura" else real(eng)
+    )
+    monkeypatch.setattr(aim, "_LAST_GOOD", {})
+    aim._read.cache_clear()
+    yield copy_
+    aim._read.cache_clear()
+
+
+def _suggest(client: Any, bot: str = "ismcts") -> Any:
+    state = client.post("/v1/games", json={"seats": 2, "seed": 5}).get_json()["state"]
+    body = {"state": state, "seat": state["pending"]["seat"], "bot": bot, "seed": 1}
+    return client.post("/v1/suggest", json={**body, "budget": {"iterations": 30}})
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda p: p.write_text(""),  # truncated to nothing, as a copy just begun
+        lambda p: p.write_text(p.read_text()[:500]),  # half written
+        lambda p: p.write_bytes(b"\xff\xfe{"),  # not UTF-8
+        lambda p: p.write_text(json.dumps({"format": FORMAT, "game": "fora-de-prumo"})),
+    ],
+)
+def test_a_damaged_model_file_leaves_the_last_good_one_served(
+    model_file: Path, damage: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Audit of 2026-11-30: a model file half written (ai.train wrote it in place), empty or
+    another game's made every /v1/suggest a 500, random bots included, while /readyz said
+    ready. The last good version is now served, the trouble logged once; with none read
+    before, 503 model_unavailable, and /readyz says so."""
+    import os
+
+    from app import create_app
+
+    client = create_app({"TESTING": True}).test_client()
+    good = _suggest(client)
+    assert good.status_code == 200
+    damage(model_file)
+    os.utime(model_file, (1, 1))  # another version, whatever the clock's granularity
+    for _ in range(3):
+        again = _suggest(client)
+        assert again.status_code == 200, again.get_json()
+        assert again.get_json()["decision"] == good.get_json()["decision"]
+    assert sum("model file unreadable" in r.getMessage() for r in caplog.records) == 1
+    assert client.get("/readyz").get_json()["checks"]["models"]["ok"] is True
+    # a process that never read a good version (a fresh start on a damaged file)
+    import ai.model as aim
+
+    aim._LAST_GOOD.clear()
+    for bot in ("ismcts", "random"):
+        r = _suggest(client, bot)
+        assert r.status_code == 503, r.get_json()
+        assert r.get_json()["code"] == "model_unavailable" and r.headers["Retry-After"]
+        assert str(model_file) not in r.get_json()["detail"]  # no path to the client
+    check = client.get("/readyz").get_json()["checks"]["models"]
+    assert check["ok"] is False and "architectura" in check["detail"]
+
+
+def test_an_oversized_model_file_is_refused_unread(
+    model_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ai.model as aim
+
+    model_file.write_bytes(b" " * (aim.MAX_MODEL_BYTES + 1))
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read"))
+    with pytest.raises(aim.ModelUnavailable, match="more than"):
+        model_for(engine("architectura"))
+
+
+def test_saving_a_model_replaces_the_file_whole(
+    model_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save that fails half way leaves the file served as it was (it was written in place,
+    so a failure, or a search reading it meanwhile, met half a file)."""
+    before = model_file.read_bytes()
+    model = model_for(engine("architectura"))
+    assert model is not None
+
+    def fail(self: Path, text: str) -> int:
+        Path.write_bytes(self, text[:100].encode())  # some of it written, then the disk fills
+        raise OSError("no space left on device")
+
+    monkeypatch.setattr(Path, "write_text", fail)
+    with pytest.raises(OSError):
+        model.save(model_file)
+    assert model_file.read_bytes() == before
+    assert [p.name for p in model_file.parent.iterdir()] == ["model.json"]  # no part left
