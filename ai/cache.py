@@ -2,7 +2,8 @@
 otherwise (never REDIS_URL's Redis: the queue's and the anti-rollback marks' evicts nothing,
 and cached positions, one per seed sent, would fill it until it refused every move).
 
-Values are small JSON documents (a decision and its search statistics, well under 4 KiB).
+Values are JSON documents (a decision and its search statistics: about 1 KiB, up to some 21
+KiB for the widest Fora de Prumo positions).
 Every key has a TTL. Redis memory is bounded by the server, not by us: run the cache's Redis
 with `maxmemory` and `maxmemory-policy allkeys-lru` (see docs/bots.md), so that old positions
 are evicted instead of refusing writes, and apart from the queue's (CACHE_REDIS_URL), which
@@ -38,7 +39,7 @@ from typing import Any, Protocol
 log = logging.getLogger("ai.cache")
 
 KEY_PREFIX = "arch:suggest:"
-# what is read of one value at most: real entries are under 4 KiB (docs/bots.md)
+# what is read of one value at most: real entries are under 32 KiB (docs/bots.md)
 MAX_VALUE_BYTES = 256 * 1024
 
 
@@ -103,13 +104,24 @@ class PositionCache(Protocol):
 
 
 class MemoryCache:
-    """Thread-safe LRU with a TTL; values are stored as JSON text (callers get copies)."""
+    """Thread-safe LRU with a TTL; values are stored as JSON text (callers get copies).
+    Bounded in entries and in characters (keys and values): an entry lists every option of
+    its position, and a wide Fora de Prumo position's came to 21 KB, so 10,000 of them
+    (one a seed sent) held 237 MB a worker (audit of 2026-11-30)."""
 
-    def __init__(self, max_entries: int = 10000, ttl_s: int = 3600) -> None:
+    def __init__(
+        self, max_entries: int = 10000, ttl_s: int = 3600, max_chars: int = 32 << 20
+    ) -> None:
         self.max_entries = max_entries
+        self.max_chars = max_chars
         self.ttl_s = ttl_s
         self._data: OrderedDict[str, tuple[float, str]] = OrderedDict()
+        self._chars = 0  # of every key and value held
         self._lock = threading.Lock()
+
+    def _drop(self, key: str) -> None:
+        _, text = self._data.pop(key)
+        self._chars -= len(key) + len(text)
 
     def get(self, key: str) -> dict[str, Any] | None:
         now = time.monotonic()
@@ -119,18 +131,22 @@ class MemoryCache:
                 return None
             expires, text = item
             if expires <= now:
-                del self._data[key]
+                self._drop(key)
                 return None
             self._data.move_to_end(key)
         return read_entry("memory", key, text)
 
     def put(self, key: str, value: dict[str, Any]) -> None:
         text = json.dumps(value, separators=(",", ":"))
+        if len(key) + len(text) > self.max_chars:
+            return
         with self._lock:
+            if key in self._data:
+                self._drop(key)
             self._data[key] = (time.monotonic() + self.ttl_s, text)
-            self._data.move_to_end(key)
-            while len(self._data) > self.max_entries:
-                self._data.popitem(last=False)
+            self._chars += len(key) + len(text)
+            while len(self._data) > self.max_entries or self._chars > self.max_chars:
+                self._drop(next(iter(self._data)))
 
     def __len__(self) -> int:
         return len(self._data)
@@ -139,7 +155,8 @@ class MemoryCache:
         return {
             "backend": "memory",
             "ok": True,
-            "detail": f"in-process LRU, {len(self._data)}/{self.max_entries} entries",
+            "detail": f"in-process LRU, {len(self._data)}/{self.max_entries} entries, "
+            f"{self._chars}/{self.max_chars} characters",
         }
 
 
@@ -309,9 +326,13 @@ def _safe_url(url: str) -> str:
 
 
 def make_cache(
-    redis_url: str | None, *, ttl_s: int = 3600, max_entries: int = 10000
+    redis_url: str | None,
+    *,
+    ttl_s: int = 3600,
+    max_entries: int = 10000,
+    max_chars: int = 32 << 20,
 ) -> PositionCache:
     """Redis when a URL is given (e.g. redis://localhost:6379/0), else an in-process LRU."""
     if redis_url:
         return RedisCache(redis_url, ttl_s=ttl_s)
-    return MemoryCache(max_entries=max_entries, ttl_s=ttl_s)
+    return MemoryCache(max_entries=max_entries, ttl_s=ttl_s, max_chars=max_chars)

@@ -9,6 +9,7 @@ from flask import Flask, Request
 from flask_compress import Compress
 
 from app import current
+from app.i18n import MAX_ACCEPT_CHARS, bounded_accept
 
 MIMETYPES = (
     "application/json",
@@ -67,6 +68,8 @@ def install_compression(app: Flask) -> None:
     def _refused_codings() -> None:
         environ = current.environ()
         asked = environ.get("HTTP_ACCEPT_ENCODING", "")
+        if len(asked) > MAX_ACCEPT_CHARS:
+            asked = environ["HTTP_ACCEPT_ENCODING"] = bounded_accept(asked)
         if ";" in asked:
             environ["HTTP_ACCEPT_ENCODING"] = acceptable(asked)
 

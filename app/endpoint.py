@@ -17,7 +17,7 @@ from app.errors import ApiError, from_engine
 from app.jsonio import loads
 from app.limits import body_bytes
 from app.seal import Opened, open_state
-from engine.errors import EngineError, InvalidState
+from engine.errors import EngineError, InvalidState, short_repr
 from engine.games import GameModule, engine_for_state
 from engine.messages import msg
 from engine.protocol import misdirected
@@ -56,6 +56,18 @@ def read_body(schema: Schema) -> Received:
                 "Send the body as application/json (got {media_type}).",
                 media_type=mt or "no Content-Type",
             ),
+        )
+    coding = current.environ().get("HTTP_CONTENT_ENCODING", "")
+    if coding.strip().lower() not in ("", "identity"):  # RFC 9110, 8.4.1 and 15.5.16
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            msg(
+                "Send the body as it is, without a Content-Encoding (got {coding}): a "
+                "compressed body is not read.",
+                coding=short_repr(coding),
+            ),
+            headers={"Accept-Encoding": "identity"},
         )
     body = loads(body_bytes())  # 413 above MAX_CONTENT_LENGTH
     if not isinstance(body, dict):

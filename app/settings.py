@@ -61,6 +61,7 @@ def config_from_env() -> dict[str, Any]:
         "CACHE_REDIS_URL": os.environ.get("CACHE_REDIS_URL") or None,
         "CACHE_TTL_S": env_int("CACHE_TTL_S", 3600),
         "CACHE_MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 10_000),
+        "CACHE_MAX_CHARS": env_int("CACHE_MAX_CHARS", 32 << 20),
         # app/limits.py: browser origins allowed (comma-separated), requests per client
         "CORS_ORIGINS": origins(os.environ.get("CORS_ORIGINS")),
         "RATE_LIMIT": os.environ.get("RATE_LIMIT") or None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import threading
 import time
 from typing import Any
@@ -71,11 +72,11 @@ def test_memory_cache_hit_returns_the_same_answer() -> None:
     assert suggest(state, seat, iterations=101, seed=1, cache=cache)["cached"] is False
     assert suggest(state, seat, bot="greedy", seed=1, cache=cache)["cached"] is False
     assert len(cache) == 4
-    assert cache.status() == {
-        "backend": "memory",
-        "ok": True,
-        "detail": "in-process LRU, 4/10000 entries",
-    }
+    status = cache.status()
+    assert (status["backend"], status["ok"]) == ("memory", True)
+    assert re.fullmatch(
+        r"in-process LRU, 4/10000 entries, \d+/33554432 characters", status["detail"]
+    )
 
 
 def test_memory_cache_is_a_bounded_lru_with_ttl() -> None:
@@ -93,6 +94,22 @@ def test_memory_cache_is_a_bounded_lru_with_ttl() -> None:
     expired = MemoryCache(ttl_s=0)
     expired.put("k", {"v": 1})
     assert expired.get("k") is None
+
+
+def test_memory_cache_is_bounded_in_characters_too() -> None:
+    """Audit of 2026-11-30: bounded in entries only, 10,000 entries of a wide position's
+    options (21 KB each, one a seed sent) held 237 MB a worker. The characters of keys and
+    values held are bounded too: the oldest entries go, and one larger than the whole
+    bound is not kept."""
+    c = MemoryCache(max_entries=1000, max_chars=1000)
+    for i in range(20):
+        c.put(f"k{i}", {"v": "x" * 200})  # about 210 characters with its key
+    assert len(c) == 4 and c.get("k19") is not None and c.get("k15") is None
+    c.put("k19", {"v": "y" * 200})  # replacing an entry counts it once
+    assert len(c) == 4 and c.get("k16") is not None
+    c.put("huge", {"v": "z" * 2000})
+    assert c.get("huge") is None and len(c) == 4
+    assert "/1000 characters" in c.status()["detail"]
 
 
 @pytest.mark.parametrize(

@@ -64,6 +64,26 @@ def test_body_must_be_json(client: Any, path: str, ctype: str | None) -> None:
     problem(r, path, 415, "unsupported_media_type")
 
 
+@pytest.mark.parametrize("path", POSTS)
+@pytest.mark.parametrize("coding", ["gzip", "br", "x-made-up", "gzip, identity"])
+def test_a_body_with_a_content_coding_is_refused(client: Any, path: str, coding: str) -> None:
+    """Audit of 2026-11-30: a Content-Encoding was ignored, so a plain body labelled gzip was
+    read as JSON and a real gzip body was 400 "not valid UTF-8". A coding the service does
+    not read is 415 (RFC 9110, 15.5.16), saying which it reads."""
+    headers = {"Content-Type": "application/json", "Content-Encoding": coding}
+    r = client.post(path, data=b'{"seats": 2, "seed": 1}', headers=headers)
+    body = problem(r, path, 415, "unsupported_media_type")
+    assert "Content-Encoding" in body["detail"] and r.headers["Accept-Encoding"] == "identity"
+
+
+def test_an_identity_content_coding_is_read(client: Any) -> None:
+    headers = {"Content-Type": "application/json", "Content-Encoding": "Identity"}
+    assert (
+        client.post("/v1/games", data=b'{"seats": 2, "seed": 1}', headers=headers).status_code
+        == 200
+    )
+
+
 def test_json_suffix_media_type_is_accepted(client: Any) -> None:
     r = client.post(
         "/v1/games", data=b'{"seats": 2, "seed": 1}', content_type="application/vnd.x+json"

@@ -645,7 +645,7 @@ def test_only_short_language_headers_are_remembered() -> None:
     """The language of an Accept-Language value is remembered for the short values clients
     send; a long one (a header may hold kilobytes) is read each time, so distinct long
     values cannot fill the memory of a worker. Either way the answer is the same."""
-    long = "es;q=0.1, " * 400 + "de;q=0.9"
+    long = "es;q=0.1, " * 90 + "de;q=0.9, " + "es;q=0.1, " * 400
     before = _best_language.cache_info().currsize
     for i in range(20):
         r = CLIENT.post("/v1/games", json={}, headers={"Accept-Language": f"x{i}, {long}"})
@@ -653,6 +653,35 @@ def test_only_short_language_headers_are_remembered() -> None:
     assert _best_language.cache_info().currsize == before
     r = CLIENT.post("/v1/games", json={}, headers={"Accept-Language": "pt, en;q=0.5"})
     assert r.headers["Content-Language"] == "pt"
+
+
+def test_a_huge_accept_header_is_read_in_its_first_kilobyte_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Audit of 2026-11-30: gunicorn joins a header sent many times, so 98 lines of 8 KB
+    made one 786 KB Accept-Language, parsed whole twice an answer (a 404 took 1.4 s, and 8
+    such connections held cheap requests 4.4 s). Now the first MAX_ACCEPT_CHARS are read, to
+    their last comma, once a request; so are Accept-Encoding's."""
+    import app.i18n as i18n
+
+    parsed: list[int] = []
+    real = i18n.parse_accept_header
+
+    def counted(value: str, cls: Any) -> Any:
+        parsed.append(len(value))
+        return real(value, cls)
+
+    monkeypatch.setattr(i18n, "parse_accept_header", counted)
+    huge = ", ".join(f"x{i};q=0.1" for i in range(100_000)) + ", de"
+    headers = {"Accept-Language": huge, "Accept-Encoding": huge}
+    for method, path in (("GET", "/v1/nothing-here"), ("POST", "/v1/games")):  # 404, 200
+        parsed.clear()
+        r = CLIENT.open(path, method=method, json={} if method == "POST" else None, headers=headers)
+        assert r.headers["Content-Language"] == "en"  # "de" lies past the part read
+        assert parsed and len(parsed) == 1 and parsed[0] <= i18n.MAX_ACCEPT_CHARS
+        assert "Content-Encoding" not in r.headers
+    r = CLIENT.post("/v1/games", json={}, headers={"Accept-Language": "fr, " + huge})
+    assert r.headers["Content-Language"] == "fr"
 
 
 @pytest.mark.parametrize(
