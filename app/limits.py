@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from typing import IO, Any
@@ -74,8 +75,18 @@ def read_all(stream: IO[bytes], size: int) -> bytes:
 def client_id() -> str:
     """Who the client is, for every per-client limit (requests, background jobs): its
     address after TRUSTED_PROXY_HOPS (werkzeug's ProxyFix), as flask-limiter's
-    get_remote_address reads it."""
-    return request.remote_addr or "127.0.0.1"
+    get_remote_address reads it; an IPv6 address by its /64, the block one subscriber gets
+    (else one machine has 2^64 allowances: audit of 2026-11-30)."""
+    addr = request.remote_addr or "127.0.0.1"
+    if ":" not in addr:
+        return addr
+    try:
+        ip = ipaddress.IPv6Address(addr.partition("%")[0])
+    except ValueError:
+        return addr
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))
 
 
 def install_cors(app: Flask) -> None:

@@ -342,3 +342,16 @@ def test_an_in_memory_rate_limit_forgets_clients_after_their_window(make_app: An
     while held() > 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert held() <= 2
+
+
+def test_an_ipv6_client_is_its_64_block(make_app: Any) -> None:
+    """Audit of 2026-11-30: each IPv6 address had its own allowance, and a subscriber's /64
+    holds 2^64 of them. Addresses of one /64 share one; an IPv4-mapped address is its IPv4."""
+    client = make_app(RATE_LIMIT="2/minute").test_client()
+    assert _post(client, "2001:db8:1:2::1").status_code == 200
+    assert _post(client, "2001:db8:1:2:ffff::9").status_code == 200
+    assert _post(client, "2001:db8:1:2::abcd").status_code == 429  # the same /64
+    assert _post(client, "2001:db8:1:3::1").status_code == 200  # the next /64
+    assert _post(client, "::ffff:10.2.0.1").status_code == 200
+    assert _post(client, "10.2.0.1").status_code == 200
+    assert _post(client, "::ffff:10.2.0.1").status_code == 429
