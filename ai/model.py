@@ -231,16 +231,19 @@ MAX_MODEL_BYTES = 1 << 20  # a served model is a few KB: a larger file is refuse
 _LAST_GOOD: dict[str, Model] = {}  # each game's last model read whole, served past a bad file
 
 
-@lru_cache(maxsize=16)  # a failure is kept too: a bad file is read once a version, not a search
+@lru_cache(maxsize=16)  # a bad content is kept too: read once a version, not once a search
 def _read(game: str, path: Path, version: tuple[float, int]) -> Model | str:
-    """The model in `path` at this (mtime, size), or why it cannot serve."""
+    """The model in `path` at this (mtime, size), or why its content cannot serve. An OSError
+    (a file vanished, too many open files) is raised, not kept: the next search reads again."""
     from engine.games import engine
 
     if version[1] > MAX_MODEL_BYTES:
         return f"{path} holds {version[1]} bytes, more than {MAX_MODEL_BYTES}"
+    data = path.read_bytes()
     try:
-        return Model.from_json(json.loads(path.read_bytes()), engine(game))
-    except (OSError, ValueError, RecursionError) as e:  # ValueError: JSON, UTF-8, ModelError
+        return Model.from_json(json.loads(data), engine(game))
+    # ValueError: JSON, UTF-8, ModelError; ArithmeticError: a weight of 10^400 (isfinite)
+    except (ValueError, ArithmeticError, TypeError, RecursionError) as e:
         return f"{path}: {type(e).__name__}: {e}"
 
 
@@ -261,12 +264,11 @@ def model_for(eng: GameModule) -> Model | None:
     game = eng.INFO.id
     try:
         st = path.stat()
+        got: Model | str = _read(game, path, (st.st_mtime, st.st_size))
     except FileNotFoundError:
         return None
     except OSError as e:
-        got: Model | str = f"{path}: {type(e).__name__}: {e}"
-    else:
-        got = _read(game, path, (st.st_mtime, st.st_size))
+        got = f"{path}: {type(e).__name__}: {e}"
     if isinstance(got, Model):
         _LAST_GOOD[game] = got
         return got

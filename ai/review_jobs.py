@@ -55,22 +55,45 @@ def _text(raw: object) -> str:
     return raw.decode() if isinstance(raw, bytes) else str(raw)
 
 
+# A task taken off the to-do list and claimed at once (KEYS: todo, claimed, settings), so that
+# a retried parent never sees it neither listed nor claimed; and a result put (KEYS: done,
+# iterations, settings). The hashes and the counter made here expire with the review's
+# settings (EXPIRE on a key not yet made does nothing: they were kept for good in the queue's
+# noeviction Redis).
+_TAKE_LUA = """
+local i = redis.call('LPOP', KEYS[1])
+if not i then return false end
+redis.call('HSET', KEYS[2], i, ARGV[1])
+local t = redis.call('TTL', KEYS[3])
+if t > 0 then redis.call('EXPIRE', KEYS[2], t) end
+return i
+"""
+_PUT_LUA = """
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('INCRBY', KEYS[2], ARGV[3])
+local t = redis.call('TTL', KEYS[3])
+if t > 0 then
+  redis.call('EXPIRE', KEYS[1], t)
+  redis.call('EXPIRE', KEYS[2], t)
+end
+return 1
+"""
+
+
 def _take(conn: redis.Redis, parent: str, me: str) -> dict[str, Any] | None:
     """The next task of the review, claimed by job `me` (None: none left)."""
-    i = conn.lpop(_key(parent, "todo"))
+    keys = [_key(parent, part) for part in ("todo", "claimed", "settings")]
+    i = conn.register_script(_TAKE_LUA)(keys=keys, args=[me])
     if i is None:
         return None
-    idx = _text(i)
-    conn.hset(_key(parent, "claimed"), idx, me)
-    raw = conn.hget(_key(parent, "tasks"), idx)
+    raw = conn.hget(_key(parent, "tasks"), _text(i))
     return json.loads(raw) if raw else None
 
 
 def _put(conn: redis.Redis, parent: str, result: dict[str, Any]) -> None:
-    with conn.pipeline() as p:
-        p.hset(_key(parent, "done"), str(result["index"]), json.dumps(result))
-        p.incrby(_key(parent, "iterations"), int(result["iterations"]))
-        p.execute()
+    keys = [_key(parent, part) for part in ("done", "iterations", "settings")]
+    args: list[str | int] = [str(result["index"]), json.dumps(result), int(result["iterations"])]
+    conn.register_script(_PUT_LUA)(keys=keys, args=args)
 
 
 def _work(

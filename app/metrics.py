@@ -8,7 +8,7 @@
   `referee_suggest_cache_total{result="hit"|"miss"}` for each decision it answers (a plan
   of several steps counts each step);
 - `referee_position_cache_up{backend}`: 1 while the bots' position cache answers (Redis
-  state when REDIS_URL is set), read when /metrics is scraped.
+  state when CACHE_REDIS_URL is set), read when /metrics is scraped.
 
 gunicorn runs several worker processes, each with its own counters; prometheus-client's
 multiprocess mode adds them up. Its files live in PROMETHEUS_MULTIPROC_DIR: when the
@@ -94,7 +94,7 @@ SUGGEST_CACHE = Counter(
 )
 CACHE_UP = Gauge(
     "referee_position_cache_up",
-    "1 when the bots' position cache answers (Redis when REDIS_URL is set), else 0.",
+    "1 when the bots' position cache answers (Redis when CACHE_REDIS_URL is set), else 0.",
     ["backend"],
     multiprocess_mode="mostrecent",
 )

@@ -57,7 +57,7 @@ def config_from_env() -> dict[str, Any]:
         "MAX_HISTORY": env_int("MAX_HISTORY", DEFAULT_MAX_HISTORY),
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
         "REDIS_URL": os.environ.get("REDIS_URL") or None,
-        # the position cache's own Redis (docs/scale.md): REDIS_URL's when unset
+        # the position cache's own Redis (docs/scale.md): an in-process cache when unset
         "CACHE_REDIS_URL": os.environ.get("CACHE_REDIS_URL") or None,
         "CACHE_TTL_S": env_int("CACHE_TTL_S", 3600),
         "CACHE_MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 10_000),

@@ -7,6 +7,7 @@ import copy
 import json
 import math
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -472,6 +473,10 @@ def _suggest(client: Any, bot: str = "ismcts") -> Any:
         lambda p: p.write_text(p.read_text()[:500]),  # half written
         lambda p: p.write_bytes(b"\xff\xfe{"),  # not UTF-8
         lambda p: p.write_text(json.dumps({"format": FORMAT, "game": "fora-de-prumo"})),
+        # a weight too large for a double (isfinite raised OverflowError: review of 2026-11-30)
+        lambda p: p.write_text(
+            re.sub(r'"weights": \[\s*[^,\]]+', '"weights": [1' + "0" * 400, p.read_text())
+        ),
     ],
 )
 def test_a_damaged_model_file_leaves_the_last_good_one_served(
@@ -538,3 +543,24 @@ def test_saving_a_model_replaces_the_file_whole(
         model.save(model_file)
     assert model_file.read_bytes() == before
     assert [p.name for p in model_file.parent.iterdir()] == ["model.json"]  # no part left
+
+
+def test_a_failed_read_of_the_model_file_is_tried_again(
+    model_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review of 2026-11-30: a read that failed once (too many open files, a permission
+    fixed since) was remembered as a bad file, a 503 until the file changed. Only a bad
+    content is remembered; a failed read is tried again at the next search."""
+    from app import create_app
+
+    client = create_app({"TESTING": True}).test_client()
+    real, failures = Path.read_bytes, [OSError(24, "Too many open files")]
+
+    def read_bytes(self: Path) -> bytes:
+        if self == model_file and failures:
+            raise failures.pop()
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    assert _suggest(client).status_code == 503
+    assert _suggest(client).status_code == 200

@@ -166,23 +166,33 @@ def test_a_review_job_s_helpers_take_places_of_its_client_s_jobs(
     conn.close()
 
 
-def test_a_retried_review_job_searches_only_what_its_first_attempt_left(
-    make_app: Any, fresh_redis_server: RedisServer, monkeypatch: Any
-) -> None:
-    """A review's parent whose worker died after 2 results (JOB_RETRIES runs it again under the
-    same id) searches the decisions left, the one it was searching included, and answers
-    what the synchronous review answers, iterations counted once. Before, the retry pushed
-    every decision on the to-do list again: each was searched twice, and the shown
-    iterations counted both."""
+class _Progress:
+    """What a review job's progress needs of ai/jobs.py's, without a job to write to."""
+
+    iterations = 0
+
+    def __init__(self, extra: Any) -> None:
+        self.extra = extra
+
+    def __call__(self, n: int) -> None:
+        self.iterations += n
+
+    def write(self) -> None:
+        pass
+
+
+def _parent_in_process(
+    make_app: Any, url: str, monkeypatch: Any, job_id: str
+) -> tuple[dict[str, Any], dict[str, Any], redis.Redis]:
+    """A review job's request as POST /v1/review queues it, the answer the synchronous review
+    gives, and a connection; `ai.review_jobs.run` then runs as job `job_id` in this process."""
     from flask import Response
 
     import ai.review_jobs as rj
     from app import review as app_review
 
-    app = make_app(REDIS_URL=fresh_redis_server.url)
-    client = app.test_client()
-    rec = a_game(client)
-    ask = {**rec, "budget": {"iterations": 20}, "seed": 2}
+    client = make_app(REDIS_URL=url).test_client()
+    ask = {**a_game(client), "budget": {"iterations": 20}, "seed": 2}
     expected = check_response("POST", "/v1/review", client.post("/v1/review", json=ask))
     queued: list[dict[str, Any]] = []
 
@@ -192,14 +202,44 @@ def test_a_retried_review_job_searches_only_what_its_first_attempt_left(
 
     monkeypatch.setattr(app_review, "start_review", capture)
     assert client.post("/v1/review", json={**ask, "async": True}).status_code == 202
-    (request,) = queued
-    total = len(request["tasks"])
-    assert total >= 4
-    conn = redis.Redis.from_url(fresh_redis_server.url)
+    conn = redis.Redis.from_url(url)
+    job = type("Job", (), {"id": job_id, "connection": conn})  # what run() reads of RQ's
+    monkeypatch.setattr(rj, "get_current_job", lambda: job)
+    return queued[0], expected, conn
 
-    class Job:  # what run() reads of RQ's current job
-        id = "retried-review"
-        connection = conn
+
+def test_a_review_job_keeps_nothing_in_redis_for_good(
+    make_app: Any, fresh_redis_server: RedisServer, monkeypatch: Any
+) -> None:
+    """Review of 2026-11-30: the parent set the TTL of its results, claims and counter before
+    they existed (EXPIRE on a missing key does nothing), so each review left them for good
+    in the queue's noeviction Redis. Everything it keeps now expires with its settings."""
+    import ai.review_jobs as rj
+
+    request, expected, conn = _parent_in_process(
+        make_app, fresh_redis_server.url, monkeypatch, "one-review"
+    )
+    assert rj.run(request, _Progress) == expected
+    keys = conn.keys(f"{PREFIX}one-review:*")
+    assert len(keys) == 5  # settings, tasks, done, claimed, iterations (the to-do list is empty)
+    assert all(conn.ttl(k) > 0 for k in keys), {k: conn.ttl(k) for k in keys}
+    conn.close()
+
+
+def test_a_retried_review_job_searches_only_what_its_first_attempt_left(
+    make_app: Any, fresh_redis_server: RedisServer, monkeypatch: Any
+) -> None:
+    """A review's parent whose worker died after 2 results (JOB_RETRIES runs it again under the
+    same id) searches the decisions left, the one it was searching included, and answers
+    what the synchronous review answers, iterations counted once. Before, the retry pushed
+    every decision on the to-do list again: each was searched twice, and the shown
+    iterations counted both."""
+    import ai.review_jobs as rj
+
+    request, expected, conn = _parent_in_process(
+        make_app, fresh_redis_server.url, monkeypatch, "retried-review"
+    )
+    assert len(request["tasks"]) >= 4
 
     class Lost(Exception):
         pass
@@ -213,27 +253,13 @@ def test_a_retried_review_job_searches_only_what_its_first_attempt_left(
         searched.append(task["index"])
         return real(task, *args)
 
-    class Progress:
-        iterations = 0
-
-        def __init__(self, extra: Any) -> None:
-            self.extra = extra
-
-        def __call__(self, n: int) -> None:
-            self.iterations += n
-
-        def write(self) -> None:
-            pass
-
-    monkeypatch.setattr(rj, "get_current_job", lambda: Job)
     monkeypatch.setattr(rj, "review_task", review_task)
     attempt = 1
     with pytest.raises(Lost):
-        rj.run(request, Progress)
+        rj.run(request, _Progress)
     assert len(searched) == 2
     attempt = 2
-    got = rj.run(request, Progress)
-    assert got == expected
+    assert rj.run(request, _Progress) == expected
     assert sorted(searched) == sorted(t["index"] for t in request["tasks"])  # each once
-    assert int(conn.get(f"{PREFIX}{Job.id}:iterations") or 0) == expected["iterations"]
+    assert int(conn.get(f"{PREFIX}retried-review:iterations") or 0) == expected["iterations"]
     conn.close()
