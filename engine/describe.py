@@ -14,7 +14,15 @@ SHORT_REPR = 60  # most characters of an input value quoted in a message
 
 
 class _ShortRepr(reprlib.Repr):
-    """reprlib with dicts cut like lists (reprlib sorts every key first)."""
+    """reprlib with dicts cut like lists (reprlib sorts every key first), and null, true and
+    false named as JSON names them wherever they sit (the client sent JSON: "not [null, 2]",
+    not "not [None, 2]")."""
+
+    def repr_NoneType(self, x: None, level: int) -> str:  # reprlib's naming
+        return "null"
+
+    def repr_bool(self, x: bool, level: int) -> str:
+        return "true" if x else "false"
 
     def repr_dict(self, x: dict[Any, Any], level: int) -> str:
         if not x:
@@ -42,12 +50,6 @@ def short_repr(value: Any) -> str:
     except (ValueError, RecursionError):  # an integer beyond int_max_str_digits
         text = f"<{type(value).__name__}>"
     return text if len(text) <= SHORT_REPR else text[: SHORT_REPR - 3] + "..."
-
-
-def quoted(v: Any) -> str:
-    """An input value quoted in a message, null, true and false by their JSON names (the
-    client sent JSON, not Python's None and True)."""
-    return brief(v) if v is None or isinstance(v, bool) else short_repr(v)
 
 
 def brief(v: Any) -> str:

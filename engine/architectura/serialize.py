@@ -32,7 +32,6 @@ from engine.architectura.scoring import final_scores
 from engine.architectura.setup import build_instances, check_replacements, deck_cards
 from engine.canonical import same
 from engine.declared import Problems, convert, node, state_catalog
-from engine.describe import quoted
 from engine.errors import InvalidState, Problem, short_repr
 from engine.messages import msg
 
@@ -499,7 +498,7 @@ def _card(r: Problems, g: Game, x: Any, at: Where, seat: int | None = None) -> i
     if iid is None:
         r.bad(
             "unknown_card",
-            msg("{card} is not a card of this game", card=quoted(x)),
+            msg("{card} is not a card of this game", card=short_repr(x)),
             _where(at),
             "A-1.3",
         )
@@ -757,7 +756,7 @@ def parse_cell(r: Problems, v: Any, p: str, n: int) -> int:
                 "a cell is an array [street, block] of two integers, both counted from 1, "
                 "not {value}",
                 # quoted: "not an array" would contradict the sentence for [1, 2, 3]
-                value=quoted(v),
+                value=short_repr(v),
             ),
             p,
             "A-1.2",
@@ -813,7 +812,7 @@ def _read_task(r: Problems, g: Game, t: Any, p: str, seen: dict[int, Where]) -> 
             if not isinstance(v, str) or v not in g.cat.cards:
                 r.bad(
                     "unknown_card",
-                    msg("{card} is not a card of the catalog", card=quoted(v)),
+                    msg("{card} is not a card of the catalog", card=short_repr(v)),
                     kp,
                 )
                 v = next(iter(g.cat.cards))

@@ -331,7 +331,8 @@ def test_short_repr_is_bounded() -> None:
     from engine.errors import short_repr
 
     assert short_repr("blue.villa") == "'blue.villa'"
-    assert short_repr(None) == "None" and short_repr(3) == "3"
+    assert short_repr(None) == "null" and short_repr(3) == "3"  # JSON's names, as sent
+    assert short_repr([None, True, {"a": False}]) == "[null, true, {'a': false}]"
     assert len(short_repr("x" * 10_000)) < 80
     assert len(short_repr(deep(100_000))) < 80
     assert len(short_repr(list(range(100_000)))) < 80
