@@ -30,7 +30,7 @@ import math
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -93,25 +93,33 @@ def selfplay_job(args: Sequence[Any]) -> dict[str, Any]:
     }
 
 
+def choices(record: dict[str, Any]) -> Iterator[tuple[int, Any]]:
+    """A self-play game replayed: (the step's index, the game) at every position where a
+    seat had a choice, before the recorded option is applied."""
+    eng = engine(record["game"])
+    setup = eng.tournament_setup(record["deal"], record["seats"], None)
+    setup["first_seat"] = record["deal"] % record["seats"]
+    g = eng.new_game_internal(setup)
+    for k, i in enumerate(record["moves"]):
+        opts = eng.legal_actions(g)
+        if len(opts) > 1:
+            yield k, g
+        eng.apply_action(g, opts[i])
+    if not g.over:
+        raise ValueError(f"deal {record['deal']}: the recorded game does not end where it did")
+
+
 def positions(record: dict[str, Any]) -> tuple[list[list[list[float]]], list[list[int]]]:
-    """A self-play game replayed: at every position where a seat had a choice, every seat's
+    """At every position of a self-play game where a seat had a choice, every seat's
     features and its total score as the position stands (the margin baseline's input)."""
     eng = engine(record["game"])
     feats = eng.INFO.features
     if feats is None:
         raise ValueError(f"{record['game']} declares no features")
-    setup = eng.tournament_setup(record["deal"], record["seats"], None)
-    setup["first_seat"] = record["deal"] % record["seats"]
-    g = eng.new_game_internal(setup)
     rows, totals = [], []
-    for i in record["moves"]:
-        opts = eng.legal_actions(g)
-        if len(opts) > 1:
-            rows.append(feats.of(g))
-            totals.append([s["total"] for s in eng.tally(g)["seats"]])
-        eng.apply_action(g, opts[i])
-    if not g.over:
-        raise ValueError(f"deal {record['deal']}: the recorded game does not end where it did")
+    for _, g in choices(record):
+        rows.append(feats.of(g))
+        totals.append([s["total"] for s in eng.tally(g)["seats"]])
     return rows, totals
 
 
@@ -144,11 +152,17 @@ def _softmax(u: Any) -> Any:
 
 
 def fit(games: list[dict[str, Any]], ridge: float = 1.0, steps: int = 30) -> list[float]:
-    """The conditional logit's weights (on the raw features) by Newton's method."""
+    """The conditional logit's weights (on the raw features) by Newton's method, each
+    position's target its game's result."""
+    return fit_targets([(x, y) for x, y, _ in _groups(games).values()], ridge, steps)
+
+
+def fit_targets(groups: list[tuple[Any, Any]], ridge: float = 1.0, steps: int = 30) -> list[float]:
+    """The conditional logit's weights for positions grouped by seat count: features (N, n,
+    d) and each position's target shares (N, n)."""
     import numpy as np
 
-    groups = _groups(games)
-    flat = np.concatenate([x.reshape(-1, x.shape[2]) for x, _, _ in groups.values()])
+    flat = np.concatenate([x.reshape(-1, x.shape[2]) for x, _ in groups])
     mu, sd = flat.mean(axis=0), flat.std(axis=0)
     sd[sd < 1e-9] = 1.0  # a constant feature: its weight stays 0 (the ridge)
     d = flat.shape[1]
@@ -156,7 +170,7 @@ def fit(games: list[dict[str, Any]], ridge: float = 1.0, steps: int = 30) -> lis
     for _ in range(steps):
         grad = ridge * w
         hess = ridge * np.eye(d)
-        for x, y, _ in groups.values():
+        for x, y in groups:
             z = (x - mu) / sd
             p = _softmax(z @ w)
             grad = grad + np.einsum("nsd,ns->d", z, p - y)

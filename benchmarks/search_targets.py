@@ -21,7 +21,7 @@ from typing import Any
 
 from ai.model import Model, model_path
 from ai.tournament import worker_bot
-from ai.train import selfplay_job
+from ai.train import choices, fit_targets, selfplay_job
 from engine.games import engine
 
 JUDGE = "model:300it"
@@ -33,54 +33,33 @@ def _play(args: tuple[str, int]) -> dict[str, Any]:
 
 
 def judged(record: dict[str, Any]) -> list[tuple[list[list[float]], list[float], list[float]]]:
-    """A game replayed: at each choice, every seat's features, the search's shares (the
-    mover's value, the other seat the rest) and the game's result."""
+    """A game replayed (`ai.train.choices`): at each choice, every seat's features, the
+    search's shares (the mover's value, the other seat the rest) and the game's result."""
     eng = engine(record["game"])
     feats = eng.INFO.features
     assert feats is not None
-    setup = eng.tournament_setup(record["deal"], 2, None)
-    setup["first_seat"] = record["deal"] % 2
-    g = eng.new_game_internal(setup)
     bot = worker_bot(JUDGE)
     out = []
-    for k, i in enumerate(record["moves"]):
-        opts = eng.legal_actions(g)
-        if len(opts) > 1:
-            seat = eng.current_player(g)
-            assert seat is not None
-            res = bot.choose(eng.game_view(g, seat), 7919 * record["deal"] + k, None)
-            best = max(res.options, key=lambda o: o.visits).value
-            value = 0.5 if best is None else float(best)  # a lost position is worth 0.0
-            shares = [1 - value, 1 - value]
-            shares[seat] = value
-            out.append((feats.of(g), shares, list(record["result"])))
-        eng.apply_action(g, opts[i])
+    for k, g in choices(record):
+        seat = eng.current_player(g)
+        assert seat is not None
+        res = bot.choose(eng.game_view(g, seat), 7919 * record["deal"] + k, None)
+        best = max(res.options, key=lambda o: o.visits).value
+        value = 0.5 if best is None else float(best)  # a lost position is worth 0.0
+        shares = [1 - value, 1 - value]
+        shares[seat] = value
+        out.append((feats.of(g), shares, list(record["result"])))
     return out
 
 
-def fit(rows: list[Any], lam: float, ridge: float = 1.0, steps: int = 30) -> list[float]:
-    """ai.train's Newton fit of the conditional logit, each position with its own target."""
+def fit(rows: list[Any], lam: float) -> list[float]:
+    """ai.train's fit, each position's target `lam` x its game's result + (1 - `lam`) x the
+    search's shares."""
     import numpy as np
 
     x = np.array([r[0] for r in rows], dtype=float)
     y = lam * np.array([r[2] for r in rows]) + (1 - lam) * np.array([r[1] for r in rows])
-    flat = x.reshape(-1, x.shape[2])
-    mu, sd = flat.mean(axis=0), flat.std(axis=0)
-    sd[sd < 1e-9] = 1.0
-    z = (x - mu) / sd
-    w = np.zeros(x.shape[2])
-    for _ in range(steps):
-        u = z @ w
-        e = np.exp(u - u.max(axis=1, keepdims=True))
-        p = e / e.sum(axis=1, keepdims=True)
-        grad = ridge * w + np.einsum("nsd,ns->d", z, p - y)
-        zp = np.einsum("nsd,ns->nd", z, p)
-        hess = ridge * np.eye(len(w)) + np.einsum("nsd,ns,nse->de", z, p, z) - zp.T @ zp
-        delta = np.linalg.solve(hess, grad)
-        w = w - delta
-        if float(np.abs(delta).max()) < 1e-8:
-            break
-    return [float(v) for v in w / sd]
+    return fit_targets([(x, y)])
 
 
 def main() -> None:
