@@ -40,7 +40,7 @@ from ai.bots import parse_bot_spec
 from ai.model import EXPLORATION, Mix, Model, ModelError, model_path
 from ai.taskqueue import QueueUnavailable, run_games
 from ai.tournament import play_game, run_local, worker_bot
-from engine.games import GAMES, engine
+from engine.games import GAMES, GameModule, engine
 
 HOLD_OUT_EVERY = 5  # a deal that is a multiple of it is held out of the fit
 MARGIN_SCALE = 12.0  # the hand-written margin's scale (the depth cut-off's)
@@ -280,7 +280,7 @@ def selfplay(
     return sorted(out, key=lambda r: r["deal"])
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m ai.train", description=__doc__.split("\n")[0])
     p.add_argument("--game", choices=list(GAMES), required=True)
     p.add_argument("--bot", default="ismcts:100it", help="the self-play bot (a tournament spec)")
@@ -314,6 +314,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--from-data", nargs="+", help="fit on games kept by --data (one or more files)")
     p.add_argument("--plot", help="write a calibration plot (PNG; needs matplotlib)")
     p.add_argument("--quiet", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = _parser()
     args = p.parse_args(argv)
     eng = engine(args.game)
     if eng.INFO.features is None:
@@ -346,6 +351,30 @@ def main(argv: list[str] | None = None) -> int:
     selfplay_s = time.perf_counter() - t0
     if args.data:
         Path(args.data).write_text(json.dumps({"games": played}))
+    model = _fitted(eng, args, played, selfplay_s)
+    out = Path(args.out) if args.out else model_path(eng)
+    assert out is not None
+    model.save(out)
+    ho = model.trained["held_out"]
+    if ho is not None:
+        print(
+            f"{args.game}: {len(played)} games, {model.trained['train']['positions']} positions;"
+            f" held-out log-loss {ho['model']['log_loss']} (margin {ho['margin']['log_loss']},"
+            f" even {ho['even']['log_loss']}), Brier {ho['model']['brier']}"
+            f" (margin {ho['margin']['brier']}); self-play {selfplay_s:.0f} s"
+        )
+        if args.plot:
+            plot_calibration(args.plot, args.game, model.trained)
+    print(f"model {model.version} written to {out}")
+    return 0
+
+
+def _fitted(
+    eng: GameModule, args: argparse.Namespace, played: list[dict[str, Any]], selfplay_s: float
+) -> Model:
+    """The model fitted on `played` (the held-out deals left out), with its training report
+    and the search settings the command names."""
+    assert eng.INFO.features is not None
     train = [g for g in played if g["deal"] % HOLD_OUT_EVERY]
     held = [g for g in played if not g["deal"] % HOLD_OUT_EVERY]
     weights = fit(train, args.ridge)
@@ -360,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         "train": scores(train, weights),
         "held_out": scores(held, weights) if held else None,
     }
-    model = Model(
+    return Model(
         eng.INFO.id,
         eng.INFO.features.names,
         tuple(weights),
@@ -370,21 +399,6 @@ def main(argv: list[str] | None = None) -> int:
         args.mix,
         args.prior,
     )
-    out = Path(args.out) if args.out else model_path(eng)
-    assert out is not None
-    model.save(out)
-    ho = report["held_out"]
-    if ho is not None:
-        print(
-            f"{args.game}: {len(played)} games, {report['train']['positions']} positions;"
-            f" held-out log-loss {ho['model']['log_loss']} (margin {ho['margin']['log_loss']},"
-            f" even {ho['even']['log_loss']}), Brier {ho['model']['brier']}"
-            f" (margin {ho['margin']['brier']}); self-play {selfplay_s:.0f} s"
-        )
-        if args.plot:
-            plot_calibration(args.plot, args.game, report)
-    print(f"model {model.version} written to {out}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -141,6 +141,20 @@ def _first_difference(a: dict[str, Any], b: dict[str, Any]) -> str:
 
 def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]:
     """The record of the game that led to the request's state, by replaying its history."""
+    hist = _recorded_history(body, origin)
+    decisions = hist["decisions"]
+    eng = game_of(body)
+    state, setup = _replayed_as_sent(eng, body, hist)
+    return {
+        "record": record_header(eng, state, len(decisions)),
+        "setup": setup,
+        "decisions": _written(eng, decisions),
+    }
+
+
+def _recorded_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]:
+    """The state's history, its decisions each an object; refused (422 `no_history`) for a
+    composed state or a state without one, a view or whole answer said as such."""
     hist = origin.history
     if origin.composed:
         raise ApiError(
@@ -172,8 +186,7 @@ def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]
             ),
             "/state",
         )
-    decisions = hist["decisions"]
-    for i, d in enumerate(decisions):  # each stored as an object
+    for i, d in enumerate(hist["decisions"]):  # each stored as an object
         if not isinstance(d, dict):
             raise ApiError(
                 422,
@@ -181,7 +194,16 @@ def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]
                 msg("A history's decisions are objects."),
                 f"{history.POINTER}/decisions/{i}",
             )
-    eng = game_of(body)
+    return hist
+
+
+def _replayed_as_sent(
+    eng: GameModule, body: dict[str, Any], hist: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The state the history's decisions lead to from its set-up, which must be the state sent
+    (422 `history_mismatch` at the first illegal decision, or where the two differ), and
+    that set-up."""
+    decisions = hist["decisions"]
     sent = body["state"]
     if "catalog" in body:  # a catalog not the state's is said so first (422 at /state/catalog,
         # as everywhere), not blamed on the history it cannot replay
@@ -215,11 +237,7 @@ def from_history(body: dict[str, Any], origin: history.Origin) -> dict[str, Any]
             history.POINTER,
             setup=setup,
         )
-    return {
-        "record": record_header(eng, state, len(decisions)),
-        "setup": setup,
-        "decisions": _written(eng, decisions),
-    }
+    return state, setup
 
 
 # -- positions -----------------------------------------------------------------------------------
