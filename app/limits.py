@@ -9,7 +9,8 @@
 - Rate limit (flask-limiter): RATE_LIMIT, e.g. `100/minute` (several: `10/second;100/minute`),
   per client address, in a sliding window (this window's count and the last one's, weighted
   by how much of it is still inside); unset, there is none. Counted in Redis when REDIS_URL is set (shared
-  by every worker and instance), else in each worker's memory. Beyond it: 429 `rate_limited`
+  by every worker and instance), else in each worker's memory (app/ratestore.py: a request
+  costs the expired counters it removes, never a scan of the live ones). Beyond it: 429 `rate_limited`
   with Retry-After. Only the API (/v1/...) is limited: health, readiness, metrics, the
   contract and the pages are not. When the
   counting store fails, requests pass (counted in memory meanwhile): the limit protects the
@@ -131,12 +132,16 @@ def install_rate_limit(app: Flask) -> None:
             f"RATE_LIMIT must be a rate like 100/minute or 10/second;500/hour, not {rate!r}"
         ) from None
     from flask_limiter.errors import RateLimitExceeded
+    from limits.strategies import SlidingWindowCounterRateLimiter
+
+    from app.ratestore import SweptMemoryStorage  # registers referee-memory://
 
     limiter = Limiter(
         client_id,
         app=app,
         application_limits=[rate],  # one allowance per client for the whole API
-        storage_uri=app.config.get("REDIS_URL") or "memory://",
+        # in memory: limits' store with its expiry swept as it falls due (app/ratestore.py)
+        storage_uri=app.config.get("REDIS_URL") or "referee-memory://",
         # not "moving-window": its in-memory store (limits 5.8) keeps every client's key
         # after its window empties, and rescans them all after each request (100,000
         # addresses: +60 MB and 77 % of a core for good; audit of 2026-11-30); the counters'
@@ -146,6 +151,10 @@ def install_rate_limit(app: Flask) -> None:
         in_memory_fallback_enabled=True,
         key_prefix="referee",
     )
+    # while Redis is down flask-limiter (4.1) counts in a stock MemoryStorage of its own: the
+    # swept one instead (tests/http/test_app_ops.py checks both stores)
+    limiter._fallback_storage = SweptMemoryStorage()
+    limiter._fallback_limiter = SlidingWindowCounterRateLimiter(limiter._fallback_storage)
     app.extensions["rate_limiter"] = limiter
 
     @limiter.request_filter

@@ -355,3 +355,52 @@ def test_an_ipv6_client_is_its_64_block(make_app: Any) -> None:
     assert _post(client, "::ffff:10.2.0.1").status_code == 200
     assert _post(client, "10.2.0.1").status_code == 200
     assert _post(client, "::ffff:10.2.0.1").status_code == 429
+
+
+class _CountedKeys(dict):  # type: ignore[type-arg]
+    """An expirations table that counts the scans of all its keys (`keys()`)."""
+
+    scans = 0
+
+    def keys(self) -> Any:
+        self.scans += 1
+        return super().keys()
+
+
+def test_an_in_memory_rate_limit_never_rescans_its_live_clients(make_app: Any) -> None:
+    """Audit of 2026-11-30 (2nd): limits' MemoryStorage rescanned every live counter 10 ms
+    after each request (130,000 counters, 65,536 clients of one IPv6 /48 in the window: 24 ms
+    a scan, over half a core at 200 requests a second). app/ratestore.py sweeps only the
+    counters that are due, in the main store and in the fallback used while Redis is down."""
+    import time
+
+    from limits.storage import MemoryStorage
+
+    from app.ratestore import SweptMemoryStorage
+
+    stock = MemoryStorage()  # the measure sees the stock store's scans
+    stock.expirations = _CountedKeys()
+    stock.incr("a", 60)
+    time.sleep(0.1)
+    assert stock.expirations.scans >= 1
+
+    app = make_app(RATE_LIMIT="50/second")
+    client = app.test_client()
+    storage: Any = app.extensions["rate_limiter"].limiter.storage
+    assert isinstance(storage, SweptMemoryStorage)
+    storage.expirations = _CountedKeys(storage.expirations)
+    for i in range(200):
+        assert _post(client, f"10.3.{i // 256}.{i % 256}").status_code == 200
+    time.sleep(0.1)
+    assert storage.expirations.scans == 0 and len(storage.storage) == 200
+    time.sleep(2.1)  # two windows of 1 s: every counter is due
+    _post(client, "10.9.9.8")
+    assert len(storage.storage) == 1 and len(storage.due) == 1
+
+    dead = f"redis://127.0.0.1:{free_port()}/0"
+    down = make_app(RATE_LIMIT="2/minute", REDIS_URL=dead)
+    fallback: Any = down.extensions["rate_limiter"]._fallback_storage
+    assert isinstance(fallback, SweptMemoryStorage)
+    client = down.test_client()
+    assert [_post(client, "10.4.0.1").status_code for _ in range(3)] == [200, 200, 429]
+    assert len(fallback.storage) == 1

@@ -1,0 +1,63 @@
+"""The rate limit's in-memory counters (app/limits.py), their expiry swept as it falls due.
+
+limits 5.8's `MemoryStorage` rescans every live key 10 ms after each request, in a timer
+thread that holds the GIL: with 65,536 clients in the window (one IPv6 /48 holds that many
+/64s) a scan takes some 24 ms, so a worker serving 200 requests a second spent over half a
+core on it (audit of 2026-11-30). Here each counter's expiry is kept in a heap when it is set,
+and a request removes only the counters that are due: its cost is the expired keys', not the
+live ones'. Only the counters of fixed and sliding windows are swept; the moving window's
+events are not used (app/limits.py uses `sliding-window-counter`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import threading
+import time
+from typing import Any
+
+from limits.storage import MemoryStorage
+
+
+class SweptMemoryStorage(MemoryStorage):
+    """`MemoryStorage` whose counters expire through a heap of their expiry times (module doc);
+    `referee-memory://` names it to flask-limiter."""
+
+    STORAGE_SCHEME = ["referee-memory"]
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any):
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+        self.due: list[tuple[float, str]] = []  # (expiry, key), a heap; stale ones skipped
+        self.due_lock = threading.Lock()
+
+    # the name MemoryStorage's methods call (name-mangled): the rescan is replaced by the sweep
+    def _MemoryStorage__schedule_expiry(self) -> None:
+        self.sweep()
+
+    def sweep(self) -> int:
+        """Remove the counters whose expiry has passed; how many were removed."""
+        now = time.time()
+        removed = 0
+        with self.due_lock:
+            while self.due and self.due[0][0] <= now:
+                _, key = heapq.heappop(self.due)
+                # a key set again since has a later expiry and a heap entry of its own
+                if self.expirations.get(key, math.inf) <= now:
+                    self.storage.pop(key, None)
+                    self.expirations.pop(key, None)
+                    self.locks.pop(key, None)
+                    removed += 1
+        return removed
+
+    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        """As `MemoryStorage.incr`, the new counter's expiry also kept in the heap."""
+        self.get(key)
+        self.sweep()
+        with self.locks[key]:
+            self.storage[key] += amount
+            if self.storage[key] == amount:
+                self.expirations[key] = due = time.time() + expiry
+                with self.due_lock:
+                    heapq.heappush(self.due, (due, key))
+            return self.storage.get(key, 0)
