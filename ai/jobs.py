@@ -106,7 +106,9 @@ def run_suggest(request: dict[str, Any]) -> dict[str, Any]:
         job.save_meta()  # type: ignore[no-untyped-call]
     token = ai.bots.PROGRESS.set(progress)
     try:
-        out = suggest_request(request, max_ms=request["max_ms"], cache=_cache())
+        out = suggest_request(
+            request, max_ms=request["max_ms"], cache=_cache(), scope=request.get("cache_scope", "")
+        )
     finally:
         ai.bots.PROGRESS.reset(token)
     progress.write()

@@ -8,11 +8,17 @@ state's view to be the view sent, byte for byte in canonical JSON: so only a vie
 service could have answered is searched. Either way the bot is given the view and nothing
 else, which is why a view and its state get the same decision for the same settings.
 
-Results are cached by position: rules version, catalog hash, seat, the canonical digest of
-the seat's view (its information set) and the search settings (bot, budget, seed). Two states
-that differ only in what the seat cannot see, and a state and its view, share a key. A cached
+Searches (bot `ismcts`) are cached by position: rules version, catalog hash, seat, the
+canonical digest of the seat's view (its information set), the search settings (bot, budget,
+seed, the model's version) and the caller's **scope**. Within a scope, two states that differ
+only in what the seat cannot see, and a state and its view, share a key. The scope keeps one
+client's entries from answering another's (app/suggest.py `cache_scope`: the state sent, or
+the client): a shared entry would tell whoever asks with the right view that someone asked
+it, by `cached` and by the time the answer takes, so a client holding only its own view could
+try another seat's possible views and find that seat's hand (audit of 2026-11-30). A cached
 entry is checked before it is used (its shape, and that its decision is one of the seat's
-options now); one that fails is a miss, searched again and overwritten.
+options now); one that fails is a miss, searched again and overwritten. A search during which
+the model file changed is answered, not cached (its key names the model read before it).
 
 Iteration budgets are deterministic (same key, same answer, cached or not). A time budget
 is not: the iterations done in the time depend on the machine's speed and load, so the
@@ -51,7 +57,9 @@ from engine.views import engine_of, load_view
 
 log = logging.getLogger("ai.service")
 
-KEY_VERSION = "v1"
+# the bots whose answers are cached: a search (the others cost less than an entry)
+SEARCHING_BOTS = ("ismcts",)
+KEY_VERSION = "v2"  # changed whenever the key or the search's answers change
 # neither a level nor a budget: `hard`, the cheapest level clearly above greedy in both games
 # (docs/bots.md, "Rating ladder"); a review's default is its own (app/review.py)
 DEFAULT_LEVEL = "hard"
@@ -106,11 +114,16 @@ def resolve_settings(
 
 
 def cache_key(
-    rules_version: str, catalog_hash: str, seat: int, view: dict[str, Any], settings: dict[str, Any]
+    rules_version: str,
+    catalog_hash: str,
+    seat: int,
+    view: dict[str, Any],
+    settings: dict[str, Any],
+    scope: str = "",
 ) -> str:
-    return ":".join(
-        (KEY_VERSION, rules_version, catalog_hash, str(seat), digest(view), digest(settings))
-    )
+    """The position cache's key of a search (module doc); `scope` bounds who shares it."""
+    parts = (rules_version, catalog_hash, str(seat), digest(view), digest(settings), digest(scope))
+    return ":".join((KEY_VERSION, *parts))
 
 
 def _bot_for(settings: dict[str, Any], budget: Budget | None) -> Bot:
@@ -177,14 +190,19 @@ def _search(
     cache: PositionCache | None,
     cat: Catalog | None,
     deadline: float,
+    scope: str = "",
 ) -> tuple[dict[str, Any], bool]:
-    """One decision for `seat` in `g`, from the cache or a search over the seat's view only.
-    Returns (the stored answer: decision and stats, whether it came from the cache). A
-    truncated search (stopped by `deadline`) is answered but not cached."""
+    """One decision for `seat` in `g`, from the cache (within `scope`) or a search over the
+    seat's view only. Returns (the stored answer: decision and stats, whether it came from the
+    cache). A truncated search (stopped by `deadline`) is answered but not cached, as is a
+    bot that does not search (random, greedy: nothing to save, and cheap entries would only
+    evict others)."""
     view = eng.game_view(g, seat)
+    if settings["bot"] not in SEARCHING_BOTS:
+        cache = None
     # the evaluation is part of the answer: a new model never answers from an old one's cache
     keyed = {**settings, "evaluation": evaluation_version(eng)}
-    key = cache_key(eng.INFO.rules_version, g.cat.hash, seat, view, keyed)
+    key = cache_key(eng.INFO.rules_version, g.cat.hash, seat, view, keyed, scope)
     stored = cache.get(key) if cache is not None else None
     if stored is not None:
         legal = {dumps(eng.action_to_json(g, seat, a)) for a in eng.legal_actions(g)}
@@ -214,7 +232,7 @@ def _search(
     }
     if result.truncated:
         stored["stats"]["truncated"] = True
-    elif cache is not None:
+    elif cache is not None and evaluation_version(eng) == keyed["evaluation"]:
         cache.put(key, stored)
     return stored, False
 
@@ -275,13 +293,14 @@ def prepare(
 
 
 def answer(
-    p: Prepared, *, cache: PositionCache | None = None, max_ms: int | None = None
+    p: Prepared, *, cache: PositionCache | None = None, max_ms: int | None = None, scope: str = ""
 ) -> dict[str, Any]:
-    """The search (and plan) of a prepared request, within `max_ms` (`suggest`'s doc)."""
+    """The search (and plan) of a prepared request, within `max_ms` (`suggest`'s doc); `scope`:
+    whose cache entries it may read and write (module doc)."""
     t0 = time.perf_counter()
     deadline = t0 + (ai.bots.SAFETY_MS if max_ms is None else max_ms) / 1000
     eng, g, seat, settings, budget, cat = p.eng, p.g, p.seat, p.settings, p.budget, p.cat
-    stored, cached = _search(eng, g, seat, settings, budget, cache, cat, deadline)
+    stored, cached = _search(eng, g, seat, settings, budget, cache, cat, deadline, scope)
     out: dict[str, Any] = {
         "decision": stored["decision"],
         "bot": settings["bot"],
@@ -295,7 +314,17 @@ def answer(
         sampler = p.sampler or eng.WorldSampler(eng.game_view(g, seat), cat)
         worlds = [sampler.sample(random.Random(i)) for i in range(PLAN_CHECK_WORLDS)]
         out["turn"], out["turn_complete"] = _rest_of_turn(
-            eng, sampler.base, seat, stored, cached, settings, budget, cache, cat, deadline, worlds
+            eng,
+            sampler.base,
+            seat,
+            stored,
+            cached,
+            settings,
+            budget,
+            (cache, scope),
+            cat,
+            deadline,
+            worlds,
         )
     out["stats"] = {**out["stats"], "elapsed_ms": round((time.perf_counter() - t0) * 1000, 3)}
     return out
@@ -384,7 +413,7 @@ def _rest_of_turn(
     first_cached: bool,
     settings: dict[str, Any],
     budget: Budget | None,
-    cache: PositionCache | None,
+    cached_in: tuple[PositionCache | None, str],
     cat: Catalog | None,
     deadline: float,
     worlds: list[Game],
@@ -401,7 +430,9 @@ def _rest_of_turn(
     while len(steps) < MAX_TURN_STEPS and _planning(eng, g, seat, turn_number):
         if time.perf_counter() >= deadline:
             return steps, False
-        stored, cached = _search(eng, g, seat, settings, budget, cache, cat, deadline)
+        stored, cached = _search(
+            eng, g, seat, settings, budget, cached_in[0], cat, deadline, cached_in[1]
+        )
         if stored["stats"].get("truncated"):
             return steps, False  # the deadline cut this step's search short: not planned
         steps.append(_step(stored, cached))
@@ -459,7 +490,7 @@ def prepare_request(body: dict[str, Any]) -> Prepared:
 
 
 def suggest_request(
-    body: dict[str, Any], *, max_ms: int, cache: PositionCache | None = None
+    body: dict[str, Any], *, max_ms: int, cache: PositionCache | None = None, scope: str = ""
 ) -> dict[str, Any]:
-    """`suggest` for a /v1/suggest body (`prepare_request`)."""
-    return answer(prepare_request(body), cache=cache, max_ms=max_ms)
+    """`suggest` for a /v1/suggest body (`prepare_request`), its cache entries in `scope`."""
+    return answer(prepare_request(body), cache=cache, max_ms=max_ms, scope=scope)

@@ -63,7 +63,7 @@ from ai.service import as_view_request, prepare_request
 from app.endpoint import engine_errors
 from app.errors import ApiError
 from app.jsonio import json_response
-from app.limits import client_id
+from app.limits import cache_scope, client_id
 from app.settings import env_int
 from engine.messages import Msg, msg
 
@@ -300,6 +300,7 @@ def start_suggest(body: dict[str, Any]) -> Response:
         prepared = prepare_request(body)
         # queued as the seat's view: the queue never holds what the seat may not see
         queued = as_view_request({k: v for k, v in body.items() if k != "run_async"}, prepared)
+        queued["cache_scope"] = cache_scope(body)  # the request's, not its view's
     if not configured():
         budget = body.get("budget") or {}
         over = budget_over(budget) if large_budget(budget) else None

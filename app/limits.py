@@ -35,6 +35,7 @@ from werkzeug.wsgi import LimitedStream, get_content_length, get_input_stream
 from app import current
 from app.errors import ApiError
 from app.settings import origins
+from engine.canonical import digest
 from engine.messages import msg
 
 EXPOSED_HEADERS = ["X-Request-ID", "Retry-After"]
@@ -88,6 +89,18 @@ def client_id() -> str:
     if ip.ipv4_mapped is not None:
         return str(ip.ipv4_mapped)
     return str(ipaddress.IPv6Network((ip, 64), strict=False))
+
+
+def cache_scope(body: dict[str, Any]) -> str:
+    """Whose position cache entries a suggestion shares (ai/service.py): a state's holders
+    (the digest of the state as sent: its hidden cards, decks and generator are in it, so no
+    one without the state finds its entries), or a view's sender (the client, as the rate
+    limit counts it). A scope shared by all would let a client holding its own view try
+    another seat's possible views and learn, from `cached` or the answer's speed, which one
+    was asked: that seat's hand."""
+    if "state" in body:
+        return "state:" + digest(body["state"])
+    return "client:" + client_id()
 
 
 def install_cors(app: Flask) -> None:

@@ -28,6 +28,7 @@ class SweptMemoryStorage(MemoryStorage):
 
     def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any):
         super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+        self.timer.cancel()  # the rescan MemoryStorage starts at once: none here
         self.due: list[tuple[float, str]] = []  # (expiry, key), a heap; stale ones skipped
         self.due_lock = threading.Lock()
 

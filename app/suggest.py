@@ -42,6 +42,7 @@ from app.endpoint import engine_errors, read_body
 from app.errors import ApiError
 from app.jobs import start_suggest, wants_job
 from app.jsonio import json_response
+from app.limits import cache_scope
 from app.schemas import Envelope, JsonBool, _strict_int
 from app.settings import env_int
 from engine.games import GAMES, MAX_SEATS, engine
@@ -230,5 +231,10 @@ def suggest_route() -> Response:
     with engine_errors(state=where):  # checked before the slot: a bad request holds none
         prepared = prepare_request(body)
     with gate.slot(), engine_errors(state=where):
-        out = answer(prepared, max_ms=int(current_app.config["SUGGEST_MAX_MS"]), cache=cache)
+        out = answer(
+            prepared,
+            max_ms=int(current_app.config["SUGGEST_MAX_MS"]),
+            cache=cache,
+            scope=cache_scope(body),
+        )
     return json_response(out)

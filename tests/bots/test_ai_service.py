@@ -71,11 +71,12 @@ def test_memory_cache_hit_returns_the_same_answer() -> None:
     assert suggest(state, seat, iterations=100, seed=2, cache=cache)["cached"] is False
     assert suggest(state, seat, iterations=101, seed=1, cache=cache)["cached"] is False
     assert suggest(state, seat, bot="greedy", seed=1, cache=cache)["cached"] is False
-    assert len(cache) == 4
+    assert suggest(state, seat, bot="greedy", seed=1, cache=cache)["cached"] is False
+    assert len(cache) == 3  # a bot that does not search makes no entry
     status = cache.status()
     assert (status["backend"], status["ok"]) == ("memory", True)
     assert re.fullmatch(
-        r"in-process LRU, 4/10000 entries, \d+/33554432 characters", status["detail"]
+        r"in-process LRU, 3/10000 entries, \d+/33554432 characters", status["detail"]
     )
 
 
@@ -493,3 +494,44 @@ def test_a_bad_entry_of_a_later_step_of_a_turn_is_overwritten() -> None:
         assert all(s["cached"] for s in third["turn"])
         return
     raise AssertionError("no position with a multi-step turn")
+
+
+def test_a_client_never_finds_another_clients_search_in_the_cache(client: Any) -> None:
+    """Audit of 2026-11-30 (the cache as an oracle): entries were keyed by the seat's view
+    alone, so a client holding only its own view could send each of another seat's possible
+    views with that seat's settings and learn its hand from the first `cached: true` (or from
+    the answer's speed). Entries are now shared within a scope only: the state sent, or the
+    client who sent a view."""
+    state = midgame(12)
+    seat = state["pending"]["seat"]
+    asked = {"seat": seat, "budget": {"iterations": 40}, "seed": 3}
+    view = client.post("/v1/view", json={"state": state, "seat": seat}).get_json()
+
+    def cached(doc: dict[str, Any], addr: str) -> bool:
+        r = client.post("/v1/suggest", json={**doc, **asked}, environ_base={"REMOTE_ADDR": addr})
+        assert r.status_code == 200, r.get_json()
+        return bool(r.get_json()["cached"])
+
+    assert cached({"state": state}, "10.0.0.1") is False  # the seat's own app
+    assert cached({"view": view}, "10.0.0.2") is False  # another client with the right view
+    assert cached({"view": view}, "10.0.0.2") is True  # its own entry
+    assert cached({"view": view}, "10.0.0.3") is False
+    assert cached({"state": state}, "10.0.0.4") is True  # whoever holds the state shares it
+    other = hide_differently(state, seat, random.Random(1))  # not the state: its own scope
+    assert cached({"state": other}, "10.0.0.1") is False
+
+
+def test_a_search_whose_model_changed_meanwhile_is_answered_not_cached(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Audit of 2026-11-30: the key names the model read before the search, which looks the
+    model up again; a file replaced in between stored the new model's answer under the old
+    model's key."""
+    import ai.service
+
+    versions = iter(["architectura/g3/old", "architectura/g4/new"])
+    monkeypatch.setattr(ai.service, "evaluation_version", lambda eng: next(versions))
+    state = midgame(9)
+    cache = make_cache(None)
+    out = suggest(state, state["pending"]["seat"], iterations=20, seed=1, cache=cache)
+    assert out["cached"] is False and len(cache) == 0

@@ -22,6 +22,7 @@ from http_support import check_response, flush_redis
 from ai import taskqueue as jobq
 from ai.queue import local_workers
 from ai.redis_server import RedisServer, free_port
+from engine.canonical import digest
 
 HUGE = {"iterations": 1_000_000}  # above the synchronous limit: a job that runs until stopped
 WAIT_S = 60
@@ -83,6 +84,8 @@ def test_a_job_gives_the_synchronous_answer(client: Any, fresh_redis_server: Red
     # the queue holds the seat's view, never the state's hidden cards or its generator
     assert "state" not in queued and queued["view"]["view_of"] == b["seat"]
     assert b["state"]["rng"] not in json.dumps(queued)
+    # its cache entries are the state's, as the synchronous call's (ai/service.py, the scope)
+    assert queued["cache_scope"] == "state:" + digest(b["state"])
     got = doc["result"]
     assert got["cached"] is False
     for key in ("decision", "settings", "bot", "level", "turn", "turn_complete"):
