@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.canonical import digest
+from engine.describe import short_repr
 from engine.errors import EngineError, IllegalDecision, InvalidState, Problem
 from engine.games import GameModule, engine_for_state, nulls_written
 from engine.messages import msg
@@ -39,29 +40,36 @@ def load_view(eng: GameModule, view: dict[str, Any], seat: int | None, cat: Any)
     Pointers of problems are relative to the view."""
     if not isinstance(view, dict):
         raise InvalidView([Problem("invalid_view", msg("A view is a JSON object."))])
-    view_of = view.get("view_of")
-    if seat is None:  # the view's own seat
-        if not isinstance(view_of, int) or isinstance(view_of, bool):
-            raise InvalidView([not_a_view(view)])
-        seat = view_of
-    elif "view_of" not in view:
+    if "view_of" not in view:
         raise InvalidView([not_a_view(view)])
-    if view_of != seat or isinstance(view_of, bool):
-        whose = (
-            msg(
-                "This view is seat {view_of}'s (its view_of); a suggestion for seat {seat} "
-                "needs seat {seat2}'s own view.",
-                view_of=view_of,
-                seat=seat,
-                seat2=seat,
-            )
-            if isinstance(view_of, int)
-            else msg(
-                "This view is no seat's (its view_of); a suggestion for seat {seat} needs "
-                "seat {seat2}'s own view.",
-                seat=seat,
-                seat2=seat,
-            )
+    view_of = view["view_of"]
+    if not isinstance(view_of, int) or isinstance(view_of, bool):
+        # as /v1/view writes it, an integer: 0.0 or false passed for seat 0 and then failed
+        # inside the compiled world builder, said differently by each engine (audit of
+        # 2026-11-30)
+        raise InvalidView(
+            [
+                Problem(
+                    "invalid_view",
+                    msg(
+                        "view_of is the seat whose view this is, an integer as /v1/view "
+                        "writes it, not {value}: send the view /v1/view answered, unchanged.",
+                        value=short_repr(view_of),
+                    ),
+                    "/view_of",
+                    eng.INFO.view_clause,
+                )
+            ]
+        )
+    if seat is None:  # the view's own seat
+        seat = view_of
+    if view_of != seat:
+        whose = msg(
+            "This view is seat {view_of}'s (its view_of); a suggestion for seat {seat} "
+            "needs seat {seat2}'s own view.",
+            view_of=view_of,
+            seat=seat,
+            seat2=seat,
         )
         raise IllegalDecision("wrong_view", whose, eng.INFO.view_clause, "/view/view_of")
     view = nulls_written(eng, view)

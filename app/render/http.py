@@ -23,6 +23,7 @@ from app.query import reads_query
 from app.render import LEGENDS, MAX_SVG_BYTES, RENDERERS
 from app.render.marks import last_events_field, marks
 from app.schemas import Envelope, _strict_int, exactly_one
+from engine.canonical import same
 from engine.errors import EngineError
 from engine.games import (
     GAMES,
@@ -91,7 +92,8 @@ def _previewed(body: dict[str, Any], doc: dict[str, Any]) -> dict[str, Any] | No
         return None
     pending = doc.get("pending")
     options = pending.get("options") if isinstance(pending, dict) else None
-    if not isinstance(options, list) or body["preview"] not in options:
+    # as JSON, types included: {"seat": 0.0, "r": false} is no option (audit of 2026-11-30)
+    if not isinstance(options, list) or not any(same(body["preview"], o) for o in options):
         raise ApiError(
             422,
             "invalid_preview",

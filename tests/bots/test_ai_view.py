@@ -236,3 +236,30 @@ def test_a_view_of_a_seat_the_game_does_not_have_says_so() -> None:
         suggest(None, None, view=view, iterations=5)
     first = e.value.problems[0]
     assert (first.pointer, first.clause) == ("/view_of", "A-1.1"), e.value.problems
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+@pytest.mark.parametrize("view_of", [0.0, -0.0, 1.0, False, True, "0", None, [0]])
+@pytest.mark.parametrize("with_seat", [True, False])
+def test_a_view_of_no_integer_seat_is_refused_at_view_of(
+    client: Any, game_id: str, view_of: Any, with_seat: bool
+) -> None:
+    """Audit of 2026-11-30 (compiled against pure): a view whose view_of was 0.0 (or false)
+    passed for seat 0, then failed inside the compiled world builder, answered there as "not
+    a view (TypeError)" and by the pure engine as another field; a boolean was "seat False's".
+    It is one refusal at /view/view_of on both engines (CI runs this suite on each)."""
+    state = positions(game_id, 1)[0]
+    seat = state["pending"]["seat"]
+    view = client.post("/v1/view", json={"state": state, "seat": seat}).get_json()
+    body: dict[str, Any] = {"view": {**view, "view_of": view_of}, "bot": "greedy"}
+    if with_seat:
+        body["seat"] = seat
+    r = client.post("/v1/suggest", json=body)
+    problem = check_response("POST", "/v1/suggest", r)
+    assert (r.status_code, problem["code"], problem["pointer"]) == (
+        422,
+        "invalid_view",
+        "/view/view_of",
+    ), problem
+    assert "Error" not in problem["detail"] and "False" not in problem["detail"]
+    assert problem["detail"].startswith("view_of is the seat whose view this is"), problem

@@ -245,6 +245,9 @@ def test_a_space_laid_can_be_previewed_without_being_applied(client: Any) -> Non
         {"state": state, "seat": 0, "preview": {**lays[0], "r": 9}},
         {"state": state, "seat": 0, "preview": {"seat": 0, "type": "skip"}},
         {"view": view, "preview": lays[0]},  # seat 1 sees no option of seat 0
+        # an option as JSON, types included (audit of 2026-11-30: Python's == took these)
+        {"state": state, "seat": 0, "preview": {**lays[0], "seat": 0.0}},
+        {"state": state, "seat": 0, "preview": {**lays[0], "r": float(lays[0]["r"])}},
     ):
         r = client.post("/v1/render", json=body)
         assert r.status_code == 422, body
