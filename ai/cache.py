@@ -294,10 +294,13 @@ class RedisCache:
         self._writes.succeeded()
 
     def status(self) -> dict[str, Any]:
-        """Pings Redis unless backing off after a recent failure."""
+        """Asks Redis its memory bound (a ping) unless backing off after a recent failure."""
+        unbounded = None
         if self._down.usable():
             try:
-                self._client.ping()
+                unbounded = unbounded_by(self._client.info("memory"))
+            except self._reply_error:  # INFO not allowed (an ACL): the ping says it answers
+                self._down.succeeded()
             except Exception as e:
                 self._down.failed("ping", e)
             else:
@@ -314,7 +317,22 @@ class RedisCache:
                 "ok": False,
                 "detail": f"{self._writes.detail}; reads continue",
             }
+        if unbounded is not None:
+            return {"backend": "redis", "ok": False, "detail": f"connected, but {unbounded}"}
         return {"backend": "redis", "ok": True, "detail": "connected"}
+
+
+def unbounded_by(memory: dict[str, Any]) -> str | None:
+    """Why a cache Redis (its INFO memory) would not stay bounded by evicting old positions,
+    or None. Entries are made as fast as searches are asked for (one a seed sent), so without
+    `maxmemory` the cache grows until the host's memory runs out, and under `noeviction` a
+    full one refuses every new position (audit of 2026-11-30)."""
+    policy = str(memory.get("maxmemory_policy", "noeviction"))
+    if int(memory.get("maxmemory", 0)) <= 0:
+        return "unbounded (no maxmemory): set maxmemory and maxmemory-policy allkeys-lru"
+    if policy == "noeviction":
+        return "maxmemory-policy noeviction refuses new positions once full: use allkeys-lru"
+    return None
 
 
 def _safe_url(url: str) -> str:

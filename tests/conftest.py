@@ -61,3 +61,11 @@ def fresh_redis_server() -> Iterator[RedisServer]:
     (ai/taskqueue.py `evicting`)."""
     with RedisServer(policy="noeviction") as server:
         yield server
+
+
+@pytest.fixture
+def fresh_cache_redis_server() -> Iterator[RedisServer]:
+    """A throw-away redis-server of this test alone, configured as a position cache's must
+    be (bounded, evicting: ai/cache.py `unbounded_by`)."""
+    with RedisServer() as server:
+        yield server

@@ -35,7 +35,8 @@ def count_redis_commands(cache: RedisCache) -> list[str]:
     return calls
 
 
-def test_redis_round_trip_with_ttl(fresh_redis_server: RedisServer) -> None:
+def test_redis_round_trip_with_ttl(fresh_cache_redis_server: RedisServer) -> None:
+    fresh_redis_server = fresh_cache_redis_server
     cache = make_cache(fresh_redis_server.url, ttl_s=120)
     assert isinstance(cache, RedisCache)
     assert cache.get("nothing") is None
@@ -48,8 +49,9 @@ def test_redis_round_trip_with_ttl(fresh_redis_server: RedisServer) -> None:
 
 
 def test_suggest_survives_redis_dying_mid_test(
-    fresh_redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+    fresh_cache_redis_server: RedisServer, caplog: pytest.LogCaptureFixture
 ) -> None:
+    fresh_redis_server = fresh_cache_redis_server
     state = midgame(14)
     seat = state["pending"]["seat"]
     cache = RedisCache(fresh_redis_server.url, backoff_s=0.2)
@@ -108,7 +110,8 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
         return out
 
 
-def test_two_gunicorn_instances_share_one_redis(fresh_redis_server: RedisServer) -> None:
+def test_two_gunicorn_instances_share_one_redis(fresh_cache_redis_server: RedisServer) -> None:
+    fresh_redis_server = fresh_cache_redis_server
     env = {
         "CACHE_REDIS_URL": fresh_redis_server.url,
         "WEB_CONCURRENCY": "1",
@@ -280,6 +283,7 @@ def test_a_redis_refusing_writes_still_serves_reads(
     assert logged["problem"] == "refusing writes" and "OutOfMemoryError" in logged["error"]
     # memory is given back: after the back-off, writes resume and that is logged once
     raw.config_set("maxmemory", "32mb")
+    raw.config_set("maxmemory-policy", "allkeys-lru")  # as a cache's must be, to be ok
     time.sleep(0.3)
     suggest(fresh, fresh["pending"]["seat"], iterations=30, seed=1, cache=cache)
     assert suggest(fresh, fresh["pending"]["seat"], iterations=30, seed=1, cache=cache)["cached"]
@@ -320,3 +324,26 @@ def test_the_cache_never_lives_in_the_queue_s_redis(fresh_redis_server: RedisSer
     raw.close()
     check = client.get("/readyz").get_json()["checks"]["position_cache"]
     assert check["detail"].startswith("memory")
+
+
+def test_readyz_says_when_the_cache_redis_would_grow_without_bound() -> None:
+    """Audit of 2026-11-30: a cache Redis without maxmemory (Redis's default) grows with
+    every position searched until the host's memory runs out, and one under noeviction
+    refuses new positions once full; /readyz said `connected` for both. Only a bounded,
+    evicting one is ok."""
+    from app import create_app
+
+    for maxmemory, policy, ok in (
+        ("0", "allkeys-lru", False),
+        ("32mb", "noeviction", False),
+        ("32mb", "allkeys-lru", True),
+        ("32mb", "volatile-lru", True),  # every entry has a TTL: volatile policies evict them
+    ):
+        with RedisServer(maxmemory=maxmemory, policy=policy) as server:
+            assert RedisCache(server.url).status()["ok"] is ok, (maxmemory, policy)
+            client = create_app({"CACHE_REDIS_URL": server.url}).test_client()
+            ready = client.get("/readyz").get_json()
+            check = ready["checks"]["position_cache"]
+            assert check["ok"] is ok and ready["status"] == ("ready" if ok else "degraded")
+            if not ok:
+                assert ("maxmemory" if maxmemory == "0" else "noeviction") in check["detail"]
