@@ -18,6 +18,13 @@ evidence measured here is none (docs/model.md, "Tried, not kept"):
 plays `--bot` against itself and, at every decision, scores each other seat's true hand
 under `hand_weights` against the uniform deal: the mean log-ratio (nats) is what the
 weighting would teach the search about the hand it must guess; 0 is nothing.
+
+    python -m benchmarks.inference --oracle --games 20 --alternatives 15 --runs 16
+
+is the bound on any such weighting against 5928220's ISMCTS (`oracle_information`): its
+own search is the likelihood, run `--runs` times on the hand each sampled play was made
+from and on `--alternatives` other hands holding the card played (the kept cards drawn at
+random), and the true hand is scored against them.
 """
 
 from __future__ import annotations
@@ -211,12 +218,69 @@ def hand_information(games: int, spec: str, betas: list[float]) -> dict[float, l
     return gains
 
 
+def oracle_information(games: int, alternatives: int, runs: int, per_game: int = 3) -> list[float]:
+    """What a play tells of the cards kept with it under the playing seat's true policy:
+    5928220's ISMCTS at 300 iterations plays `games` two-seat games against itself; for
+    `per_game` * `games` of its plays (seeded sample), the chance it plays that card from a
+    hand is estimated by `runs` searches of that seat's view with the hand dealt in, for the
+    true hand and `alternatives` others (the card played and kept cards drawn at random);
+    each play gives log(chance from the true hand / mean chance over all those hands)."""
+    from ai.tournament import play_game
+    from benchmarks.local import baseline_bot
+    from engine.games import engine
+
+    eng = engine("architectura")
+    bot = baseline_bot("5928220", Budget(iterations=300))
+    plays: list[tuple[Game, int, Action]] = []
+
+    def observe(g: Game, seat: int, action: Action) -> None:
+        if action[0] == "play" and len(g.hands[seat]) >= 2 and g.decks[seat]:
+            plays.append((g.copy(), seat, action))
+
+    for deal in range(1, games + 1):
+        play_game(deal, [bot, bot], game="architectura", observe=observe)
+    rnd = random.Random(7)
+
+    def chance(g0: Game, j: int, hand: list[int], card: int, key: int) -> float:
+        w = g0.copy()
+        rest = [c for c in g0.hands[j] + g0.decks[j] if c not in hand]
+        random.Random(key).shuffle(rest)
+        w.hands[j], w.decks[j] = list(hand), rest
+        w._opts = None
+        view = eng.game_view(w, j)
+        hits: int = sum(
+            bot.choose(view, 1000 + s, None).action[:2] == ("play", card) for s in range(runs)
+        )
+        return (hits + 0.5) / (runs + 1)  # add-half: no hand has chance 0
+
+    gains = []
+    for n, (g0, j, action) in enumerate(rnd.sample(plays, min(len(plays), per_game * games))):
+        card = action[1]
+        others = [c for c in g0.hands[j] + g0.decks[j] if c != card]
+        held = [chance(g0, j, g0.hands[j], card, n)]
+        for k in range(alternatives):
+            kept = rnd.sample(others, len(g0.hands[j]) - 1)
+            held.append(chance(g0, j, [card, *kept], card, n * 100 + k))
+        gains.append(math.log(held[0] / statistics.mean(held)))
+    return gains
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.inference")
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--bot", default="base:300it")
     p.add_argument("--betas", default="-20,-5,5,10,20,40")
+    p.add_argument("--oracle", action="store_true", help="the bound: oracle_information")
+    p.add_argument("--alternatives", type=int, default=15)
+    p.add_argument("--runs", type=int, default=16)
     args = p.parse_args(argv)
+    if args.oracle:
+        g = oracle_information(args.games, args.alternatives, args.runs)
+        sd = statistics.stdev(g) / math.sqrt(len(g))
+        print(
+            f"oracle: {len(g)} plays, mean log-ratio {statistics.mean(g):+.4f} nats (se {sd:.4f})"
+        )
+        return 0
     gains = hand_information(args.games, args.bot, [float(b) for b in args.betas.split(",")])
     for beta, g in gains.items():
         sd = statistics.stdev(g) / math.sqrt(len(g))

@@ -83,3 +83,13 @@ def test_the_probe_scores_true_hands_and_beta_0_tells_nothing() -> None:
     assert all(math.isclose(x, 0.0, abs_tol=1e-12) for x in gains[0.0])
     assert any(abs(x) > 1e-6 for x in gains[20.0])
     assert ARCH.game_view.__module__ != "benchmarks.inference"  # the wrap is undone
+
+
+def test_the_oracle_scores_the_true_hand_against_other_hands() -> None:
+    """`python -m benchmarks.inference --oracle`: with no other hand the true hand is scored
+    against itself (0 exactly); with some, each score is at most log(hands), and the plays
+    scored are a sample of the games' plays."""
+    alone = inference.oracle_information(1, alternatives=0, runs=2)
+    assert len(alone) == 3 and all(x == 0.0 for x in alone)
+    scored = inference.oracle_information(1, alternatives=2, runs=2)
+    assert len(scored) == 3 and all(x <= math.log(3) + 1e-12 for x in scored)
