@@ -155,8 +155,10 @@ class MemoryCache:
         return {
             "backend": "memory",
             "ok": True,
-            "detail": f"in-process LRU, {len(self._data)}/{self.max_entries} entries, "
-            f"{self._chars}/{self.max_chars} characters",
+            # its limits, not its fill: /readyz is public, and how many entries and characters
+            # it holds told when anyone searched, and how wide (audit of 2026-11-30)
+            "detail": f"in-process LRU, at most {self.max_entries} entries and "
+            f"{self.max_chars} characters",
         }
 
 
@@ -298,9 +300,7 @@ class RedisCache:
         unbounded = None
         if self._down.usable():
             try:
-                unbounded = unbounded_by(self._client.info("memory"))
-            except self._reply_error:  # INFO not allowed (an ACL): the ping says it answers
-                self._down.succeeded()
+                unbounded = self._unbounded()
             except Exception as e:
                 self._down.failed("ping", e)
             else:
@@ -321,8 +321,21 @@ class RedisCache:
             return {"backend": "redis", "ok": False, "detail": f"connected, but {unbounded}"}
         return {"backend": "redis", "ok": True, "detail": "connected"}
 
+    def _unbounded(self) -> str | None:
+        """`unbounded_by` this Redis; raises when it cannot be used (down, or refusing even a
+        ping). A Redis that refuses INFO alone (an ACL) but pings is told as such."""
+        try:
+            memory = self._client.info("memory")
+        except self._reply_error:
+            self._client.ping()
+            return "its memory bound is unknown (INFO refused): allow INFO to check it"
+        try:
+            return unbounded_by(memory)
+        except (TypeError, ValueError):  # a Redis-like server's own fields: not its outage
+            return "its memory bound is unknown (INFO memory unreadable)"
 
-def unbounded_by(memory: dict[str, Any]) -> str | None:
+
+def unbounded_by(memory: Any) -> str | None:
     """Why a cache Redis (its INFO memory) would not stay bounded by evicting old positions,
     or None. Entries are made as fast as searches are asked for (one a seed sent), so without
     `maxmemory` the cache grows until the host's memory runs out, and under `noeviction` a

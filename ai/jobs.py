@@ -107,7 +107,7 @@ def run_suggest(request: dict[str, Any]) -> dict[str, Any]:
     token = ai.bots.PROGRESS.set(progress)
     try:
         out = suggest_request(
-            request, max_ms=request["max_ms"], cache=_cache(), scope=request.get("cache_scope", "")
+            request, max_ms=request["max_ms"], cache=_cache(), scope=request.get("cache_scope")
         )
     finally:
         ai.bots.PROGRESS.reset(token)

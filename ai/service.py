@@ -10,12 +10,13 @@ else, which is why a view and its state get the same decision for the same setti
 
 Searches (bot `ismcts`) are cached by position: rules version, catalog hash, seat, the
 canonical digest of the seat's view (its information set), the search settings (bot, budget,
-seed, the model's version) and the caller's **scope**. Within a scope, two states that differ
-only in what the seat cannot see, and a state and its view, share a key. The scope keeps one
-client's entries from answering another's (app/suggest.py `cache_scope`: the state sent, or
-the client): a shared entry would tell whoever asks with the right view that someone asked
-it, by `cached` and by the time the answer takes, so a client holding only its own view could
-try another seat's possible views and find that seat's hand (audit of 2026-11-30). A cached
+seed, the model's version) and the caller's **scope** (None: no cache). Within a scope, two
+states that differ only in what the seat cannot see share a key. The scope keeps one
+client's entries from answering another's (app/limits.py `cache_scope`: the state sent; a
+view is not cached): a shared entry would tell whoever asks with the right view that someone
+asked it, by `cached` and by the time the answer takes, so a client holding only its own
+view could try another seat's possible views and find that seat's hand (audit of
+2026-11-30). A cached
 entry is checked before it is used (its shape, and that its decision is one of the seat's
 options now); one that fails is a miss, searched again and overwritten. A search during which
 the model file changed is answered, not cached (its key names the model read before it).
@@ -119,7 +120,7 @@ def cache_key(
     seat: int,
     view: dict[str, Any],
     settings: dict[str, Any],
-    scope: str = "",
+    scope: str,
 ) -> str:
     """The position cache's key of a search (module doc); `scope` bounds who shares it."""
     parts = (rules_version, catalog_hash, str(seat), digest(view), digest(settings), digest(scope))
@@ -190,7 +191,7 @@ def _search(
     cache: PositionCache | None,
     cat: Catalog | None,
     deadline: float,
-    scope: str = "",
+    scope: str | None,
 ) -> tuple[dict[str, Any], bool]:
     """One decision for `seat` in `g`, from the cache (within `scope`) or a search over the
     seat's view only. Returns (the stored answer: decision and stats, whether it came from the
@@ -198,11 +199,11 @@ def _search(
     bot that does not search (random, greedy: nothing to save, and cheap entries would only
     evict others)."""
     view = eng.game_view(g, seat)
-    if settings["bot"] not in SEARCHING_BOTS:
+    if settings["bot"] not in SEARCHING_BOTS or scope is None:
         cache = None
     # the evaluation is part of the answer: a new model never answers from an old one's cache
     keyed = {**settings, "evaluation": evaluation_version(eng)}
-    key = cache_key(eng.INFO.rules_version, g.cat.hash, seat, view, keyed, scope)
+    key = cache_key(eng.INFO.rules_version, g.cat.hash, seat, view, keyed, scope or "")
     stored = cache.get(key) if cache is not None else None
     if stored is not None:
         legal = {dumps(eng.action_to_json(g, seat, a)) for a in eng.legal_actions(g)}
@@ -293,7 +294,11 @@ def prepare(
 
 
 def answer(
-    p: Prepared, *, cache: PositionCache | None = None, max_ms: int | None = None, scope: str = ""
+    p: Prepared,
+    *,
+    cache: PositionCache | None = None,
+    max_ms: int | None = None,
+    scope: str | None = "",
 ) -> dict[str, Any]:
     """The search (and plan) of a prepared request, within `max_ms` (`suggest`'s doc); `scope`:
     whose cache entries it may read and write (module doc)."""
@@ -413,7 +418,7 @@ def _rest_of_turn(
     first_cached: bool,
     settings: dict[str, Any],
     budget: Budget | None,
-    cached_in: tuple[PositionCache | None, str],
+    cached_in: tuple[PositionCache | None, str | None],
     cat: Catalog | None,
     deadline: float,
     worlds: list[Game],
@@ -490,7 +495,11 @@ def prepare_request(body: dict[str, Any]) -> Prepared:
 
 
 def suggest_request(
-    body: dict[str, Any], *, max_ms: int, cache: PositionCache | None = None, scope: str = ""
+    body: dict[str, Any],
+    *,
+    max_ms: int,
+    cache: PositionCache | None = None,
+    scope: str | None = None,
 ) -> dict[str, Any]:
     """`suggest` for a /v1/suggest body (`prepare_request`), its cache entries in `scope`."""
     return answer(prepare_request(body), cache=cache, max_ms=max_ms, scope=scope)

@@ -91,16 +91,15 @@ def client_id() -> str:
     return str(ipaddress.IPv6Network((ip, 64), strict=False))
 
 
-def cache_scope(body: dict[str, Any]) -> str:
+def cache_scope(body: dict[str, Any]) -> str | None:
     """Whose position cache entries a suggestion shares (ai/service.py): a state's holders
     (the digest of the state as sent: its hidden cards, decks and generator are in it, so no
-    one without the state finds its entries), or a view's sender (the client, as the rate
-    limit counts it). A scope shared by all would let a client holding its own view try
-    another seat's possible views and learn, from `cached` or the answer's speed, which one
-    was asked: that seat's hand."""
-    if "state" in body:
-        return "state:" + digest(body["state"])
-    return "client:" + client_id()
+    one without the state finds its entries); a view's, no one (None: not cached). A view
+    holds no secret beyond the hand another seat would guess, and an address is no identity
+    (one NAT, one relaying application, a proxy without TRUSTED_PROXY_HOPS), so any shared
+    scope would let a client holding its own view try another seat's possible views and
+    learn, from `cached` or the answer's speed, which one was asked: that seat's hand."""
+    return "state:" + digest(body["state"]) if "state" in body else None
 
 
 def install_cors(app: Flask) -> None:
@@ -166,6 +165,10 @@ def install_rate_limit(app: Flask) -> None:
     )
     # while Redis is down flask-limiter (4.1) counts in a stock MemoryStorage of its own: the
     # swept one instead (tests/http/test_app_ops.py checks both stores)
+    if not hasattr(limiter, "_fallback_storage"):
+        raise RuntimeError(
+            "flask-limiter no longer has _fallback_storage: app/limits.py replaces it"
+        )
     limiter._fallback_storage = SweptMemoryStorage()
     limiter._fallback_limiter = SlidingWindowCounterRateLimiter(limiter._fallback_storage)
     app.extensions["rate_limiter"] = limiter

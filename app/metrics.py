@@ -7,8 +7,9 @@
 - `referee_suggest_iterations` (a histogram) of each search `/v1/suggest` runs, and
   `referee_suggest_cache_total{result="hit"|"miss"}` for each decision it answers (a plan
   of several steps counts each step);
-- `referee_position_cache_up{backend}`: 1 while the bots' position cache answers (Redis
-  state when CACHE_REDIS_URL is set), read when /metrics is scraped.
+- `referee_position_cache_up{backend}`: 1 while the bots' position cache's readiness check
+  is ok (it answers; a Redis, when CACHE_REDIS_URL is set, bounded and evicting), read when
+  /metrics is scraped.
 
 gunicorn runs several worker processes, each with its own counters; prometheus-client's
 multiprocess mode adds them up. Its files live in PROMETHEUS_MULTIPROC_DIR: when the

@@ -347,3 +347,21 @@ def test_readyz_says_when_the_cache_redis_would_grow_without_bound() -> None:
             assert check["ok"] is ok and ready["status"] == ("ready" if ok else "degraded")
             if not ok:
                 assert ("maxmemory" if maxmemory == "0" else "noeviction") in check["detail"]
+
+
+def test_a_cache_redis_that_refuses_info_or_everything_is_not_ok(
+    fresh_cache_redis_server: RedisServer,
+) -> None:
+    """A helper's review of 2026-11-30: an error reply to INFO was taken for a Redis that
+    answers, so a user that may run nothing (every read and write refused) was `ok`. A Redis
+    that pings but refuses INFO is told so (its bound unknown); one refusing the ping too is
+    unavailable."""
+    raw = redis.Redis.from_url(fresh_cache_redis_server.url)
+    raw.execute_command("ACL", "SETUSER", "noinfo", "on", ">pw", "~*", "+@all", "-info")
+    raw.execute_command("ACL", "SETUSER", "nothing", "on", ">pw", "~*", "-@all")
+    raw.close()
+    port = fresh_cache_redis_server.port
+    noinfo = RedisCache(f"redis://noinfo:pw@127.0.0.1:{port}/0").status()
+    assert noinfo["ok"] is False and "INFO refused" in noinfo["detail"], noinfo
+    nothing = RedisCache(f"redis://nothing:pw@127.0.0.1:{port}/0").status()
+    assert nothing["ok"] is False and "unavailable" in nothing["detail"], nothing
