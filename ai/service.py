@@ -10,14 +10,13 @@ else, which is why a view and its state get the same decision for the same setti
 
 Searches (bot `ismcts`) are cached by position: rules version, catalog hash, seat, the
 canonical digest of the seat's view (its information set), the search settings (bot, budget,
-seed, the model's version) and the caller's **scope** (None: no cache). Within a scope, two
-states that differ only in what the seat cannot see share a key. The scope keeps one
+seed, the model's version) and the caller's **scope** (None: no cache). The key reads the
+position through the seat's view only; the scope decides who shares the entry, and keeps one
 client's entries from answering another's (app/limits.py `cache_scope`: the state sent; a
 view is not cached): a shared entry would tell whoever asks with the right view that someone
 asked it, by `cached` and by the time the answer takes, so a client holding only its own
 view could try another seat's possible views and find that seat's hand (audit of
-2026-11-30). A cached
-entry is checked before it is used (its shape, and that its decision is one of the seat's
+2026-11-30). A cached entry is checked before it is used (its shape, and that its decision is one of the seat's
 options now); one that fails is a miss, searched again and overwritten. A search during which
 the model file changed is answered, not cached (its key names the model read before it).
 
