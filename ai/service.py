@@ -202,7 +202,12 @@ def _search(
         cache = None
     # the evaluation is part of the answer: a new model never answers from an old one's cache
     keyed = {**settings, "evaluation": evaluation_version(eng)}
-    key = cache_key(eng.INFO.rules_version, g.cat.hash, seat, view, keyed, scope or "")
+    # the key (a digest of the view) only where an entry may be read or written
+    key = (
+        ""
+        if cache is None
+        else cache_key(eng.INFO.rules_version, g.cat.hash, seat, view, keyed, scope or "")
+    )
     stored = cache.get(key) if cache is not None else None
     if stored is not None:
         legal = {dumps(eng.action_to_json(g, seat, a)) for a in eng.legal_actions(g)}

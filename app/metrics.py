@@ -95,7 +95,8 @@ SUGGEST_CACHE = Counter(
 )
 CACHE_UP = Gauge(
     "referee_position_cache_up",
-    "1 when the bots' position cache answers (Redis when CACHE_REDIS_URL is set), else 0.",
+    "1 when the bots' position cache's readiness check is ok (it answers; a Redis, when "
+    "CACHE_REDIS_URL is set, bounded and evicting), else 0.",
     ["backend"],
     multiprocess_mode="mostrecent",
 )

@@ -36,7 +36,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from ai.bots import BOT_NAMES, JOB_MAX_ITERATIONS, JOB_MAX_TIME_MS, LEVELS, SAFETY_MS
 from ai.cache import PositionCache, make_cache
-from ai.model import ModelUnavailable, model_for
+from ai.model import ModelUnavailable, evaluation_version
 from ai.service import MAX_SEED, PLANS, answer, prepare_request
 from app.endpoint import engine_errors, read_body
 from app.errors import ApiError
@@ -193,10 +193,9 @@ def models_check() -> tuple[str, bool, str]:
     shown = []
     for game in sorted(GAMES):
         try:
-            model = model_for(engine(game))
+            shown.append(f"{game}: {evaluation_version(engine(game))}")
         except ModelUnavailable:
             return "models", False, f"{game}: unreadable"
-        shown.append(f"{game}: {model.version if model is not None else 'playouts'}")
     return "models", True, ", ".join(shown)
 
 

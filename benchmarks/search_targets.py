@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 from multiprocessing import Pool
+from pathlib import Path
 from typing import Any
 
 from ai.model import Model, model_path
@@ -81,8 +82,7 @@ def main() -> None:
     doc["trained"] = {"positions": len(rows), "targets": f"{args.lam} result + search value"}
     doc.pop("version", None)
     model = Model.from_json(doc, eng)
-    with open(args.out, "w") as f:
-        json.dump(model.to_json(), f, indent=1)
+    model.save(Path(args.out))
     print(model.version, len(rows), "positions")
 
 

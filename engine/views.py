@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.canonical import digest
+from engine.declared import is_int
 from engine.describe import short_repr
 from engine.errors import EngineError, IllegalDecision, InvalidState, Problem
 from engine.games import GameModule, engine_for_state, nulls_written
@@ -43,7 +44,7 @@ def load_view(eng: GameModule, view: dict[str, Any], seat: int | None, cat: Any)
     if "view_of" not in view:
         raise InvalidView([not_a_view(view)])
     view_of = view["view_of"]
-    if not isinstance(view_of, int) or isinstance(view_of, bool):
+    if not is_int(view_of):
         # as /v1/view writes it, an integer: 0.0 or false passed for seat 0 and then failed
         # inside the compiled world builder, said differently by each engine (audit of
         # 2026-11-30)

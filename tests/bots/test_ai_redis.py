@@ -36,13 +36,12 @@ def count_redis_commands(cache: RedisCache) -> list[str]:
 
 
 def test_redis_round_trip_with_ttl(fresh_cache_redis_server: RedisServer) -> None:
-    fresh_redis_server = fresh_cache_redis_server
-    cache = make_cache(fresh_redis_server.url, ttl_s=120)
+    cache = make_cache(fresh_cache_redis_server.url, ttl_s=120)
     assert isinstance(cache, RedisCache)
     assert cache.get("nothing") is None
     cache.put("k1", {"decision": {"type": "pass"}, "n": 3})
     assert cache.get("k1") == {"decision": {"type": "pass"}, "n": 3}
-    raw = redis.Redis.from_url(fresh_redis_server.url)
+    raw = redis.Redis.from_url(fresh_cache_redis_server.url)
     assert 0 < raw.ttl(KEY_PREFIX + "k1") <= 120
     raw.close()
     assert cache.status() == {"backend": "redis", "ok": True, "detail": "connected"}
@@ -51,15 +50,14 @@ def test_redis_round_trip_with_ttl(fresh_cache_redis_server: RedisServer) -> Non
 def test_suggest_survives_redis_dying_mid_test(
     fresh_cache_redis_server: RedisServer, caplog: pytest.LogCaptureFixture
 ) -> None:
-    fresh_redis_server = fresh_cache_redis_server
     state = midgame(14)
     seat = state["pending"]["seat"]
-    cache = RedisCache(fresh_redis_server.url, backoff_s=0.2)
+    cache = RedisCache(fresh_cache_redis_server.url, backoff_s=0.2)
     first = suggest(state, seat, iterations=40, seed=1, cache=cache)
     hit = suggest(state, seat, iterations=40, seed=1, cache=cache)
     assert (first["cached"], hit["cached"]) == (False, True)
 
-    fresh_redis_server.kill()
+    fresh_cache_redis_server.kill()
     caplog.set_level(logging.WARNING, logger="ai.cache")
     for _ in range(5):
         out = suggest(state, seat, iterations=40, seed=1, cache=cache)
@@ -73,7 +71,7 @@ def test_suggest_survives_redis_dying_mid_test(
     assert "without the cache" in warnings[0].getMessage()
 
     # Redis comes back (empty): after the back-off the cache is used again.
-    fresh_redis_server.start()
+    fresh_cache_redis_server.start()
     time.sleep(1.0)  # longer than the longest back-off reached above
     assert cache.status()["ok"] is True
     assert suggest(state, seat, iterations=40, seed=1, cache=cache)["cached"] is False
@@ -111,9 +109,8 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_two_gunicorn_instances_share_one_redis(fresh_cache_redis_server: RedisServer) -> None:
-    fresh_redis_server = fresh_cache_redis_server
     env = {
-        "CACHE_REDIS_URL": fresh_redis_server.url,
+        "CACHE_REDIS_URL": fresh_cache_redis_server.url,
         "WEB_CONCURRENCY": "1",
         "LOG_LEVEL": "warning",
     }

@@ -400,9 +400,9 @@ def test_an_in_memory_rate_limit_never_rescans_its_live_clients(make_app: Any) -
     from app.ratestore import SWEEP_MAX
 
     burst = SweptMemoryStorage()
-    for i in range(3 * SWEEP_MAX):
-        burst.incr(f"k{i}", 0.01)
-    time.sleep(0.05)
+    for i in range(3 * SWEEP_MAX):  # all due at once, but none while they are being made
+        burst.incr(f"k{i}", 0.5)
+    time.sleep(0.6)
     assert [burst.sweep() for _ in range(4)] == [SWEEP_MAX] * 3 + [0]
     assert not burst.storage and not burst.expirations and not burst.due
 
