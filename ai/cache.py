@@ -173,15 +173,22 @@ class _Outage:
         self.backoff = min_backoff
         self.url = url
         self.down = False
+        self.since = 0.0  # when the current back-off began
         self.until = 0.0
         self.detail = ""
         self._lock = threading.Lock()
 
-    def usable(self) -> bool:
-        """False while backing off; true once the back-off is over (the next call retries)."""
-        return not self.down or time.monotonic() >= self.until
+    def usable(self) -> float | None:
+        """When this call starts (its ticket for `failed` and `succeeded`), or None while
+        backing off; once the back-off is over the next call retries."""
+        now = time.monotonic()
+        return now if not self.down or now >= self.until else None
 
-    def failed(self, operation: str, exc: Exception) -> None:
+    def failed(self, operation: str, exc: Exception, started: float) -> None:
+        """A call that `started` then failed. Only a call made after the back-off began is
+        its retry and doubles it: the calls that were in flight when Redis stalled (searches,
+        /readyz, /metrics scrapes) each doubled it once, so a stall of 0.3 s turned the cache
+        off for a minute (audit of 2026-11-30)."""
         with self._lock:
             # /readyz shows it to anyone: the error's class, not its text (which names the
             # store's address); the log line below keeps the whole error
@@ -204,15 +211,20 @@ class _Outage:
                 )
                 self.down = True
                 self.backoff = self.min_backoff
-            else:
+            elif started >= self.since:
                 self.backoff = min(self.backoff * 2, self.max_backoff)
-            self.until = time.monotonic() + self.backoff
+            else:
+                return
+            self.since = time.monotonic()
+            self.until = self.since + self.backoff
 
-    def succeeded(self) -> None:
+    def succeeded(self, started: float) -> None:
+        """A call that `started` then succeeded: Redis is back, unless the call began before
+        the outage was seen (it tells nothing of now, and would log the outage twice)."""
         if not self.down:
             return
         with self._lock:
-            if self.down:
+            if self.down and started >= self.since:
                 log.warning(
                     "position cache: Redis is back (was %s)",
                     self.what,
@@ -225,8 +237,8 @@ class _Outage:
                         }
                     },
                 )
-            self.down = False
-            self.backoff = self.min_backoff
+                self.down = False
+                self.backoff = self.min_backoff
 
 
 class RedisCache:
@@ -258,53 +270,56 @@ class RedisCache:
         )
 
     def get(self, key: str) -> dict[str, Any] | None:
-        if not self._down.usable():
+        started = self._down.usable()
+        if started is None:
             return None
         try:
             # at most MAX_VALUE_BYTES + 1 bytes, whatever the value's size ("" when absent)
             raw = self._client.getrange(KEY_PREFIX + key, 0, MAX_VALUE_BYTES)
         except self._reply_error as e:
             if not str(e).startswith("WRONGTYPE"):  # another error reply: as below
-                self._down.failed("get", e)
+                self._down.failed("get", e, started)
                 return None
-            self._down.succeeded()  # Redis answered: the key holds a list, a hash, ...
+            self._down.succeeded(started)  # Redis answered: the key holds a list, a hash, ...
             unreadable("redis", key, "not a string value")
             return None
         except Exception as e:  # any Redis or socket error: run without the cache
-            self._down.failed("get", e)
+            self._down.failed("get", e, started)
             return None
-        self._down.succeeded()
+        self._down.succeeded(started)
         if not raw:
             return None
         return read_entry("redis", key, raw)
 
     def put(self, key: str, value: dict[str, Any]) -> None:
-        if not self._down.usable() or not self._writes.usable():
+        started = self._down.usable()
+        if started is None or self._writes.usable() is None:
             return
         try:
             self._client.set(
                 KEY_PREFIX + key, json.dumps(value, separators=(",", ":")), ex=self.ttl_s
             )
         except self._reply_error as e:  # Redis answered with an error: writes only
-            self._down.succeeded()
-            self._writes.failed("set", e)
+            self._down.succeeded(started)
+            self._writes.failed("set", e, started)
             return
         except Exception as e:
-            self._down.failed("set", e)
+            self._down.failed("set", e, started)
             return
-        self._down.succeeded()
-        self._writes.succeeded()
+        self._down.succeeded(started)
+        self._writes.succeeded(started)
 
     def status(self) -> dict[str, Any]:
         """Asks Redis its memory bound (a ping) unless backing off after a recent failure."""
         unbounded = None
-        if self._down.usable():
+        started = self._down.usable()
+        if started is not None:
             try:
                 unbounded = self._unbounded()
             except Exception as e:
-                self._down.failed("ping", e)
+                self._down.failed("ping", e, started)
             else:
-                self._down.succeeded()
+                self._down.succeeded(started)
         if self._down.down:
             return {
                 "backend": "redis",

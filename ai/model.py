@@ -232,13 +232,15 @@ _LAST_GOOD: dict[str, Model] = {}  # each game's last model read whole, served p
 
 
 @lru_cache(maxsize=16)  # a bad content is kept too: read once a version, not once a search
-def _read(game: str, path: Path, version: tuple[float, int]) -> Model | str:
-    """The model in `path` at this (mtime, size), or why its content cannot serve. An OSError
+def _read(game: str, path: Path, version: tuple[int, int, int]) -> Model | str:
+    """The model in `path` at this (inode, mtime in ns, size), or why its content cannot
+    serve: a file renamed over the last (`Model.save`) is a new inode even when its size and
+    its coarse mtime are the same (a copy that kept the old mtime). An OSError
     (a file vanished, too many open files) is raised, not kept: the next search reads again."""
     from engine.games import engine
 
-    if version[1] > MAX_MODEL_BYTES:
-        return f"{path} holds {version[1]} bytes, more than {MAX_MODEL_BYTES}"
+    if version[2] > MAX_MODEL_BYTES:
+        return f"{path} holds {version[2]} bytes, more than {MAX_MODEL_BYTES}"
     data = path.read_bytes()
     try:
         return Model.from_json(json.loads(data), engine(game))
@@ -264,7 +266,7 @@ def model_for(eng: GameModule) -> Model | None:
     game = eng.INFO.id
     try:
         st = path.stat()
-        got: Model | str = _read(game, path, (st.st_mtime, st.st_size))
+        got: Model | str = _read(game, path, (st.st_ino, st.st_mtime_ns, st.st_size))
     except FileNotFoundError:
         return None
     except OSError as e:

@@ -22,7 +22,8 @@ the model file changed is answered, not cached (its key names the model read bef
 
 Iteration budgets are deterministic (same key, same answer, cached or not). A time budget
 is not: the iterations done in the time depend on the machine's speed and load, so the
-first result stored for a key is the one later hits return until it expires.
+result last stored for a key is the one later hits return until it expires (two misses
+searched at once both store theirs).
 
 Every request has one wall-clock deadline (`max_ms`, SUGGEST_MAX_MS over HTTP): the search,
 and with plan="turn" every step of the plan, stops there.

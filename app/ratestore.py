@@ -10,6 +10,11 @@ when due is dropped by `get` anyway): its cost is bounded, never the live keys'.
 counters of fixed and sliding windows are swept; the moving window's events are not used
 (app/limits.py uses `sliding-window-counter`).
 
+Every read or change of a counter holds one lock of the store's: limits' `get` drops an
+expired counter in three steps without a lock, so a `get` that read "absent" could drop a
+counter another thread's first `incr` had just made, and the client's count started again
+(audit of 2026-11-30: 2 to 3 times the limit admitted in a burst of new clients' requests).
+
 It overrides a name-mangled method of limits 5.x (`_MemoryStorage__schedule_expiry`); a
 limits without it is refused when the store is made, not silently rescanned again.
 """
@@ -42,7 +47,7 @@ class SweptMemoryStorage(MemoryStorage):
         super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
         self.timer.cancel()  # the rescan MemoryStorage starts at once: none here
         self.due: list[tuple[float, str]] = []  # (expiry, key), a heap; stale ones skipped
-        self.due_lock = threading.Lock()
+        self.lock = threading.RLock()  # every counter's read and change (module doc)
 
     # the name MemoryStorage's methods call (name-mangled): the rescan is replaced by the sweep
     def _MemoryStorage__schedule_expiry(self) -> None:
@@ -52,7 +57,7 @@ class SweptMemoryStorage(MemoryStorage):
         """Remove the counters whose expiry has passed, SWEEP_MAX at most; how many."""
         now = time.time()
         removed = popped = 0
-        with self.due_lock:
+        with self.lock:
             while self.due and self.due[0][0] <= now and popped < SWEEP_MAX:
                 _, key = heapq.heappop(self.due)
                 popped += 1
@@ -64,14 +69,29 @@ class SweptMemoryStorage(MemoryStorage):
                     removed += 1
         return removed
 
+    def get(self, key: str) -> int:
+        with self.lock:
+            return super().get(key)
+
     def incr(self, key: str, expiry: float, amount: int = 1) -> int:
         """As `MemoryStorage.incr`, the new counter's expiry also kept in the heap."""
-        self.get(key)
-        self.sweep()
-        with self.locks[key]:
+        with self.lock:
+            self.get(key)
+            self.sweep()
             self.storage[key] += amount
             if self.storage[key] == amount:
                 self.expirations[key] = due = time.time() + expiry
-                with self.due_lock:
-                    heapq.heappush(self.due, (due, key))
+                heapq.heappush(self.due, (due, key))
             return self.storage.get(key, 0)
+
+    def decr(self, key: str, amount: int = 1) -> int:
+        with self.lock:
+            return super().decr(key, amount)
+
+    def clear(self, key: str) -> None:
+        with self.lock:
+            super().clear(key)
+
+    def reset(self) -> int | None:
+        with self.lock:
+            return super().reset()

@@ -29,7 +29,6 @@ from app.seal import (
 from engine.errors import (
     MAX_PROBLEMS,
     EngineError,
-    IllegalDecision,
     InvalidState,
     problem_count,
     short_repr,
@@ -191,17 +190,14 @@ def _apply_batch(
     eng: GameModule, body: dict[str, Any], decisions: list[Any], opened: Opened | None, sealed: bool
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """`eng.apply_all`, and for an encrypted state no decision past a chance event
-    (app/seal.py `decided_before_chance`): a refused decision is first checked against the
-    decisions before it, which were legal."""
-    chance, clause = eng.CHANCE_EVENTS, eng.INFO.view_clause
-    try:
-        state, events = eng.apply_all(body["state"], decisions, body.get("catalog"), sealed)
-    except IllegalDecision as e:
-        if opened is not None and opened.encrypted and e.index:
-            before = eng.apply_all(body["state"], decisions[: e.index], body.get("catalog"), sealed)
-            decided_before_chance(opened, chance, clause, before[1], e.index + 1)
-        raise
-    decided_before_chance(opened, chance, clause, events, len(decisions))
+    (app/seal.py `decided_before_chance`). The batch stops at that event: what follows is
+    never applied nor even looked at, so neither the answer nor its time depends on whether
+    it would have been legal (audit of 2026-11-30: a second pass for an illegal one took
+    longer, and that told which cards a mulligan had drawn)."""
+    encrypted = opened is not None and opened.encrypted
+    until = eng.CHANCE_EVENTS if encrypted else frozenset()
+    state, events = eng.apply_all(body["state"], decisions, body.get("catalog"), sealed, until)
+    decided_before_chance(opened, eng.CHANCE_EVENTS, eng.INFO.view_clause, events, len(decisions))
     return state, events
 
 

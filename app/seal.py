@@ -81,6 +81,9 @@ ROLLBACK_PREFIX = "referee:lineage:"
 REDIS_TIMEOUT_S = 1.0
 RETRY_AFTER_S = "5"
 SORTED = orjson.OPT_SORT_KEYS
+# an encrypted state's plaintext is a whole number of these bytes (`_padded`): more than
+# the hidden cards can change a state's size by (a Fora de Prumo hand's options, some KiB)
+PAD_BLOCK = 8192
 
 # Redis, atomic. A dealt game (its line's head known, "seq:digest"): move the head from the
 # parent's (ARGV[1]) to the successor's (ARGV[2]) unless it is elsewhere; the successor's own
@@ -248,6 +251,14 @@ def _payload(value: Any) -> bytes:
     return dumps_utf8(value, "surrogatepass")
 
 
+def _padded(payload: bytes) -> bytes:
+    """`payload` and spaces (which JSON ignores) up to a whole number of PAD_BLOCK bytes:
+    an encrypted state's length then tells which block its size reached, not how many
+    options the deciding seat's hidden hand gives it (audit of 2026-11-30: Fernet hides
+    lengths to 16 bytes only, which told 2 to 3 bits of a hand a state in Fora de Prumo)."""
+    return payload + b" " * (-len(payload) % PAD_BLOCK)
+
+
 class _HmacSha256(HMACAlgorithm):
     """itsdangerous' HMAC-SHA256, the same bytes computed in one C call (`hmac.digest`)
     rather than through an `hmac.HMAC` object."""
@@ -316,7 +327,7 @@ class Sealer:
         Written once (`sealed_json`) where orjson can write it, else as a sealed object."""
         body = state if lineage is None else {**state, LINEAGE: lineage.to_json()}
         if self.encrypt:
-            token = self._fernet.encrypt(_payload(body)).decode("ascii")
+            token = self._fernet.encrypt(_padded(_payload(body))).decode("ascii")
             body = {"game": state.get("game"), SEALED: token}
         return self.sealed_json(body)
 
@@ -495,6 +506,13 @@ def from_config(config: Any) -> Sealer | None:
         if not url:
             raise ValueError("STATE_ANTI_ROLLBACK needs REDIS_URL")
         guard = RollbackGuard(str(url), int(config.get("STATE_ROLLBACK_TTL_S", 30 * 86400)))
+    elif encrypt:
+        # a holder could play a copy of its game to the end and read the seed from its
+        # record, or go back and try moves to read draws (audit of 2026-11-30)
+        raise ValueError(
+            "STATE_ENCRYPT needs STATE_ANTI_ROLLBACK: without it a holder can play a copy "
+            "of an encrypted game to its end and read the seed from its record"
+        )
     return Sealer(str(secret), old, encrypt=encrypt, guard=guard, play_composed=play_composed)
 
 

@@ -255,9 +255,13 @@ class DecisionProtocol(Generic[G, A]):
             "game_over": g.over,
         }
 
-    def apply_logged(self, g: G, decisions: object) -> IllegalDecision | None:
+    def apply_logged(
+        self, g: G, decisions: object, until: frozenset[str] = frozenset()
+    ) -> IllegalDecision | None:
         """Apply decisions in order, tagging each event with its decision's index; stop at
-        the first illegal one and return its error (with `index`), leaving `g` just before."""
+        the first illegal one and return its error (with `index`), leaving `g` just before.
+        `until`: event types after whose decision nothing more is applied or even looked at
+        (the caller tells from the events that the batch stopped short)."""
         decisions = _listed(decisions)
         log: list[JSON] = []
         g.log = log
@@ -269,6 +273,8 @@ class DecisionProtocol(Generic[G, A]):
                 return IllegalDecision(e.code, e.detail, e.clause, e.pointer, index=i)
             for ev in log[before:]:
                 ev["decision"] = i
+            if until and any(ev.get("type") in until for ev in log[before:]):
+                break
         return None
 
     def take_log(self, g: G) -> list[JSON]:
@@ -277,27 +283,33 @@ class DecisionProtocol(Generic[G, A]):
         return events
 
     def apply_all(
-        self, state: object, decisions: object, catalog: object = None, sealed: bool = False
+        self,
+        state: object,
+        decisions: object,
+        catalog: object = None,
+        sealed: bool = False,
+        until: frozenset[str] = frozenset(),
     ) -> tuple[JSON, list[JSON]]:
         """All or nothing: the first illegal decision raises with its index; the input state
         is never mutated. `sealed`: as for `load` (every decision is checked all the same).
         A sealed state that reads but then fails other than by the rules (a value of the
         wrong type, which only the full read would have refused) is read again in full: the
-        client gets the full read's answer, a 4xx problem, never a crash."""
+        client gets the full read's answer, a 4xx problem, never a crash. `until`: as for
+        `apply_logged`, the batch stops after the first decision with such an event."""
         if sealed and self.read_sealed is not None:
             try:
-                return self._apply_all(state, decisions, catalog, True)
+                return self._apply_all(state, decisions, catalog, True, until)
             except EngineError:
                 raise
             except Exception:  # the full read below answers for it
                 pass
-        return self._apply_all(state, decisions, catalog, False)
+        return self._apply_all(state, decisions, catalog, False, until)
 
     def _apply_all(
-        self, state: object, decisions: object, catalog: object, sealed: bool
+        self, state: object, decisions: object, catalog: object, sealed: bool, until: frozenset[str]
     ) -> tuple[JSON, list[JSON]]:
         g = self.read(state, catalog, sealed)
-        error = self.apply_logged(g, decisions)
+        error = self.apply_logged(g, decisions, until)
         if error is not None:
             raise error
         events = self.take_log(g)

@@ -514,6 +514,32 @@ def test_a_damaged_model_file_leaves_the_last_good_one_served(
     assert check["ok"] is False and "architectura" in check["detail"]
 
 
+def test_a_model_renamed_over_the_last_is_read_even_at_its_size_and_mtime(model_file: Path) -> None:
+    """Concurrency audit of 2026-11-30: a model was known by (mtime, size), so a new file
+    of the same size renamed over it with the old mtime kept (a copy that keeps times) went
+    on being served as the old one. The inode and the mtime in ns now name a version."""
+    import os
+
+    eng = engine("architectura")
+    before = model_for(eng)
+    assert before is not None
+    st = model_file.stat()
+    data = json.loads(model_file.read_text())
+    data["weights"][0] = -data["weights"][0]  # the same length of text, another model
+    other = model_file.with_name("next.json")
+    other.write_text(json.dumps(data, indent=1))
+    text = other.read_text()
+    other.write_text(text + " " * (st.st_size - len(text.encode())))  # the same size
+    os.replace(other, model_file)
+    os.utime(model_file, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert (model_file.stat().st_size, model_file.stat().st_mtime_ns) == (
+        st.st_size,
+        st.st_mtime_ns,
+    )
+    after = model_for(eng)
+    assert after is not None and after.version != before.version
+
+
 def test_an_oversized_model_file_is_refused_unread(
     model_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,6 +18,7 @@ from ai_support import hide_differently
 from fdp_support import PASS, SKIP, arrange, fresh, lay, play
 from http_support import check_response
 
+from ai.redis_server import RedisServer
 from ai.service import suggest
 from engine.games import GAMES, GameModule, engine
 
@@ -222,11 +223,14 @@ def test_regression_a_plan_from_a_state_stops_at_chance() -> None:
             assert out["turn_complete"] is False
 
 
-def test_regression_an_encrypted_state_keeps_its_deck_from_the_plan(make_app: Any) -> None:
+def test_regression_an_encrypted_state_keeps_its_deck_from_the_plan(
+    make_app: Any, redis_server: RedisServer
+) -> None:
     """The finding's threat: with STATE_ENCRYPT a client holds a state it cannot read, and a
     plan past a mulligan named the card the hidden deck dealt. Through the HTTP API, the plan
     from the encrypted state ends at the mulligan, as the plan from its seat's view does."""
-    client = make_app(REDIS_URL=None, STATE_SECRET="s" * 40, STATE_ENCRYPT=True).test_client()
+    guarded = {"STATE_ANTI_ROLLBACK": True, "REDIS_URL": redis_server.url}
+    client = make_app(STATE_SECRET="s" * 40, STATE_ENCRYPT=True, **guarded).test_client()
     r = client.post("/v1/games", json={"seats": 2, "seed": 0})
     state = check_response("POST", "/v1/games", r)["state"]
     assert "sealed" in state and "seats" not in state  # nothing of the deal readable

@@ -99,6 +99,43 @@ def test_a_hanging_redis_costs_one_short_timeout_then_nothing() -> None:
         assert cache.status()["ok"] is False
 
 
+class _StalledClient:
+    """A Redis client stand-in whose every GET waits until `callers` are inside, then fails
+    as a stalled Redis does: the calls that were in flight together."""
+
+    def __init__(self, callers: int) -> None:
+        import threading
+
+        self.inside = threading.Barrier(callers)
+
+    def getrange(self, *_args: Any) -> bytes:
+        self.inside.wait(5)
+        raise redis.ConnectionError("stalled")
+
+
+def test_the_calls_in_flight_when_redis_stalls_back_off_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Audit of 2026-11-30: each call that was waiting on Redis when it stalled counted as a
+    failed retry and doubled the back-off (searches, /readyz, /metrics scrapes): with 8 in
+    flight a 0.3 s stall turned the cache off for 60 s. They are one failure: the back-off
+    stays at its minimum, and the outage is logged once."""
+    import threading
+
+    cache = RedisCache("redis://127.0.0.1:1/0", backoff_s=1.0, max_backoff_s=60.0)
+    cache._client = _StalledClient(8)  # type: ignore[assignment]
+    with caplog.at_level(logging.WARNING, logger="ai.cache"):
+        calls = [threading.Thread(target=cache.get, args=(f"k{i}",)) for i in range(8)]
+        for t in calls:
+            t.start()
+        for t in calls:
+            t.join(10)
+    outage = cache._down
+    assert outage.down and outage.backoff == 1.0
+    assert outage.until - time.monotonic() <= 1.0
+    assert sum("cache_outage" in str(getattr(r, "fields", "")) for r in caplog.records) == 1
+
+
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     req = urllib.request.Request(
         url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"

@@ -413,3 +413,47 @@ def test_an_in_memory_rate_limit_never_rescans_its_live_clients(make_app: Any) -
     client = down.test_client()
     assert [_post(client, "10.4.0.1").status_code for _ in range(3)] == [200, 200, 429]
     assert len(fallback.storage) == 1
+
+
+class _SlowExpirations(dict[str, float]):
+    """Expiries whose first read of `key` answers what it read only once `made` is set (or
+    after 0.5 s): the moment a `get` sits between its check and its drop."""
+
+    def __init__(self, key: str, inside: Any, made: Any) -> None:
+        super().__init__()
+        self.key, self.inside, self.made, self.first = key, inside, made, True
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = super().get(key, default)
+        if key == self.key and self.first:
+            self.first = False
+            self.inside.set()
+            self.made.wait(0.5)
+        return value
+
+
+def test_a_new_clients_first_count_is_never_dropped_by_a_concurrent_read() -> None:
+    """Audit of 2026-11-30: limits' `get` checks a counter's expiry, then drops it, with no
+    lock. A `get` that read "no counter" and a first `incr` that made it in between dropped
+    the new count, and the client's requests were counted from zero again (2 to 3 times the
+    limit admitted in a burst). Every read and change now holds the store's lock."""
+    import threading
+
+    from app.ratestore import SweptMemoryStorage
+
+    store = SweptMemoryStorage()
+    inside, made = threading.Event(), threading.Event()
+    store.expirations = _SlowExpirations("k", inside, made)
+    reader = threading.Thread(target=store.get, args=("k",))
+    reader.start()
+    assert inside.wait(5)  # the read has checked, not yet dropped
+
+    def first() -> None:
+        store.incr("k", 60)
+        made.set()
+
+    writer = threading.Thread(target=first)
+    writer.start()
+    reader.join(5)
+    writer.join(5)
+    assert store.incr("k", 60) == 2  # both counted

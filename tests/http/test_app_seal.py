@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 import redis
-from http_support import check_response, make_app, ok, post
+from http_support import check_response, flush_redis, make_app, ok, post
 
 from ai.redis_server import RedisServer
-from app.seal import ROLLBACK_PREFIX
+from app.seal import PAD_BLOCK, ROLLBACK_PREFIX
 from app.settings import config_from_env
 from benchmarks.local import gunicorn
 from engine.games import GAMES, engine
@@ -121,8 +121,15 @@ def test_sealed_state_round_trips_through_every_endpoint(sealed: Any, game: str)
 
 @pytest.mark.parametrize("encrypt", [False, True])
 @pytest.mark.parametrize("game", list(GAMES))
-def test_sealed_answers_keep_the_contract(game: str, encrypt: bool) -> None:
-    client = make_app(STATE_SECRET=SECRET, STATE_ENCRYPT=encrypt).test_client()
+def test_sealed_answers_keep_the_contract(
+    redis_server: RedisServer, game: str, encrypt: bool
+) -> None:
+    app = (
+        guarded_app(redis_server.url, STATE_ENCRYPT=True)
+        if encrypt
+        else make_app(STATE_SECRET=SECRET)
+    )
+    client = app.test_client()
     r = post(client, "/v1/games", setup_for(game))
     state = check_response("POST", "/v1/games", r)["state"]
     assert ("sealed" in state) == encrypt
@@ -431,6 +438,7 @@ def test_secrets_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         ({"STATE_SECRETS_OLD": SECRET}, "needs STATE_SECRET"),
         ({"STATE_ANTI_ROLLBACK": True}, "needs STATE_SECRET"),
         ({"STATE_SECRET": SECRET, "STATE_ANTI_ROLLBACK": True}, "needs REDIS_URL"),
+        ({"STATE_SECRET": SECRET, "STATE_ENCRYPT": True}, "needs STATE_ANTI_ROLLBACK"),
     ],
 )
 def test_inconsistent_settings_stop_the_start(config: dict[str, Any], message: str) -> None:
@@ -463,8 +471,9 @@ def test_without_a_secret_nothing_changes(plain: Any, sealed: Any) -> None:
 
 
 @pytest.fixture(scope="module")
-def encrypted() -> Any:
-    return make_app(STATE_SECRET=SECRET, STATE_ENCRYPT=True).test_client()
+def encrypted(redis_server: RedisServer) -> Any:
+    """Encryption needs anti-rollback (app/seal.py `from_config`)."""
+    return guarded_app(redis_server.url, STATE_ENCRYPT=True).test_client()
 
 
 def leaves(value: Any) -> Iterator[str]:
@@ -479,7 +488,10 @@ def leaves(value: Any) -> Iterator[str]:
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_encrypted_states_show_only_the_game(encrypted: Any, sealed: Any, game: str) -> None:
+def test_encrypted_states_show_only_the_game(
+    encrypted: Any, sealed: Any, redis_server: RedisServer, game: str
+) -> None:
+    flush_redis(redis_server)  # anti-rollback: this set-up's game, played again from its start
     setup = setup_for(game)
     state = ok(post(encrypted, "/v1/games", setup))["state"]
     assert set(state) == {"game", "sealed", "seal"} and state["game"] == game
@@ -503,6 +515,30 @@ def test_encrypted_states_show_only_the_game(encrypted: Any, sealed: Any, game: 
     assert "seats" in ok(post(sealed, "/v1/replay", {"state": played, "decisions": []}))["state"]
 
 
+def fernet_length(plaintext: int) -> int:
+    """A Fernet token's length for `plaintext` bytes: version, time, IV, the AES-CBC blocks
+    (PKCS7 padding), the HMAC, in base64url."""
+    return len(base64.urlsafe_b64encode(bytes(1 + 8 + 16 + (plaintext // 16 + 1) * 16 + 32)))
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_an_encrypted_state_is_as_long_as_whole_blocks(
+    encrypted: Any, redis_server: RedisServer, game: str
+) -> None:
+    """Audit of 2026-11-30: the token was as long as the state to 16 bytes, and the state
+    holds the deciding seat's options, one per hidden hand card and place: a holder who
+    re-dealt the hidden cards its view allows kept the deals of the token's length (2 to 3
+    bits of a hand a state in Fora de Prumo). Every token now encrypts whole PAD_BLOCKs."""
+    flush_redis(redis_server)
+    whole = {fernet_length(k * PAD_BLOCK) for k in range(1, 16)}
+    state = ok(post(encrypted, "/v1/games", setup_for(game)))["state"]
+    for i in range(40):
+        assert len(state["sealed"]) in whole, (i, len(state["sealed"]))
+        state = play(encrypted, state, 1, seed=i)
+    decrypted = encrypted.application.extensions["state_seal"].open(state)[0]
+    assert decrypted["game"] == game  # the padding is read as JSON's white space
+
+
 def test_encrypted_state_forgeries_are_refused(encrypted: Any) -> None:
     state = ok(post(encrypted, "/v1/games", {"seats": 2, "seed": 42}))["state"]
     token = state["sealed"]
@@ -522,13 +558,14 @@ def test_encrypted_state_forgeries_are_refused(encrypted: Any) -> None:
     assert a == ok(post(encrypted, "/v1/legal-moves", {"state": again}))
 
 
-def test_encryption_with_rotated_secrets(encrypted: Any) -> None:
+def test_encryption_with_rotated_secrets(encrypted: Any, redis_server: RedisServer) -> None:
     state = ok(post(encrypted, "/v1/games", {"seats": 2, "seed": 42}))["state"]
-    rotated = make_app(STATE_SECRET=SECRET2, STATE_SECRETS_OLD=SECRET, STATE_ENCRYPT=True)
+    url = redis_server.url
+    rotated = guarded_app(url, STATE_SECRET=SECRET2, STATE_SECRETS_OLD=SECRET, STATE_ENCRYPT=True)
     client = rotated.test_client()
     moves = ok(post(client, "/v1/legal-moves", {"state": state}))
     out = ok(post(client, "/v1/resolve", {"state": state, "decisions": moves["options"][:1]}))
-    only_new = make_app(STATE_SECRET=SECRET2, STATE_ENCRYPT=True).test_client()
+    only_new = guarded_app(url, STATE_SECRET=SECRET2, STATE_ENCRYPT=True).test_client()
     ok(post(only_new, "/v1/legal-moves", {"state": out["state"]}))
     tampered(post(only_new, "/v1/legal-moves", {"state": state}))
 

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from ai.redis_server import RedisServer
 from benchmarks.local import ROOT, gunicorn
 
 CHROMIUM = "/usr/bin/chromium"
@@ -409,14 +410,17 @@ def test_a_portuguese_browser_sees_no_english_of_the_page(
 
 @pytest.fixture(scope="module")
 def sealed_server() -> Iterator[str]:
-    env = {
-        "WEB_CONCURRENCY": "2",
-        "LOG_LEVEL": "WARNING",
-        "STATE_SECRET": "a-test-secret-of-at-least-32-characters!",
-        "STATE_ENCRYPT": "1",
-    }
-    with gunicorn(env=env) as base:
-        yield base
+    with RedisServer(policy="noeviction") as redis_server:
+        env = {
+            "WEB_CONCURRENCY": "2",
+            "LOG_LEVEL": "WARNING",
+            "STATE_SECRET": "a-test-secret-of-at-least-32-characters!",
+            "STATE_ENCRYPT": "1",  # which needs anti-rollback (app/seal.py `from_config`)
+            "STATE_ANTI_ROLLBACK": "1",
+            "REDIS_URL": redis_server.url,
+        }
+        with gunicorn(env=env) as base:
+            yield base
 
 
 def post(base: str, path: str, body: dict[str, object]) -> dict[str, object]:

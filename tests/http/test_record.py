@@ -13,6 +13,7 @@ import pytest
 from fdp_support import big_catalog, stalling_game, two_engineers_catalog
 from http_support import check_response, make_app, schema_errors
 
+from ai.redis_server import RedisServer
 from app.settings import DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DECISIONS
 from engine.games import engine
 
@@ -534,8 +535,11 @@ def test_a_catalog_the_history_cannot_replay_is_said_to_be_the_wrong_one(secret:
 
 
 @pytest.mark.parametrize("encrypt", [False, True], ids=["sealed", "encrypted"])
-def test_a_sealed_state_is_recorded_from_its_history(encrypt: bool) -> None:
-    client = make_app(STATE_SECRET="s" * 32, STATE_ENCRYPT=encrypt).test_client()
+def test_a_sealed_state_is_recorded_from_its_history(
+    redis_server: RedisServer, encrypt: bool
+) -> None:
+    guarded = {"STATE_ANTI_ROLLBACK": True, "REDIS_URL": redis_server.url} if encrypt else {}
+    client = make_app(STATE_SECRET="s" * 32, STATE_ENCRYPT=encrypt, **guarded).test_client()
     setup = {"game": "fora-de-prumo", "seats": 2, "seed": 8}
     state = client.post("/v1/games", json=setup).get_json()["state"]
     assert ("history" not in state) if encrypt else ("history" in state)  # hidden when encrypted

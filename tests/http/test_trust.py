@@ -25,6 +25,7 @@ from ai.queue import local_workers
 from ai.redis_server import RedisServer
 from app import history
 from engine.games import GAMES, engine
+from engine.protocol import DecisionProtocol
 
 SECRET = "t" * 32
 SEED = 918273645  # distinctive: found in an answer, it is the game's seed
@@ -432,12 +433,11 @@ def row_resolve(e: Encrypted) -> None:
     batch_past_chance(e)
 
 
-def batch_past_chance(e: Encrypted) -> None:
-    """A batch does not go on past a decision that drew or revealed cards (the game's
-    CHANCE_EVENTS), legal or not what follows: a refused [mulligan, play X] told whether X
-    would be in the new hand, and the same state could then be played otherwise."""
+def to_chance(e: Encrypted) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The decisions (options[0] each) from `e.state` up to the first that deals, draws or
+    reveals cards (the game's CHANCE_EVENTS), and a legal and an illegal decision after it."""
     eng, state, batch = engine(e.game), e.state, []
-    for _ in range(60):  # options[0] until a decision deals, draws or reveals
+    for _ in range(60):
         batch.append(options(e.client, state)[0])
         answer = ok(resolve(e.client, state, batch[-1]))
         state = answer["state"]
@@ -445,11 +445,20 @@ def batch_past_chance(e: Encrypted) -> None:
             break
     else:
         raise AssertionError("no chance event in 60 decisions")
-    assert ok(post(e.client, "/v1/resolve", {"state": e.state, "decisions": batch}))["state"]
     following = options(e.client, state)[0]
     other = (int(following["seat"]) + 1) % len(e.clear()["seats"])
+    return batch, [following, {**following, "seat": other}]
+
+
+def batch_past_chance(e: Encrypted) -> None:
+    """A batch does not go on past a decision that drew or revealed cards (the game's
+    CHANCE_EVENTS), legal or not what follows: a refused [mulligan, play X] told whether X
+    would be in the new hand, and the same state could then be played otherwise."""
+    eng = engine(e.game)
+    batch, following = to_chance(e)
+    assert ok(post(e.client, "/v1/resolve", {"state": e.state, "decisions": batch}))["state"]
     refused = []
-    for last in (following, {**following, "seat": other}):  # legal, then illegal
+    for last in following:  # legal, then illegal
         text = answers(e, "/v1/resolve", {"state": e.state, "decisions": [*batch, last]}, 403)
         refused.append(json.loads(text))
     for r in refused:
@@ -616,7 +625,7 @@ def test_the_endpoint_table_is_the_one_tried_here() -> None:
 
 @pytest.fixture(scope="module")
 def encrypted_app(redis_server: RedisServer) -> Any:
-    return make_app(STATE_SECRET=SECRET, STATE_ENCRYPT=True, REDIS_URL=redis_server.url)
+    return make_app(**config("+ `STATE_ENCRYPT`", redis_server.url))
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -625,6 +634,30 @@ def test_what_each_endpoint_answers_about_an_encrypted_running_game(
     encrypted_app: Any, row: str, game: str
 ) -> None:
     ROWS[row](Encrypted(encrypted_app, game))
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_an_encrypted_batch_is_not_even_looked_at_past_its_chance_event(
+    encrypted_app: Any, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Audit of 2026-11-30: the refusal past a chance event was alike in its body but not in
+    its time. An illegal decision after it made the prefix be applied again, so from an old
+    state [decisions since, mulligan, play X] was slower when X was not in the new hand. Now
+    the batch stops at the chance event: what follows is never applied, legal or not."""
+    e = Encrypted(encrypted_app, game)
+    batch, following = to_chance(e)
+    seen: list[object] = []
+    applied = DecisionProtocol.apply_internal
+
+    def spy(self: Any, g: Any, d: object, pointer: str = "") -> None:
+        seen.append(d)
+        applied(self, g, d, pointer)
+
+    monkeypatch.setattr(DecisionProtocol, "apply_internal", spy)
+    for last in following:  # legal, then illegal
+        seen.clear()
+        answers(e, "/v1/resolve", {"state": e.state, "decisions": [*batch, last]}, 403)
+        assert seen == batch
 
 
 # -- issue 22, finding 8: a history is read as strictly as the state ------------------------

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from http_support import check_response, make_app
 
+from ai.redis_server import RedisServer
+
 CLIENT = make_app().test_client()
 GAMES = ("architectura", "fora-de-prumo")
 
@@ -97,9 +99,12 @@ def test_a_view_of_an_unknown_game_is_not_a_view_on_every_endpoint(path: str) ->
     assert (r.status_code, body["code"], body["pointer"]) == (422, "invalid_view", "/view/game")
 
 
-def test_an_encrypted_state_sent_as_a_view_is_told_to_be_sent_as_state() -> None:
+def test_an_encrypted_state_sent_as_a_view_is_told_to_be_sent_as_state(
+    redis_server: RedisServer,
+) -> None:
     """It was told "a view names its seat (view_of)", which no change of it can follow."""
-    client = make_app(STATE_SECRET="s" * 40, STATE_ENCRYPT=True).test_client()
+    settings = {"STATE_ANTI_ROLLBACK": True, "REDIS_URL": redis_server.url}
+    client = make_app(STATE_SECRET="s" * 40, STATE_ENCRYPT=True, **settings).test_client()
     state = client.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
     r = client.post("/v1/suggest", json={"view": state, "seat": 0, "bot": "random"})
     body = check_response("POST", "/v1/suggest", r)
