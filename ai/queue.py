@@ -9,7 +9,14 @@ machine that reaches Redis:
 `Worker` is RQ's forking worker with three settings fixed here, so that every machine runs
 the same thing whatever its command line says:
 - jobs are serialised as JSON (`rq.serializers.JSONSerializer`), never pickle: arguments and
-  results are JSON documents, and Redis content is never executed;
+  results are JSON documents;
+- a job runs only a function of `ai.jobs.RUNNABLE` (`AllowedJob`): RQ imports and calls
+  whatever dotted name a job (or its callback) names, so whoever could write to the queue's
+  Redis could run `subprocess.getoutput` on every worker (audit of 2026-11-30);
+- a job that ended for good (done, or failed with no retry left) keeps its result, not its
+  arguments (`forget_arguments`): they are what a client sent (a view, a catalog of up to
+  MAX_BODY_BYTES), kept for JOB_RESULT_TTL_S, so one client's stream of quick jobs filled the
+  queue's Redis, with the anti-rollback marks when they share it (audit of 2026-11-30);
 - the engine, the bots and the catalogs are imported before the worker forks its work horse,
   so a job does not pay for the imports;
 - the heartbeat grace after which a job whose worker vanished counts as abandoned is
@@ -29,6 +36,7 @@ import subprocess
 import sys
 import time
 import uuid
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,7 +46,7 @@ import redis
 from rq import Worker as RqWorker
 from rq.job import Callback, Job
 
-import ai.jobs  # noqa: F401  (imported before the fork: jobs start without imports)
+import ai.jobs  # imported before the fork: jobs start without imports
 from ai.redis_server import RedisServer
 from ai.taskqueue import GAMES_QUEUE, QUEUES, SERIALIZER, connect, live_workers, queue, run_games
 from ai.tournament import run_match
@@ -47,16 +55,80 @@ from engine.games import all_engines
 DEFAULT_GRACE_S = 60  # RQ's own margin past a heartbeat
 
 
+class JobRefused(Exception):
+    """A job names a function the workers do not run (`ai.jobs.RUNNABLE`)."""
+
+
+def _runnable(name: str | None) -> str | None:
+    if name is not None and name not in ai.jobs.RUNNABLE:
+        raise JobRefused(f"{name!r} is not one of the functions a worker runs (ai.jobs.RUNNABLE)")
+    return name
+
+
+class AllowedJob(Job):
+    """RQ's job, whose function and callbacks are imported only when `ai.jobs.RUNNABLE` names
+    them (module doc); any other fails the job, nothing imported nor called."""
+
+    @property
+    def func(self) -> Any:
+        if self.instance is not None:
+            raise JobRefused("a job with an instance is not run")
+        _runnable(self.func_name)
+        return super().func
+
+    @property
+    def success_callback(self) -> Any:
+        _runnable(self._success_callback_name)
+        return super().success_callback
+
+    @property
+    def failure_callback(self) -> Any:
+        _runnable(self._failure_callback_name)
+        return super().failure_callback
+
+    @property
+    def stopped_callback(self) -> Any:
+        _runnable(self._stopped_callback_name)
+        return super().stopped_callback
+
+
+# the job's data (function, instance, arguments) without its arguments, where the job still is
+_FORGET_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'data', ARGV[1]) end
+"""
+
+
+def forget_arguments(conn: redis.Redis, job: Job) -> None:
+    """Drop what an ended job was called with (module doc), its function's name kept; its
+    key's expiry is left as it is, and a job already gone is not written again."""
+    data = zlib.compress(SERIALIZER.dumps((job.func_name, None, [], {})))  # type: ignore[no-untyped-call]
+    conn.eval(_FORGET_LUA, 1, job.key, data)
+
+
 class Worker(RqWorker):
-    """RQ's forking worker with JSON jobs and a configurable heartbeat grace (module doc)."""
+    """RQ's forking worker with JSON jobs, only `ai.jobs.RUNNABLE`'s functions, and a
+    configurable heartbeat grace (module doc)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["serializer"] = SERIALIZER
+        kwargs["job_class"] = AllowedJob
         super().__init__(*args, **kwargs)
         raw = os.environ.get("RQ_HEARTBEAT_GRACE_S", "").strip()
         self.grace_s = int(raw) if raw else DEFAULT_GRACE_S
         for eng in all_engines().values():
             eng.builtin_catalogs()  # parsed once here, before the fork
+
+    def handle_job_success(self, job: Job, queue: Any, started_job_registry: Any) -> None:
+        super().handle_job_success(job, queue, started_job_registry)
+        forget_arguments(self.connection, job)
+
+    def handle_job_failure(
+        self, job: Job, queue: Any, started_job_registry: Any = None, exc_string: str = ""
+    ) -> None:
+        again = job.should_retry and self._stopped_job_id != job.id  # as RQ decides it
+        super().handle_job_failure(job, queue, started_job_registry, exc_string)
+        if not again:
+            forget_arguments(self.connection, job)
 
     def get_heartbeat_ttl(self, job: Job) -> int:
         # RQ's rule (the time to the next heartbeat) with our grace instead of its fixed 60 s

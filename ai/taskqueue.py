@@ -11,8 +11,9 @@ Two queues:
 - `games`: one tournament or balance game per job (ai.jobs.play_match_game, play_balance_game).
 
 Jobs are serialised as JSON (`rq.serializers.JSONSerializer`), never pickle: arguments and
-results are JSON documents, and Redis content is never executed. A job names its function
-(`ai.jobs.…`): this module never imports what the workers run.
+results are JSON documents. A job names its function (`ai.jobs.…`): this module never imports
+what the workers run, and a worker runs only the functions of `ai.jobs.RUNNABLE`
+(ai/queue.py `AllowedJob`), whatever a job in Redis names.
 
 A queue may be bounded (`Bound`, given to `enqueue`): at most so many jobs queued or running
 in all, and at most so many per client; past either, `enqueue` raises `QueueFull` and queues

@@ -55,6 +55,7 @@ from flask import Flask
 from itsdangerous import Signer, want_bytes
 from itsdangerous.signer import HMACAlgorithm
 
+from ai.taskqueue import evicting
 from app import current, history
 from app.errors import ApiError
 from app.jsonio import Written
@@ -71,7 +72,8 @@ SEAL_PREFIX = "v1."  # the format of the seal, so that a later one can be told a
 # a seal as the service writes it: the prefix and the MAC's 32 bytes in unpadded URL-safe
 # base64; anything else (padding, the standard alphabet, stray characters that a lenient
 # base64 decoder would skip) is refused before the MAC is checked: one state, one seal
-SEAL_FORMAT = re.compile(r"v1\.[A-Za-z0-9_-]{43}")
+# (its last character carries the MAC's last 4 bits and 2 unused ones, which must be 0)
+SEAL_FORMAT = re.compile(r"v1\.[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]")
 LINEAGE_SALT = b"referee/lineage/v1"  # domain separation of the lineage digests' key
 LINEAGE_ID = re.compile(r"[0-9a-f]{32}")
 SIGNER_SALT = b"referee/state-seal/v1"  # domain separation of the MAC key
@@ -208,9 +210,14 @@ class RollbackGuard:
     def check(self) -> tuple[str, bool, str]:
         try:
             self._client.ping()
+            policy = evicting(self._client)
+        except redis.ResponseError:  # INFO refused (an ACL): the ping answered
+            return "anti_rollback", True, "redis: connected (its eviction policy unknown)"
         except redis.RedisError as e:
             # the error's class only: its text names the store's address (an open endpoint)
             return "anti_rollback", False, f"redis unavailable ({type(e).__name__})"
+        if policy is not None:  # an evicted head lets that game's old states play again
+            return "anti_rollback", False, f"redis evicts keys (maxmemory-policy {policy})"
         return "anti_rollback", True, "redis: connected"
 
 
@@ -502,9 +509,10 @@ def from_config(config: Any) -> Sealer | None:
         _check_secret("each of STATE_SECRETS_OLD", s)
     guard = None
     if anti_rollback:
-        url = config.get("REDIS_URL")
+        # a Redis of its own where clients' jobs share REDIS_URL's (docs/trust.md)
+        url = config.get("STATE_ROLLBACK_REDIS_URL") or config.get("REDIS_URL")
         if not url:
-            raise ValueError("STATE_ANTI_ROLLBACK needs REDIS_URL")
+            raise ValueError("STATE_ANTI_ROLLBACK needs REDIS_URL (or STATE_ROLLBACK_REDIS_URL)")
         guard = RollbackGuard(str(url), int(config.get("STATE_ROLLBACK_TTL_S", 30 * 86400)))
     elif encrypt:
         # a holder could play a copy of its game to the end and read the seed from its

@@ -72,5 +72,6 @@ def config_from_env() -> dict[str, Any]:
         "STATE_ENCRYPT": env_flag("STATE_ENCRYPT"),
         "STATE_ANTI_ROLLBACK": env_flag("STATE_ANTI_ROLLBACK"),
         "STATE_ROLLBACK_TTL_S": env_int("STATE_ROLLBACK_TTL_S", 30 * 86400),
+        "STATE_ROLLBACK_REDIS_URL": os.environ.get("STATE_ROLLBACK_REDIS_URL") or None,
         "STATE_PLAY_COMPOSED": env_flag("STATE_PLAY_COMPOSED"),
     }

@@ -457,3 +457,24 @@ def test_a_new_clients_first_count_is_never_dropped_by_a_concurrent_read() -> No
     reader.join(5)
     writer.join(5)
     assert store.incr("k", 60) == 2  # both counted
+
+
+def test_the_one_command_service_listens_on_this_machine_only() -> None:
+    """Deployment audit of 2026-11-30: `bash scripts/serve.sh` listened on every interface,
+    so another machine met gunicorn unbuffered and read /metrics and /readyz. It binds
+    127.0.0.1 unless BIND says otherwise (compose.yaml puts nginx in front instead); the
+    container's own default (gunicorn.conf.py) stays every interface, behind that proxy."""
+    import subprocess
+
+    serve = (Path(__file__).parents[2] / "scripts" / "serve.sh").read_text()
+    lines = serve[: serve.index("exec ")].splitlines()
+    env_lines = "\n".join(line for line in lines if line.startswith("export "))
+    for given, bound in (({}, "127.0.0.1:8000"), ({"BIND": "0.0.0.0:9"}, "0.0.0.0:9")):
+        out = subprocess.run(
+            ["bash", "-c", env_lines + '\necho "$BIND"'],
+            env={"PATH": os.environ["PATH"], **given},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert out.stdout.strip() == bound

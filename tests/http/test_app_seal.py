@@ -20,7 +20,7 @@ import pytest
 import redis
 from http_support import check_response, flush_redis, make_app, ok, post
 
-from ai.redis_server import RedisServer
+from ai.redis_server import RedisServer, free_port
 from app.seal import PAD_BLOCK, ROLLBACK_PREFIX
 from app.settings import config_from_env
 from benchmarks.local import gunicorn
@@ -185,6 +185,9 @@ def test_every_reader_refuses_a_missing_or_wrong_seal(
         "an accented letter inside": {**state, "seal": state["seal"][:9] + "é" + state["seal"][9:]},
         "padding and more after it": {**state, "seal": state["seal"] + "==AAAA"},
         "padding": {**state, "seal": state["seal"] + "="},
+        # the last character's two bits past the MAC's 256 set (deployment audit of
+        # 2026-11-30: each seal had three other spellings that decoded to the same bytes)
+        "the unused bits set": {**state, "seal": state["seal"][:-1] + sibling(state["seal"][-1])},
         "the standard alphabet": {
             **state,
             "seal": state["seal"].replace("-", "+").replace("_", "/")
@@ -197,6 +200,12 @@ def test_every_reader_refuses_a_missing_or_wrong_seal(
             r = post(sealed, path, body)
             assert r.get_json().get("code") == "state_tampered", (name, path, r.get_json())
             tampered(r)
+
+
+def sibling(last: str) -> str:
+    """The base64url character after `last`: the same 4 bits of data, an unused bit set."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    return alphabet[alphabet.index(last) + 1]
 
 
 def mutations(value: Any, path: str = "") -> Iterator[tuple[str, Callable[[Any], None]]]:
@@ -740,8 +749,36 @@ def s1_option(client: Any, state: dict[str, Any]) -> dict[str, Any]:
     return option
 
 
+def test_anti_rollback_on_a_redis_of_its_own_plays_on_when_the_queues_is_down(
+    fresh_redis_server: RedisServer,
+) -> None:
+    """Deployment audit of 2026-11-30: the marks shared REDIS_URL's Redis with the jobs,
+    whose requests and results any client can pile up; once it was full, every move of every
+    game was 503. STATE_ROLLBACK_REDIS_URL gives them a Redis of their own: with the
+    queue's down, games play on, and the marks are in their own Redis only."""
+    dead = f"redis://127.0.0.1:{free_port()}/0"
+    settings = {"STATE_ROLLBACK_REDIS_URL": fresh_redis_server.url}
+    client = guarded_app(dead, **settings).test_client()
+    s0 = ok(post(client, "/v1/games", {"seats": 2, "seed": 109}))["state"]
+    s1 = ok(post(client, "/v1/resolve", {"state": s0, "decisions": [s1_option(client, s0)]}))
+    other = ok(post(client, "/v1/legal-moves", {"state": s0}))["options"][-1]
+    stale(post(client, "/v1/resolve", {"state": s0, "decisions": [other]}))
+    assert ok(post(client, "/v1/legal-moves", {"state": s1["state"]}))["options"]
+    marks = redis.Redis.from_url(fresh_redis_server.url)
+    assert len(marks.keys(ROLLBACK_PREFIX + "*")) == 1
+    marks.close()
+    assert client.get("/readyz").get_json()["checks"]["anti_rollback"]["ok"] is True
+
+
+def test_a_redis_that_evicts_is_not_ok_for_anti_rollback(redis_server: RedisServer) -> None:
+    """An evicted mark forgets its game's line: its old states play again. /readyz says so."""
+    check = guarded_app(redis_server.url).test_client().get("/readyz").get_json()["checks"]
+    assert check["anti_rollback"]["ok"] is False
+    assert "maxmemory-policy allkeys-lru" in check["anti_rollback"]["detail"]
+
+
 def test_without_redis_moves_fail_closed_and_reads_go_on() -> None:
-    server = RedisServer()
+    server = RedisServer(policy="noeviction")
     server.start()
     client = guarded_app(server.url).test_client()
     s0 = ok(post(client, "/v1/games", {"seats": 2, "seed": 108}))["state"]

@@ -451,7 +451,14 @@ def test_compose_runs_the_queue_on_a_redis_that_evicts_nothing() -> None:
         return str(command[command.index("--maxmemory-policy") + 1])
 
     assert policy("redis") == "noeviction" and policy("cache") == "allkeys-lru"
-    assert services["referee"]["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+    env = services["referee"]["environment"]
+    assert env["REDIS_URL"] == "redis://redis:6379/0"
+    # the anti-rollback marks on a Redis of their own (deployment audit of 2026-11-30: a flood
+    # of jobs filled the queue's, and every move was 503), which evicts nothing either
+    assert policy("games") == "noeviction" and env["STATE_ANTI_ROLLBACK"] == "1"
+    assert env["STATE_ROLLBACK_REDIS_URL"] == "redis://games:6379/0"
+    assert env["STATE_SECRET"].startswith("${STATE_SECRET:?")  # no default: it must be set
+    assert env["RATE_LIMIT"].startswith("${RATE_LIMIT:-")
     for name in ("referee", "worker"):
         assert services[name]["environment"]["CACHE_REDIS_URL"] == "redis://cache:6379/0"
     assert "redis://redis:6379/0" in services["worker"]["command"]

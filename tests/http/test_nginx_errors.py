@@ -23,7 +23,7 @@ LOCATIONS = dict(
 )
 # what nginx may answer itself here: a bad request, a header too large (its 494), a body or
 # request line too long, too many connections (limit_conn_status), the referee down or too
-# slow, an HTTP version it does not read, a path it refuses (/metrics), a method it refuses
+# slow, an HTTP version it does not read, a path it refuses (/metrics, /readyz), a method it refuses
 # (TRACE), a transfer coding it does not decode (a client too slow gets no answer: 408 is
 # never sent, reset_timedout_connection)
 NGINX_OWN = {400, 404, 405, 413, 414, 429, 494, 501, 502, 504, 505}
@@ -71,3 +71,18 @@ def test_the_limits_the_refusals_name_are_the_configured_ones() -> None:
     assert setting("client_max_body_size") == "2m" and "(2 MiB)" in detail("body_too_large")
     assert setting("large_client_header_buffers") == "4 8k"
     assert "(8 KiB)" in detail("request_line_too_long") and "(8 KiB)" in detail("headers_too_large")
+
+
+def test_searches_go_one_at_a_time_an_address_and_readiness_stays_inside() -> None:
+    """Deployment audit of 2026-11-30: one address running four long suggestions at once left
+    another client's 9 in 10 answered `suggest_busy`, and /readyz (workers, queue depth,
+    models, engines) was public through the proxy. A search location with its own limit_conn
+    or error_page would inherit none of the server's: it names both limits, no error page."""
+    block = CONF[CONF.index("location ~ ^/v1/(suggest|review)$") :].split("}", 1)[0]
+    assert "limit_conn searching 1;" in block and "limit_conn per_client 32;" in block
+    assert "error_page" not in block
+    assert re.search(r"location = /readyz \{\s*return 404;\s*\}", CONF)
+    assert (
+        "a search running"
+        in json.loads(LOCATIONS["/_problem/rate_limited"][4:].strip("'"))["detail"]
+    )

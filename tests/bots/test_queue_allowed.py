@@ -1,0 +1,81 @@
+"""A worker runs only the functions of `ai.jobs.RUNNABLE` (ai/queue.py `AllowedJob`), and
+keeps an ended job's result, not its arguments.
+
+Audit of 2026-11-30: RQ imports and calls whatever dotted name a job names, whatever the
+serializer, so whoever could write to the queue's Redis ran `subprocess.getoutput` as the
+worker's user on every worker. A job naming another function, an instance, or a callback
+outside the list now fails, and nothing of it is imported or called."""
+
+from __future__ import annotations
+
+import json
+import time
+import zlib
+from pathlib import Path
+
+import redis
+from rq import Queue
+from rq.job import Callback, Job, JobStatus
+
+from ai.queue import local_workers
+from ai.redis_server import RedisServer
+from ai.taskqueue import SERIALIZER, SUGGEST_QUEUE
+
+
+def _ended(job: Job, timeout_s: float = 30) -> JobStatus:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        status = job.get_status(refresh=True)
+        if status in (JobStatus.FINISHED, JobStatus.FAILED):
+            return status
+        time.sleep(0.1)
+    raise AssertionError(f"job {job.id} still {job.get_status()}")
+
+
+def test_a_worker_runs_no_function_outside_the_list(tmp_path: Path) -> None:
+    pwned = tmp_path / "pwned"
+    with RedisServer(policy="noeviction") as server, local_workers(server.url, 1):
+        conn = redis.Redis.from_url(server.url)
+        q = Queue(SUGGEST_QUEUE, connection=conn, serializer=SERIALIZER)
+        # the audit's job, as plain RQ writes it: a function of the standard library
+        shell = q.enqueue("subprocess.getoutput", f"touch {pwned}")
+        # an allowed function with a callback outside the list (print would take its arguments)
+        callback = q.enqueue(
+            "ai.jobs.noop", 1, on_success=Callback("builtins.print"), result_ttl=60
+        )
+        allowed = q.enqueue("ai.jobs.noop", 7, result_ttl=60)
+        assert _ended(allowed) == JobStatus.FINISHED and allowed.return_value() == 7
+        assert _ended(shell) == JobStatus.FAILED
+        assert "not one of the functions a worker runs" in str(shell.latest_result().exc_string)
+        assert _ended(callback) == JobStatus.FAILED
+        conn.close()
+    assert not pwned.exists()
+
+
+def _called_with(conn: redis.Redis, job: Job) -> list[object]:
+    data = conn.hget(job.key, "data")
+    assert isinstance(data, bytes)
+    func, _instance, args, _kwargs = json.loads(zlib.decompress(data))
+    assert func == job.func_name
+    return list(args)
+
+
+def test_an_ended_job_keeps_its_result_not_its_arguments() -> None:
+    """Audit of 2026-11-30: a finished job kept what the client sent (a view, a catalog of up
+    to MAX_BODY_BYTES) for JOB_RESULT_TTL_S beside its result, so one client's stream of
+    quick jobs filled the queue's Redis in minutes (with the anti-rollback marks, when they
+    share it: every game then answered 503). Done or failed for good, a job keeps its
+    function's name and its result; a job still to be retried keeps its arguments."""
+    with RedisServer(policy="noeviction") as server, local_workers(server.url, 1):
+        conn = redis.Redis.from_url(server.url)
+        q = Queue(SUGGEST_QUEUE, connection=conn, serializer=SERIALIZER)
+        done = q.enqueue("ai.jobs.noop", 7, result_ttl=60)
+        refused = q.enqueue("subprocess.getoutput", "x" * 10_000, failure_ttl=60)
+        nobody = Queue("nobody", connection=conn, serializer=SERIALIZER)
+        waiting = nobody.enqueue("ai.jobs.noop", 8)  # on a queue no worker takes
+        assert _called_with(conn, waiting) == [8]  # queued: as sent
+        assert _ended(done) == JobStatus.FINISHED and _ended(refused) == JobStatus.FAILED
+        assert _called_with(conn, done) == [] and done.return_value() == 7
+        assert _called_with(conn, refused) == []
+        assert 0 < int(conn.ttl(done.key)) <= 60  # its expiry as it was
+        conn.close()
