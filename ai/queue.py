@@ -14,7 +14,8 @@ the same thing whatever its command line says:
   whatever dotted name a job (or its callback) names, so whoever could write to the queue's
   Redis could run `subprocess.getoutput` on every worker (audit of 2026-11-30);
 - a job that ended for good (done, or failed with no retry left) keeps its result, not its
-  arguments (`forget_arguments`): they are what a client sent (a view, a catalog of up to
+  arguments, and at most `JOB_KEPT_MAX` ended jobs are kept in all, the oldest dropped first
+  (`ended`): the arguments are what a client sent (a view, a catalog of up to
   MAX_BODY_BYTES), kept for JOB_RESULT_TTL_S, so one client's stream of quick jobs filled the
   queue's Redis, with the anti-rollback marks when they share it (audit of 2026-11-30);
 - the engine, the bots and the catalogs are imported before the worker forks its work horse,
@@ -45,6 +46,7 @@ from typing import IO, Any
 import redis
 from rq import Worker as RqWorker
 from rq.job import Callback, Job
+from rq.results import Result
 
 import ai.jobs  # imported before the fork: jobs start without imports
 from ai.redis_server import RedisServer
@@ -92,17 +94,34 @@ class AllowedJob(Job):
         return super().stopped_callback
 
 
-# the job's data (function, instance, arguments) without its arguments, where the job still is
-_FORGET_LUA = """
+KEPT_KEY = "referee:jobs:kept"  # ended jobs' ids, scored by when they ended (`ended`)
+DEFAULT_KEPT_MAX = 10_000  # some 65 MB of ended suggestions at 6.5 KB each (docs/scale.md)
+
+# An ended job (KEYS[1], its hash; ARGV[3], its id): its data without its arguments (ARGV[1])
+# where it still is, then its place among the kept (KEYS[2], scored ARGV[2]); past ARGV[4]
+# kept, the oldest jobs and their results (prefixes ARGV[5], ARGV[6]) go.
+_ENDED_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'data', ARGV[1]) end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
+if over > 0 then
+  for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, over - 1)) do
+    redis.call('DEL', ARGV[5] .. id, ARGV[6] .. id)
+  end
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, over - 1)
+end
 """
 
 
-def forget_arguments(conn: redis.Redis, job: Job) -> None:
-    """Drop what an ended job was called with (module doc), its function's name kept; its
-    key's expiry is left as it is, and a job already gone is not written again."""
+def ended(conn: redis.Redis, job: Job, kept_max: int) -> None:
+    """A job ended for good (module doc): what it was called with is dropped, its function's
+    name and result kept, and its key's expiry left as it is (a job already gone is not
+    written again); of the jobs ended, the `kept_max` latest are kept, older ones deleted
+    (their ids then answer 404 `job_not_found`, as an expired job's)."""
     data = zlib.compress(SERIALIZER.dumps((job.func_name, None, [], {})))  # type: ignore[no-untyped-call]
-    conn.eval(_FORGET_LUA, 1, job.key, data)
+    results = str(Result.get_key(""))  # type: ignore[no-untyped-call]
+    prefixes = (Job.redis_job_namespace_prefix, results)
+    conn.eval(_ENDED_LUA, 2, job.key, KEPT_KEY, data, time.time(), job.id, kept_max, *prefixes)
 
 
 class Worker(RqWorker):
@@ -115,12 +134,16 @@ class Worker(RqWorker):
         super().__init__(*args, **kwargs)
         raw = os.environ.get("RQ_HEARTBEAT_GRACE_S", "").strip()
         self.grace_s = int(raw) if raw else DEFAULT_GRACE_S
+        raw = os.environ.get("JOB_KEPT_MAX", "").strip()
+        self.kept_max = int(raw) if raw else DEFAULT_KEPT_MAX
+        if self.kept_max < 1:
+            raise ValueError(f"JOB_KEPT_MAX must be a positive integer, not {raw!r}")
         for eng in all_engines().values():
             eng.builtin_catalogs()  # parsed once here, before the fork
 
     def handle_job_success(self, job: Job, queue: Any, started_job_registry: Any) -> None:
         super().handle_job_success(job, queue, started_job_registry)
-        forget_arguments(self.connection, job)
+        ended(self.connection, job, self.kept_max)
 
     def handle_job_failure(
         self, job: Job, queue: Any, started_job_registry: Any = None, exc_string: str = ""
@@ -128,7 +151,7 @@ class Worker(RqWorker):
         again = job.should_retry and self._stopped_job_id != job.id  # as RQ decides it
         super().handle_job_failure(job, queue, started_job_registry, exc_string)
         if not again:
-            forget_arguments(self.connection, job)
+            ended(self.connection, job, self.kept_max)
 
     def get_heartbeat_ttl(self, job: Job) -> int:
         # RQ's rule (the time to the next heartbeat) with our grace instead of its fixed 60 s

@@ -93,12 +93,16 @@ def _memo(apply_all: Any) -> Any:
     see the previous request's additions: not a general-purpose memo."""
     last: list[Any] = [None, None]
 
-    def memo(state: Any, decisions: Any, catalog: Any = None, sealed: bool = False) -> Any:
-        given = [state, decisions, catalog, sealed]
+    def memo(
+        state: Any, decisions: Any, catalog: Any = None, sealed: bool = False, *until: Any
+    ) -> Any:
+        # `until` (an encrypted batch's stop, since e1fcee6) only when the routes pass it:
+        # a baseline tree's apply_all has no such parameter
+        given = [state, decisions, catalog, sealed, [sorted(u) for u in until]]
         if given != last[0]:
             last[:] = [
                 orjson.loads(orjson.dumps(given)),
-                apply_all(state, decisions, catalog, sealed),
+                apply_all(state, decisions, catalog, sealed, *until),
             ]
         return last[1]
 

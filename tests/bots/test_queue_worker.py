@@ -1,5 +1,5 @@
 """A worker runs only the functions of `ai.jobs.RUNNABLE` (ai/queue.py `AllowedJob`), and
-keeps an ended job's result, not its arguments.
+keeps an ended job's result, not its arguments, and JOB_KEPT_MAX ended jobs at most.
 
 Audit of 2026-11-30: RQ imports and calls whatever dotted name a job names, whatever the
 serializer, so whoever could write to the queue's Redis ran `subprocess.getoutput` as the
@@ -13,11 +13,13 @@ import time
 import zlib
 from pathlib import Path
 
+import pytest
 import redis
 from rq import Queue
 from rq.job import Callback, Job, JobStatus
+from rq.results import Result
 
-from ai.queue import local_workers
+from ai.queue import KEPT_KEY, local_workers
 from ai.redis_server import RedisServer
 from ai.taskqueue import SERIALIZER, SUGGEST_QUEUE
 
@@ -78,4 +80,24 @@ def test_an_ended_job_keeps_its_result_not_its_arguments() -> None:
         assert _called_with(conn, done) == [] and done.return_value() == 7
         assert _called_with(conn, refused) == []
         assert 0 < int(conn.ttl(done.key)) <= 60  # its expiry as it was
+        conn.close()
+
+
+def test_at_most_job_kept_max_ended_jobs_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deployment audit of 2026-11-30, what bounds the queue's Redis: without arguments an
+    ended job still keeps some 6.5 KB for JOB_RESULT_TTL_S, and the workers end tens a second.
+    Of the ended jobs the JOB_KEPT_MAX latest are kept; an older one is deleted with its
+    result (its id then reads as an expired job's)."""
+    monkeypatch.setenv("JOB_KEPT_MAX", "3")
+    with RedisServer(policy="noeviction") as server, local_workers(server.url, 1):
+        conn = redis.Redis.from_url(server.url)
+        q = Queue(SUGGEST_QUEUE, connection=conn, serializer=SERIALIZER)
+        jobs = []
+        for i in range(5):  # one after the other: they end in this order
+            jobs.append(q.enqueue("ai.jobs.noop", i, result_ttl=600))
+            assert _ended(jobs[-1]) == JobStatus.FINISHED
+        assert [bool(conn.exists(j.key)) for j in jobs] == [False, False, True, True, True]
+        assert [bool(conn.exists(Result.get_key(j.id))) for j in jobs[:2]] == [False, False]
+        assert [j.return_value() for j in jobs[2:]] == [2, 3, 4]
+        assert conn.zcard(KEPT_KEY) == 3
         conn.close()
