@@ -31,21 +31,6 @@ from ai import taskqueue as jobq
 from ai.cache import PositionCache, make_cache
 from ai.service import suggest_request
 
-# The functions (and callbacks) a worker runs, by the name a job gives: ai/queue.py's
-# `AllowedJob` refuses any other, since RQ imports whatever dotted name a job names
-RUNNABLE: frozenset[str] = frozenset(
-    f"ai.jobs.{name}"
-    for name in (
-        "run_suggest",
-        "run_review",
-        "run_review_part",
-        "play_match_game",
-        "play_balance_game",
-        "play_selfplay_game",
-        "noop",
-        "notify_done",
-    )
-)
 PROGRESS_WRITE_S = 0.25  # at most this often a job's progress is written to Redis
 NOTIFY_TTL_S = 24 * 3600  # a notification list nobody reads expires
 

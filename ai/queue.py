@@ -10,9 +10,11 @@ machine that reaches Redis:
 the same thing whatever its command line says:
 - jobs are serialised as JSON (`rq.serializers.JSONSerializer`), never pickle: arguments and
   results are JSON documents;
-- a job runs only a function of `ai.jobs.RUNNABLE` (`AllowedJob`): RQ imports and calls
-  whatever dotted name a job (or its callback) names, so whoever could write to the queue's
-  Redis could run `subprocess.getoutput` on every worker (audit of 2026-11-30);
+- a job runs only a function of `ai.taskqueue.RUNNABLE` (`AllowedJob`, also the class of the
+  queues the `rq worker` command builds, whose clean-up of abandoned jobs calls their failure
+  callbacks): RQ imports and calls whatever dotted name a job (or its callback) names, so
+  whoever could write to the queue's Redis could run `subprocess.getoutput` on every worker
+  (audit of 2026-11-30);
 - a job that ended for good (done, or failed with no retry left) keeps its result, not its
   arguments, and at most `JOB_KEPT_MAX` ended jobs are kept in all, the oldest dropped first
   (`ended`): the arguments are what a client sent (a view, a catalog of up to
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -44,94 +47,84 @@ from pathlib import Path
 from typing import IO, Any
 
 import redis
+from redis.commands.core import Script
 from rq import Worker as RqWorker
 from rq.job import Callback, Job
 from rq.results import Result
 
-import ai.jobs  # imported before the fork: jobs start without imports
 from ai.redis_server import RedisServer
-from ai.taskqueue import GAMES_QUEUE, QUEUES, SERIALIZER, connect, live_workers, queue, run_games
+from ai.taskqueue import (
+    GAMES_QUEUE,
+    QUEUES,
+    SERIALIZER,
+    SUGGEST_QUEUE,
+    AllowedJob,
+    connect,
+    live_workers,
+    queue,
+    run_games,
+)
 from ai.tournament import run_match
 from engine.games import all_engines
 
 DEFAULT_GRACE_S = 60  # RQ's own margin past a heartbeat
+log = logging.getLogger("ai.queue")
 
 
-class JobRefused(Exception):
-    """A job names a function the workers do not run (`ai.jobs.RUNNABLE`)."""
-
-
-def _runnable(name: str | None) -> str | None:
-    if name is not None and name not in ai.jobs.RUNNABLE:
-        raise JobRefused(f"{name!r} is not one of the functions a worker runs (ai.jobs.RUNNABLE)")
-    return name
-
-
-class AllowedJob(Job):
-    """RQ's job, whose function and callbacks are imported only when `ai.jobs.RUNNABLE` names
-    them (module doc); any other fails the job, nothing imported nor called."""
-
-    @property
-    def func(self) -> Any:
-        if self.instance is not None:
-            raise JobRefused("a job with an instance is not run")
-        _runnable(self.func_name)
-        return super().func
-
-    @property
-    def success_callback(self) -> Any:
-        _runnable(self._success_callback_name)
-        return super().success_callback
-
-    @property
-    def failure_callback(self) -> Any:
-        _runnable(self._failure_callback_name)
-        return super().failure_callback
-
-    @property
-    def stopped_callback(self) -> Any:
-        _runnable(self._stopped_callback_name)
-        return super().stopped_callback
-
-
-KEPT_KEY = "referee:jobs:kept"  # ended jobs' ids, scored by when they ended (`ended`)
+KEPT_KEY = "referee:jobs:kept:suggest"  # the suggest queue's ended jobs, by when they ended
 DEFAULT_KEPT_MAX = 10_000  # some 65 MB of ended suggestions at 6.5 KB each (docs/scale.md)
 
-# An ended job (KEYS[1], its hash; ARGV[3], its id): its data without its arguments (ARGV[1])
-# where it still is, then its place among the kept (KEYS[2], scored ARGV[2]); past ARGV[4]
-# kept, the oldest jobs and their results (prefixes ARGV[5], ARGV[6]) go.
+# An ended job (KEYS[1], its hash; ARGV[2], its id). With a bound (ARGV[3] > 0), the oldest
+# kept jobs past it go first, with their results (prefixes ARGV[4], ARGV[5]): DEL is allowed
+# in a full Redis where writes are not; then the job joins the kept (KEYS[2], scored by
+# Redis's clock, not a worker's). Last, its data without its arguments (ARGV[1]) where the
+# job still is.
 _ENDED_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'data', ARGV[1]) end
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
-local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
-if over > 0 then
-  for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, over - 1)) do
-    redis.call('DEL', ARGV[5] .. id, ARGV[6] .. id)
+local bound = tonumber(ARGV[3])
+if bound > 0 then
+  local over = redis.call('ZCARD', KEYS[2]) + 1 - bound
+  if over > 0 then
+    for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, over - 1)) do
+      redis.call('DEL', ARGV[4] .. id, ARGV[5] .. id)
+    end
+    redis.call('ZREMRANGEBYRANK', KEYS[2], 0, over - 1)
   end
-  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, over - 1)
+  local now = redis.call('TIME')
+  redis.call('ZADD', KEYS[2], tonumber(now[1]) + tonumber(now[2]) / 1e6, ARGV[2])
 end
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'data', ARGV[1]) end
 """
+_ENDED = Script(None, _ENDED_LUA.encode())  # type: ignore[arg-type]  # its client per call
 
 
 def ended(conn: redis.Redis, job: Job, kept_max: int) -> None:
     """A job ended for good (module doc): what it was called with is dropped, its function's
     name and result kept, and its key's expiry left as it is (a job already gone is not
-    written again); of the jobs ended, the `kept_max` latest are kept, older ones deleted
-    (their ids then answer 404 `job_not_found`, as an expired job's)."""
-    data = zlib.compress(SERIALIZER.dumps((job.func_name, None, [], {})))  # type: ignore[no-untyped-call]
-    results = str(Result.get_key(""))  # type: ignore[no-untyped-call]
-    prefixes = (Job.redis_job_namespace_prefix, results)
-    conn.eval(_ENDED_LUA, 2, job.key, KEPT_KEY, data, time.time(), job.id, kept_max, *prefixes)
+    written again); of the suggest queue's ended jobs, the `kept_max` latest are kept, older
+    ones deleted (their ids then answer 404 `job_not_found`, as an expired job's; games'
+    results travel by their notify list). Never raises: the job's own outcome stands, and
+    the worker's loop, which calls this for a stopped or lost job, goes on."""
+    try:
+        data = zlib.compress(SERIALIZER.dumps((job.func_name, None, [], {})))  # type: ignore[no-untyped-call]
+        bound = kept_max if job.origin == SUGGEST_QUEUE else 0
+        results = str(Result.get_key(""))  # type: ignore[no-untyped-call]
+        prefixes = (Job.redis_job_namespace_prefix, results)
+        keys = [job.key, KEPT_KEY]
+        _ENDED(keys=keys, args=[data, job.id, bound, *prefixes], client=conn)
+    except Exception as e:  # a Redis error, a job whose data cannot be read
+        log.warning("job %s: its arguments and place among the kept not written (%r)", job.id, e)
 
 
 class Worker(RqWorker):
-    """RQ's forking worker with JSON jobs, only `ai.jobs.RUNNABLE`'s functions, and a
+    """RQ's forking worker with JSON jobs, only `ai.taskqueue.RUNNABLE`'s functions, and a
     configurable heartbeat grace (module doc)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["serializer"] = SERIALIZER
         kwargs["job_class"] = AllowedJob
         super().__init__(*args, **kwargs)
+        for q in self.queues:  # `rq worker` makes them with RQ's own job class
+            q.job_class = AllowedJob
         raw = os.environ.get("RQ_HEARTBEAT_GRACE_S", "").strip()
         self.grace_s = int(raw) if raw else DEFAULT_GRACE_S
         raw = os.environ.get("JOB_KEPT_MAX", "").strip()

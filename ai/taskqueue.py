@@ -23,6 +23,7 @@ nothing (`reserve` says how that is counted, and what can still overshoot).
 from __future__ import annotations
 
 import json
+import logging
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -45,6 +46,65 @@ SUGGEST_QUEUE = "suggest"
 GAMES_QUEUE = "games"
 QUEUES = (SUGGEST_QUEUE, GAMES_QUEUE)
 SERIALIZER = JSONSerializer
+# The functions (and callbacks) of ai/jobs.py a worker runs, by the name a job gives:
+# `AllowedJob` imports no other, since RQ imports whatever dotted name a job names
+RUNNABLE: frozenset[str] = frozenset(
+    f"ai.jobs.{name}"
+    for name in (
+        "run_suggest",
+        "run_review",
+        "run_review_part",
+        "play_match_game",
+        "play_balance_game",
+        "play_selfplay_game",
+        "noop",
+        "notify_done",
+    )
+)
+
+log = logging.getLogger("ai.taskqueue")
+
+
+class JobRefused(Exception):
+    """A job names a function the workers do not run (`RUNNABLE`)."""
+
+
+def _runnable(name: str | None) -> bool:
+    return name is None or name in RUNNABLE
+
+
+class AllowedJob(Job):
+    """RQ's job, whose function and callbacks are imported only when `RUNNABLE` names them
+    (deployment audit of 2026-11-30: whoever could write to the queue's Redis could have a
+    worker, or this service cleaning up an abandoned job, run `subprocess.getoutput`). Every
+    job this project reads is one: the workers' (ai/queue.py), `queue`, `fetch`, and the
+    clean-up of abandoned jobs. Another function fails its job in the work horse; another
+    callback is skipped and logged, not raised, since RQ calls callbacks in the worker's own
+    loop too (a stopped job's), which an exception would end."""
+
+    @property
+    def func(self) -> Any:
+        if self.instance is not None or not _runnable(self.func_name):
+            raise JobRefused(f"{self.func_name!r} is not a function a worker runs (RUNNABLE)")
+        return super().func
+
+    def _allowed(self, name: str | None) -> bool:
+        if _runnable(name):
+            return True
+        log.warning("job %s: callback %r skipped: not one a worker runs", self.id, name)
+        return False
+
+    @property
+    def success_callback(self) -> Any:
+        return super().success_callback if self._allowed(self._success_callback_name) else None
+
+    @property
+    def failure_callback(self) -> Any:
+        return super().failure_callback if self._allowed(self._failure_callback_name) else None
+
+    @property
+    def stopped_callback(self) -> Any:
+        return super().stopped_callback if self._allowed(self._stopped_callback_name) else None
 
 
 class QueueUnavailable(Exception):
@@ -107,12 +167,12 @@ def evicting(conn: redis.Redis) -> str | None:
 
 
 def queue(conn: redis.Redis, name: str) -> Queue:
-    return Queue(name, connection=conn, serializer=SERIALIZER)
+    return Queue(name, connection=conn, serializer=SERIALIZER, job_class=AllowedJob)
 
 
 def fetch(conn: redis.Redis, job_id: str) -> Job:
     """The job (rq.exceptions.NoSuchJobError when unknown or expired)."""
-    return Job.fetch(job_id, connection=conn, serializer=SERIALIZER)
+    return AllowedJob.fetch(job_id, connection=conn, serializer=SERIALIZER)
 
 
 def live_workers(conn: redis.Redis, name: str) -> int:
@@ -242,7 +302,8 @@ def cancel(conn: redis.Redis, job: Job) -> None:
 def recover_abandoned(conn: redis.Redis, name: str) -> None:
     """Re-queue (retries left) or fail the jobs of queue `name` whose worker stopped beating:
     RQ's own clean-up, which workers otherwise run only every maintenance interval."""
-    StartedJobRegistry(name, connection=conn, serializer=SERIALIZER).cleanup()
+    registry = StartedJobRegistry(name, conn, job_class=AllowedJob, serializer=SERIALIZER)
+    registry.cleanup()
 
 
 def enqueue(

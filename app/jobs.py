@@ -118,9 +118,10 @@ def init_app(app: Flask) -> None:
         )
         if policy:
             detail += (
-                f"; REDIS_URL's Redis evicts keys (maxmemory-policy {policy}): jobs, results and "
-                "anti-rollback marks can be lost; run it with noeviction, the position cache "
-                "on its own Redis (CACHE_REDIS_URL)"
+                f"; REDIS_URL's Redis evicts keys (maxmemory-policy {policy}): jobs, results, "
+                "rate counts (and anti-rollback marks, without STATE_ROLLBACK_REDIS_URL) can be "
+                "lost; run it with noeviction, the position cache on its own Redis "
+                "(CACHE_REDIS_URL)"
             )
         return "jobs", n > 0 and not full and not policy, detail
 
@@ -426,7 +427,7 @@ def _job(conn: redis.Redis, job_id: str) -> Job:
             "job_not_found",
             msg(
                 "No job has this id: it never existed, or it expired (a finished job is kept "
-                "{ttl} s).",
+                "{ttl} s at most, fewer when many newer jobs end).",
                 ttl=current_app.config["JOB_RESULT_TTL_S"],
             ),
             "",

@@ -210,9 +210,10 @@ class RollbackGuard:
     def check(self) -> tuple[str, bool, str]:
         try:
             self._client.ping()
-            policy = evicting(self._client)
-        except redis.ResponseError:  # INFO refused (an ACL): the ping answered
-            return "anti_rollback", True, "redis: connected (its eviction policy unknown)"
+            try:
+                policy = evicting(self._client)
+            except redis.ResponseError:  # INFO refused (an ACL): the ping answered
+                return "anti_rollback", True, "redis: connected (its eviction policy unknown)"
         except redis.RedisError as e:
             # the error's class only: its text names the store's address (an open endpoint)
             return "anti_rollback", False, f"redis unavailable ({type(e).__name__})"

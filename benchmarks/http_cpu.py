@@ -96,7 +96,7 @@ def _memo(apply_all: Any) -> Any:
     def memo(
         state: Any, decisions: Any, catalog: Any = None, sealed: bool = False, *until: Any
     ) -> Any:
-        # `until` (an encrypted batch's stop, since e1fcee6) only when the routes pass it:
+        # `until` (an encrypted batch's stop, since dc64208) only when the routes pass it:
         # a baseline tree's apply_all has no such parameter
         given = [state, decisions, catalog, sealed, [sorted(u) for u in until]]
         if given != last[0]:

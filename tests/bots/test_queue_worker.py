@@ -1,10 +1,10 @@
-"""A worker runs only the functions of `ai.jobs.RUNNABLE` (ai/queue.py `AllowedJob`), and
-keeps an ended job's result, not its arguments, and JOB_KEPT_MAX ended jobs at most.
+"""A worker runs only the functions of `ai.taskqueue.RUNNABLE` (`AllowedJob`), and keeps an
+ended job's result, not its arguments, and JOB_KEPT_MAX ended suggestions at most.
 
 Audit of 2026-11-30: RQ imports and calls whatever dotted name a job names, whatever the
 serializer, so whoever could write to the queue's Redis ran `subprocess.getoutput` as the
-worker's user on every worker. A job naming another function, an instance, or a callback
-outside the list now fails, and nothing of it is imported or called."""
+worker's user on every worker. A job naming another function (or an instance) now fails,
+a callback outside the list is skipped and logged, and nothing of either is imported."""
 
 from __future__ import annotations
 
@@ -21,22 +21,30 @@ from rq.results import Result
 
 from ai.queue import KEPT_KEY, local_workers
 from ai.redis_server import RedisServer
-from ai.taskqueue import SERIALIZER, SUGGEST_QUEUE
+from ai.taskqueue import GAMES_QUEUE, SERIALIZER, SUGGEST_QUEUE
 
 
 def _ended(job: Job, timeout_s: float = 30) -> JobStatus:
+    """The job's status once it ended and, a suggestion, once its worker has dropped its
+    arguments and counted it among the kept (RQ writes the status first)."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         status = job.get_status(refresh=True)
-        if status in (JobStatus.FINISHED, JobStatus.FAILED):
-            return status
-        time.sleep(0.1)
+        kept = job.origin != SUGGEST_QUEUE or job.connection.zscore(KEPT_KEY, job.id)
+        if status in (JobStatus.FINISHED, JobStatus.FAILED) and kept:
+            return status  # one script writes the kept entry and drops the arguments
+        time.sleep(0.05)
     raise AssertionError(f"job {job.id} still {job.get_status()}")
 
 
 def test_a_worker_runs_no_function_outside_the_list(tmp_path: Path) -> None:
     pwned = tmp_path / "pwned"
-    with RedisServer(policy="noeviction") as server, local_workers(server.url, 1):
+    log = tmp_path / "workers.log"
+    with (
+        RedisServer(policy="noeviction") as server,
+        log.open("wb") as out,
+        local_workers(server.url, 1, log=out),
+    ):
         conn = redis.Redis.from_url(server.url)
         q = Queue(SUGGEST_QUEUE, connection=conn, serializer=SERIALIZER)
         # the audit's job, as plain RQ writes it: a function of the standard library
@@ -48,10 +56,52 @@ def test_a_worker_runs_no_function_outside_the_list(tmp_path: Path) -> None:
         allowed = q.enqueue("ai.jobs.noop", 7, result_ttl=60)
         assert _ended(allowed) == JobStatus.FINISHED and allowed.return_value() == 7
         assert _ended(shell) == JobStatus.FAILED
-        assert "not one of the functions a worker runs" in str(shell.latest_result().exc_string)
-        assert _ended(callback) == JobStatus.FAILED
+        assert "not a function a worker runs" in str(shell.latest_result().exc_string)
+        assert _ended(callback) == JobStatus.FINISHED  # its callback skipped, not called
         conn.close()
     assert not pwned.exists()
+    assert f"job {callback.id}: callback 'builtins.print' skipped" in log.read_text()
+
+
+def test_every_job_this_project_reads_is_held_to_the_list(
+    fresh_redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The review of the fix: `rq worker` builds its queues with RQ's own job class, whose
+    clean-up of an abandoned job calls its failure callback in the worker's own loop, and
+    this service cleans up abandoned jobs too (`recover_abandoned`, on reading a job). Every
+    queue, fetched job and clean-up is `AllowedJob`'s, and a callback outside the list reads
+    as none: raised, it would end the worker's loop (a stopped job's callback runs there)."""
+    import ai.taskqueue as jobq
+    from ai.queue import Worker
+
+    conn = redis.Redis.from_url(fresh_redis_server.url)
+    odd = Callback("builtins.print")
+    job = jobq.queue(conn, SUGGEST_QUEUE).enqueue(
+        "ai.jobs.noop",
+        1,
+        on_success=Callback("ai.jobs.notify_done"),
+        on_failure=odd,
+        on_stopped=odd,
+    )
+    fetched = jobq.fetch(conn, job.id)
+    assert isinstance(fetched, jobq.AllowedJob)
+    assert fetched.failure_callback is None and fetched.stopped_callback is None
+    assert fetched.success_callback is not None  # ai.jobs.notify_done, on the list
+    worker = Worker([Queue(SUGGEST_QUEUE, connection=conn)], connection=conn)  # as `rq worker`
+    assert [q.job_class for q in worker.queues] == [jobq.AllowedJob]
+    classes: list[type] = []
+
+    class Registry:
+        def __init__(self, *args: object, job_class: type, **kwargs: object) -> None:
+            classes.append(job_class)
+
+        def cleanup(self) -> None:
+            pass
+
+    monkeypatch.setattr(jobq, "StartedJobRegistry", Registry)
+    jobq.recover_abandoned(conn, SUGGEST_QUEUE)
+    assert classes == [jobq.AllowedJob]
+    conn.close()
 
 
 def _called_with(conn: redis.Redis, job: Job) -> list[object]:
@@ -89,7 +139,8 @@ def test_at_most_job_kept_max_ended_jobs_are_kept(monkeypatch: pytest.MonkeyPatc
     Of the ended jobs the JOB_KEPT_MAX latest are kept; an older one is deleted with its
     result (its id then reads as an expired job's)."""
     monkeypatch.setenv("JOB_KEPT_MAX", "3")
-    with RedisServer(policy="noeviction") as server, local_workers(server.url, 1):
+    queues = [SUGGEST_QUEUE, GAMES_QUEUE]
+    with RedisServer(policy="noeviction") as server, local_workers(server.url, 1, queues=queues):
         conn = redis.Redis.from_url(server.url)
         q = Queue(SUGGEST_QUEUE, connection=conn, serializer=SERIALIZER)
         jobs = []
@@ -100,4 +151,13 @@ def test_at_most_job_kept_max_ended_jobs_are_kept(monkeypatch: pytest.MonkeyPatc
         assert [bool(conn.exists(Result.get_key(j.id))) for j in jobs[:2]] == [False, False]
         assert [j.return_value() for j in jobs[2:]] == [2, 3, 4]
         assert conn.zcard(KEPT_KEY) == 3
+        # a game's result travels by its notify list: the games queue keeps its own TTLs
+        games = Queue(GAMES_QUEUE, connection=conn, serializer=SERIALIZER)
+        played = [games.enqueue("ai.jobs.noop", i, result_ttl=600) for i in range(5)]
+        deadline = time.monotonic() + 30
+        while not all(j.get_status(refresh=True) == JobStatus.FINISHED for j in played):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert [j.return_value() for j in played] == list(range(5))
+        assert conn.zcard(KEPT_KEY) == 3 and all(conn.exists(j.key) for j in jobs[2:])
         conn.close()
