@@ -330,11 +330,14 @@ class Sealer:
     def _seal_of(self, payload: bytes) -> str:
         return SEAL_PREFIX + self._signer.get_signature(payload).decode("ascii")
 
-    def issue(self, state: dict[str, Any], lineage: Lineage | None) -> dict[str, Any] | Written:
-        """The state as answered: with its lineage, encrypted if so configured, sealed.
-        Written once (`sealed_json`) where orjson can write it, else as a sealed object."""
+    def issue(
+        self, state: dict[str, Any], lineage: Lineage | None, encrypted: bool = False
+    ) -> dict[str, Any] | Written:
+        """The state as answered: with its lineage, encrypted if so configured or when it
+        derives from an encrypted state (`encrypted`), sealed. Written once (`sealed_json`)
+        where orjson can write it, else as a sealed object."""
         body = state if lineage is None else {**state, LINEAGE: lineage.to_json()}
-        if self.encrypt:
+        if self.encrypt or encrypted:
             token = self._fernet.encrypt(_padded(_payload(body))).decode("ascii")
             body = {"game": state.get("game"), SEALED: token}
         return self.sealed_json(body)
@@ -661,4 +664,6 @@ def issue_state(
     # where the state stands (a dealt one's is its history anyway)
     if sealer.guard is not None and before is not None and lineage is not None:
         sealer.guard.advance(before, lineage)
-    return sealer.issue(state, lineage)
+    # a game encrypted stays so: an instance without STATE_ENCRYPT but with the secret
+    # answered its next state in clear, every hand and the seed (audit of 2026-11-30)
+    return sealer.issue(state, lineage, encrypted=parent is not None and parent.encrypted)

@@ -520,8 +520,16 @@ def test_encrypted_states_show_only_the_game(
     # the same game played in clear reaches the same view
     same = play(sealed, ok(post(sealed, "/v1/games", setup))["state"], 6, seed=1)
     assert ok(post(sealed, "/v1/view", {"state": same, "seat": seat})) == view
-    # the same secret without STATE_ENCRYPT still reads it (and answers in clear)
-    assert "seats" in ok(post(sealed, "/v1/replay", {"state": played, "decisions": []}))["state"]
+    # the same secret without STATE_ENCRYPT still reads it, and answers its game encrypted
+    # (deployment audit of 2026-11-30: it answered in clear, every hand and the seed); its
+    # own new games are clear
+    again = ok(post(sealed, "/v1/replay", {"state": played, "decisions": []}))["state"]
+    assert set(again) == {"game", "sealed", "seal"}
+    assert ok(post(encrypted, "/v1/view", {"state": again, "seat": seat})) == view
+    moves = ok(post(sealed, "/v1/legal-moves", {"state": played}))["options"]
+    after = ok(post(sealed, "/v1/resolve", {"state": played, "decisions": moves[:1]}))["state"]
+    assert set(after) == {"game", "sealed", "seal"}
+    assert "seats" in ok(post(sealed, "/v1/games", setup_for(game, 77)))["state"]
 
 
 def fernet_length(plaintext: int) -> int:
