@@ -47,7 +47,6 @@ from pathlib import Path
 from typing import IO, Any
 
 import redis
-from redis.commands.core import Script
 from rq import Worker as RqWorker
 from rq.job import Callback, Job
 from rq.results import Result
@@ -63,6 +62,7 @@ from ai.taskqueue import (
     live_workers,
     queue,
     run_games,
+    script,
 )
 from ai.tournament import run_match
 from engine.games import all_engines
@@ -94,7 +94,7 @@ if bound > 0 then
 end
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'data', ARGV[1]) end
 """
-_ENDED = Script(None, _ENDED_LUA.encode())  # type: ignore[arg-type]  # its client per call
+_ENDED = script(_ENDED_LUA)
 
 
 def ended(conn: redis.Redis, job: Job, kept_max: int) -> None:

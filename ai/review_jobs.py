@@ -78,12 +78,13 @@ if t > 0 then
 end
 return 1
 """
+_TAKE, _PUT = jobq.script(_TAKE_LUA), jobq.script(_PUT_LUA)
 
 
 def _take(conn: redis.Redis, parent: str, me: str) -> dict[str, Any] | None:
     """The next task of the review, claimed by job `me` (None: none left)."""
     keys = [_key(parent, part) for part in ("todo", "claimed", "settings")]
-    i = conn.register_script(_TAKE_LUA)(keys=keys, args=[me])
+    i = _TAKE(keys=keys, args=[me], client=conn)
     if i is None:
         return None
     raw = conn.hget(_key(parent, "tasks"), _text(i))
@@ -93,7 +94,7 @@ def _take(conn: redis.Redis, parent: str, me: str) -> dict[str, Any] | None:
 def _put(conn: redis.Redis, parent: str, result: dict[str, Any]) -> None:
     keys = [_key(parent, part) for part in ("done", "iterations", "settings")]
     args: list[str | int] = [str(result["index"]), json.dumps(result), int(result["iterations"])]
-    conn.register_script(_PUT_LUA)(keys=keys, args=args)
+    _PUT(keys=keys, args=args, client=conn)
 
 
 def _work(

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import redis
+from redis.commands.core import Script
 from rq import Queue, Retry
 from rq.command import send_stop_job_command
 from rq.exceptions import InvalidJobOperation, NoSuchJobError
@@ -164,6 +165,12 @@ def evicting(conn: redis.Redis) -> str | None:
     memory = conn.info("memory")
     policy = str(memory.get("maxmemory_policy", "noeviction"))
     return policy if int(memory.get("maxmemory", 0)) > 0 and policy != "noeviction" else None
+
+
+def script(lua: str) -> Script:
+    """A Lua script made once, its SHA1 with it, run on whichever client a call names
+    (`script(lua)(keys=..., args=..., client=conn)`)."""
+    return Script(None, lua.encode())  # type: ignore[arg-type]
 
 
 def queue(conn: redis.Redis, name: str) -> Queue:
