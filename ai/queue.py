@@ -9,15 +9,20 @@ machine that reaches Redis:
 `Worker` is RQ's forking worker with three settings fixed here, so that every machine runs
 the same thing whatever its command line says:
 - jobs are serialised as JSON (`rq.serializers.JSONSerializer`), never pickle: arguments and
-  results are JSON documents;
+  results are JSON documents; the queues the `rq worker` command builds (with its own
+  serializer, pickle by default) are switched to it too, since RQ's maintenance reads the
+  jobs of their registries with it (review of 2026-11-30: a pickle in an abandoned job's
+  meta ran on the worker);
 - a job runs only a function of `ai.taskqueue.RUNNABLE` (`AllowedJob`, also the class of the
   queues the `rq worker` command builds, whose clean-up of abandoned jobs calls their failure
   callbacks): RQ imports and calls whatever dotted name a job (or its callback) names, so
   whoever could write to the queue's Redis could run `subprocess.getoutput` on every worker
   (audit of 2026-11-30);
-- a job that ended for good (done, or failed with no retry left) keeps its result, not its
-  arguments, and at most `JOB_KEPT_MAX` ended jobs are kept in all, the oldest dropped first
-  (`ended`): the arguments are what a client sent (a view, a catalog of up to
+- a job that ended for good (done, or failed with no retry left) in a worker's hands keeps
+  its result, not its arguments, and at most `JOB_KEPT_MAX` ended suggestions and reviews
+  (the `suggest` queue) are kept, the oldest dropped first (`ended`; a job failed by the
+  clean-up of abandoned ones, or cancelled while queued, keeps them until its TTL): the
+  arguments are what a client sent (a view, a catalog of up to
   MAX_BODY_BYTES), kept for JOB_RESULT_TTL_S, so one client's stream of quick jobs filled the
   queue's Redis, with the anti-rollback marks when they share it (audit of 2026-11-30);
 - the engine, the bots and the catalogs are imported before the worker forks its work horse,
@@ -51,6 +56,7 @@ from rq import Worker as RqWorker
 from rq.job import Callback, Job
 from rq.results import Result
 
+import ai.jobs  # noqa: F401  (imported before the fork: jobs start without imports)
 from ai.redis_server import RedisServer
 from ai.taskqueue import (
     GAMES_QUEUE,
@@ -123,8 +129,8 @@ class Worker(RqWorker):
         kwargs["serializer"] = SERIALIZER
         kwargs["job_class"] = AllowedJob
         super().__init__(*args, **kwargs)
-        for q in self.queues:  # `rq worker` makes them with RQ's own job class
-            q.job_class = AllowedJob
+        for q in self.queues:  # `rq worker` makes them with RQ's job class and serializer
+            q.job_class, q.serializer = AllowedJob, self.serializer
         raw = os.environ.get("RQ_HEARTBEAT_GRACE_S", "").strip()
         self.grace_s = int(raw) if raw else DEFAULT_GRACE_S
         raw = os.environ.get("JOB_KEPT_MAX", "").strip()

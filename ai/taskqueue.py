@@ -12,8 +12,8 @@ Two queues:
 
 Jobs are serialised as JSON (`rq.serializers.JSONSerializer`), never pickle: arguments and
 results are JSON documents. A job names its function (`ai.jobs.…`): this module never imports
-what the workers run, and a worker runs only the functions of `ai.jobs.RUNNABLE`
-(ai/queue.py `AllowedJob`), whatever a job in Redis names.
+what the workers run, and every job read from Redis is an `AllowedJob`, which runs only the
+functions of `RUNNABLE`, whatever a job names.
 
 A queue may be bounded (`Bound`, given to `enqueue`): at most so many jobs queued or running
 in all, and at most so many per client; past either, `enqueue` raises `QueueFull` and queues

@@ -181,16 +181,7 @@ class RollbackGuard:
         if not self._down:
             self._down = True
             log.warning("anti-rollback store unavailable: %s: %s", type(e).__name__, e)
-        return ApiError(
-            503,
-            "anti_rollback_unavailable",
-            msg(
-                "The store that records how far each game has gone (Redis) is unavailable; "
-                "no game can advance now. Retry later."
-            ),
-            "",
-            headers={"Retry-After": RETRY_AFTER_S},
-        )
+        return rollback_unavailable()
 
     def advance(self, before: Lineage, after: Lineage) -> None:
         """Record `after` as issued from `before` (module doc; `_ADVANCE_LUA`); a 409
@@ -220,6 +211,20 @@ class RollbackGuard:
         if policy is not None:  # an evicted head lets that game's old states play again
             return "anti_rollback", False, f"redis evicts keys (maxmemory-policy {policy})"
         return "anti_rollback", True, "redis: connected"
+
+
+def rollback_unavailable() -> ApiError:
+    """503: no game can advance here now (its store is down, or this instance has none)."""
+    return ApiError(
+        503,
+        "anti_rollback_unavailable",
+        msg(
+            "The store that records how far each game has gone (Redis) is unavailable; "
+            "no game can advance now. Retry later."
+        ),
+        "",
+        headers={"Retry-After": RETRY_AFTER_S},
+    )
 
 
 def stale(seq: int, highest: int) -> ApiError:
@@ -651,6 +656,13 @@ def issue_state(
     sealer = _sealer()
     if sealer is None:
         return state
+    encrypted = parent is not None and parent.encrypted
+    if encrypted and sealer.guard is None:
+        # encryption needs anti-rollback (`from_config`): an instance with the secret but
+        # without it would let a holder fork an encrypted game (review of 2026-11-30);
+        # another instance may answer
+        log.warning("an encrypted game reached an instance without anti-rollback")
+        raise rollback_unavailable()
     before = parent.lineage if parent is not None else None
     lineage = None
     if origin.history is not None:  # dealt: its lineage is its history's
@@ -666,4 +678,4 @@ def issue_state(
         sealer.guard.advance(before, lineage)
     # a game encrypted stays so: an instance without STATE_ENCRYPT but with the secret
     # answered its next state in clear, every hand and the seed (audit of 2026-11-30)
-    return sealer.issue(state, lineage, encrypted=parent is not None and parent.encrypted)
+    return sealer.issue(state, lineage, encrypted=encrypted)

@@ -520,16 +520,18 @@ def test_encrypted_states_show_only_the_game(
     # the same game played in clear reaches the same view
     same = play(sealed, ok(post(sealed, "/v1/games", setup))["state"], 6, seed=1)
     assert ok(post(sealed, "/v1/view", {"state": same, "seat": seat})) == view
-    # the same secret without STATE_ENCRYPT still reads it, and answers its game encrypted
-    # (deployment audit of 2026-11-30: it answered in clear, every hand and the seed); its
-    # own new games are clear
-    again = ok(post(sealed, "/v1/replay", {"state": played, "decisions": []}))["state"]
-    assert set(again) == {"game", "sealed", "seal"}
-    assert ok(post(encrypted, "/v1/view", {"state": again, "seat": seat})) == view
+    # the same secret without STATE_ENCRYPT still reads it (deployment audit of 2026-11-30:
+    # it also answered the game's next state in clear, every hand and the seed); it plays it
+    # on only with anti-rollback, as encryption needs, and then answers it encrypted
     moves = ok(post(sealed, "/v1/legal-moves", {"state": played}))["options"]
-    after = ok(post(sealed, "/v1/resolve", {"state": played, "decisions": moves[:1]}))["state"]
+    for path in ("/v1/resolve", "/v1/replay"):
+        r = post(sealed, path, {"state": played, "decisions": moves[:1]})
+        assert (r.status_code, r.get_json()["code"]) == (503, "anti_rollback_unavailable")
+    guarded = guarded_app(redis_server.url).test_client()  # the secret, no STATE_ENCRYPT
+    after = ok(post(guarded, "/v1/resolve", {"state": played, "decisions": moves[:1]}))["state"]
     assert set(after) == {"game", "sealed", "seal"}
-    assert "seats" in ok(post(sealed, "/v1/games", setup_for(game, 77)))["state"]
+    assert ok(post(encrypted, "/v1/legal-moves", {"state": after}))["options"]
+    assert "seats" in ok(post(guarded, "/v1/games", setup_for(game, 77)))["state"]
 
 
 def fernet_length(plaintext: int) -> int:
