@@ -79,6 +79,7 @@ LINEAGE_ID = re.compile(r"[0-9a-f]{32}")
 SIGNER_SALT = b"referee/state-seal/v1"  # domain separation of the MAC key
 HKDF_INFO = b"referee/state-encrypt/v1"  # ... and of the encryption key
 MIN_SECRET_CHARS = 32
+MIN_SECRET_DISTINCT = 10  # a token_urlsafe(32) has some 30
 ROLLBACK_PREFIX = "referee:lineage:"
 REDIS_TIMEOUT_S = 1.0
 RETRY_AFTER_S = "5"
@@ -488,9 +489,13 @@ def _as_list(value: Any) -> list[str]:
 
 
 def _check_secret(name: str, secret: str) -> None:
-    if len(secret) < MIN_SECRET_CHARS:
+    """Long enough, and not one character or a few repeated ('a' * 32 was taken, and anyone
+    who guesses it can seal any state: deployment audit of 2026-11-30). What else a secret
+    is made of no check can tell: the docs say to generate it."""
+    if len(secret) < MIN_SECRET_CHARS or len(set(secret)) < MIN_SECRET_DISTINCT:
         raise ValueError(
-            f"{name} must have at least {MIN_SECRET_CHARS} characters (e.g. the output of "
+            f"{name} must have at least {MIN_SECRET_CHARS} characters, {MIN_SECRET_DISTINCT} "
+            "of them different (e.g. the output of "
             "`python -c 'import secrets; print(secrets.token_urlsafe(32))'`)"
         )
 

@@ -230,7 +230,9 @@ def test_regression_an_encrypted_state_keeps_its_deck_from_the_plan(
     plan past a mulligan named the card the hidden deck dealt. Through the HTTP API, the plan
     from the encrypted state ends at the mulligan, as the plan from its seat's view does."""
     guarded = {"STATE_ANTI_ROLLBACK": True, "REDIS_URL": redis_server.url}
-    client = make_app(STATE_SECRET="s" * 40, STATE_ENCRYPT=True, **guarded).test_client()
+    client = make_app(
+        STATE_SECRET="test-secret-0123456789abcdefghijk", STATE_ENCRYPT=True, **guarded
+    ).test_client()
     r = client.post("/v1/games", json={"seats": 2, "seed": 0})
     state = check_response("POST", "/v1/games", r)["state"]
     assert "sealed" in state and "seats" not in state  # nothing of the deal readable

@@ -162,7 +162,7 @@ def test_validate_lists_a_view_as_its_one_problem() -> None:
 
 def test_a_view_sent_to_a_sealing_service_says_what_to_send() -> None:
     """With STATE_SECRET, an unsealed view is not a tampered state but a view."""
-    client = make_app(STATE_SECRET="k" * 32).test_client()
+    client = make_app(STATE_SECRET="test-secret-0123456789abcdefghijk").test_client()
     answer = client.post("/v1/games", json={"seats": 2, "seed": 3}).get_json()
     view = client.post("/v1/view", json={"state": answer["state"], "seat": 0}).get_json()
     for doc, code in [(view, "view_not_state"), (answer, "answer_not_state")]:

@@ -442,6 +442,10 @@ def test_secrets_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     ("config", "message"),
     [
         ({"STATE_SECRET": "short"}, "at least 32"),
+        # a secret anyone could guess (deployment audit of 2026-11-30: it was taken)
+        ({"STATE_SECRET": "a" * 32}, "10 of them different"),
+        ({"STATE_SECRET": "abcd" * 10}, "10 of them different"),
+        ({"STATE_SECRET": SECRET, "STATE_SECRETS_OLD": "z" * 40}, "10 of them different"),
         ({"STATE_SECRET": SECRET, "STATE_SECRETS_OLD": "tooshort"}, "at least 32"),
         ({"STATE_ENCRYPT": True}, "needs STATE_SECRET"),
         ({"STATE_SECRETS_OLD": SECRET}, "needs STATE_SECRET"),

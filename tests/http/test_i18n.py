@@ -580,7 +580,7 @@ def test_every_prompt_the_engines_write_has_a_translation() -> None:
 
 
 def test_prompts_beside_the_state_are_translated_and_the_state_is_not() -> None:
-    client = make_app(STATE_SECRET="k" * 32).test_client()
+    client = make_app(STATE_SECRET="test-secret-0123456789abcdefghijk").test_client()
     state = client.post("/v1/games", json={"seats": 2, "seed": 42}).get_json()["state"]
     english = state["pending"]["prompt"]
     moves = client.post("/v1/legal-moves", json={"state": state}, headers={"Accept-Language": "pt"})

@@ -71,7 +71,7 @@ def play_and_record(client: DoublesClient, setup: dict[str, Any]) -> tuple[int, 
 @pytest.mark.parametrize("game", ["architectura", "fora-de-prumo"])
 @pytest.mark.parametrize("sealed", [False, True], ids=["unsealed", "sealed"])
 def test_a_doubles_client_records_a_game_started_without_a_seed(game: str, sealed: bool) -> None:
-    config = {"STATE_SECRET": "s" * 32} if sealed else {}
+    config = {"STATE_SECRET": "test-secret-0123456789abcdefghijk"} if sealed else {}
     client = DoublesClient(**config)
     status, record, state = play_and_record(client, {"game": game, "seats": 2})
     assert status == 200, record

@@ -182,7 +182,7 @@ def test_an_illegal_log_is_not_recorded() -> None:
 
 def test_a_record_from_a_sealed_state_carries_it_as_sent() -> None:
     # an encrypted running game's record is refused: tests/http/test_trust.py
-    client = make_app(STATE_SECRET="s" * 32).test_client()
+    client = make_app(STATE_SECRET="test-secret-0123456789abcdefghijk").test_client()
     state = client.post("/v1/games", json={"seats": 2, "seed": 8}).get_json()["state"]
     assert "seal" in state
     rng = random.Random(4)
@@ -510,7 +510,9 @@ def test_a_custom_catalog_game_is_recorded_with_its_catalog() -> None:
     assert [p["pointer"] for p in problem["problems"]] == ["/state/catalog"]
 
 
-@pytest.mark.parametrize("secret", [None, "s" * 32], ids=["plain", "sealed"])
+@pytest.mark.parametrize(
+    "secret", [None, "test-secret-0123456789abcdefghijk"], ids=["plain", "sealed"]
+)
 def test_a_catalog_the_history_cannot_replay_is_said_to_be_the_wrong_one(secret: Any) -> None:
     """Fora de Prumo with one card more (PE10): sent the reference cards under the same id,
     the history's replay fails. It was blamed on the history, "changed after the service
@@ -539,7 +541,9 @@ def test_a_sealed_state_is_recorded_from_its_history(
     redis_server: RedisServer, encrypt: bool
 ) -> None:
     guarded = {"STATE_ANTI_ROLLBACK": True, "REDIS_URL": redis_server.url} if encrypt else {}
-    client = make_app(STATE_SECRET="s" * 32, STATE_ENCRYPT=encrypt, **guarded).test_client()
+    client = make_app(
+        STATE_SECRET="test-secret-0123456789abcdefghijk", STATE_ENCRYPT=encrypt, **guarded
+    ).test_client()
     setup = {"game": "fora-de-prumo", "seats": 2, "seed": 8}
     state = client.post("/v1/games", json=setup).get_json()["state"]
     assert ("history" not in state) if encrypt else ("history" in state)  # hidden when encrypted

@@ -27,7 +27,7 @@ from app import history
 from engine.games import GAMES, engine
 from engine.protocol import DecisionProtocol
 
-SECRET = "t" * 32
+SECRET = "test-secret-0123456789abcdefghijk"
 SEED = 918273645  # distinctive: found in an answer, it is the game's seed
 TRUST = (ROOT / "docs" / "trust.md").read_text(encoding="utf-8")
 

@@ -104,7 +104,9 @@ def test_an_encrypted_state_sent_as_a_view_is_told_to_be_sent_as_state(
 ) -> None:
     """It was told "a view names its seat (view_of)", which no change of it can follow."""
     settings = {"STATE_ANTI_ROLLBACK": True, "REDIS_URL": redis_server.url}
-    client = make_app(STATE_SECRET="s" * 40, STATE_ENCRYPT=True, **settings).test_client()
+    client = make_app(
+        STATE_SECRET="test-secret-0123456789abcdefghijk", STATE_ENCRYPT=True, **settings
+    ).test_client()
     state = client.post("/v1/games", json={"seats": 2, "seed": 1}).get_json()["state"]
     r = client.post("/v1/suggest", json={"view": state, "seat": 0, "bot": "random"})
     body = check_response("POST", "/v1/suggest", r)
