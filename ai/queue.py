@@ -101,6 +101,11 @@ end
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'data', ARGV[1]) end
 """
 _ENDED = script(_ENDED_LUA)
+# where a job and its results are kept, by id: the prefixes the script deletes under
+_ENDED_PREFIXES: tuple[str, str] = (
+    Job.redis_job_namespace_prefix,
+    str(Result.get_key("")),  # type: ignore[no-untyped-call]
+)
 
 
 def ended(conn: redis.Redis, job: Job, kept_max: int) -> None:
@@ -113,10 +118,8 @@ def ended(conn: redis.Redis, job: Job, kept_max: int) -> None:
     try:
         data = zlib.compress(SERIALIZER.dumps((job.func_name, None, [], {})))  # type: ignore[no-untyped-call]
         bound = kept_max if job.origin == SUGGEST_QUEUE else 0
-        results = str(Result.get_key(""))  # type: ignore[no-untyped-call]
-        prefixes = (Job.redis_job_namespace_prefix, results)
-        keys = [job.key, KEPT_KEY]
-        _ENDED(keys=keys, args=[data, job.id, bound, *prefixes], client=conn)
+        args: list[bytes | str | int] = [data, job.id, bound, *_ENDED_PREFIXES]
+        _ENDED(keys=[job.key, KEPT_KEY], args=args, client=conn)
     except Exception as e:  # a Redis error, a job whose data cannot be read
         log.warning("job %s: its arguments and place among the kept not written (%r)", job.id, e)
 

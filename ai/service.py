@@ -115,16 +115,32 @@ def resolve_settings(
 
 
 def cache_key(
-    rules_version: str,
-    catalog_hash: str,
-    seat: int,
-    view: dict[str, Any],
-    settings: dict[str, Any],
-    scope: str,
+    rules_version: str, catalog_hash: str, seat: int, view: dict[str, Any], settings: dict[str, Any]
 ) -> str:
-    """The position cache's key of a search (module doc); `scope` bounds who shares it."""
-    parts = (rules_version, catalog_hash, str(seat), digest(view), digest(settings), digest(scope))
+    """The position cache's key of a search (module doc), before its scope (`Scoped`)."""
+    parts = (rules_version, catalog_hash, str(seat), digest(view), digest(settings))
     return ":".join((KEY_VERSION, *parts))
+
+
+@dataclass(frozen=True)
+class Scoped:
+    """A position cache's entries of one scope (module doc): each key ends in the scope's
+    digest, so that no other scope reads or writes them."""
+
+    cache: PositionCache
+    scope: str
+
+    def _key(self, key: str) -> str:
+        return f"{key}:{digest(self.scope)}"
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        return self.cache.get(self._key(key))
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        self.cache.put(self._key(key), value)
+
+    def status(self) -> dict[str, Any]:
+        return self.cache.status()
 
 
 def _bot_for(settings: dict[str, Any], budget: Budget | None) -> Bot:
@@ -191,24 +207,19 @@ def _search(
     cache: PositionCache | None,
     cat: Catalog | None,
     deadline: float,
-    scope: str | None,
 ) -> tuple[dict[str, Any], bool]:
-    """One decision for `seat` in `g`, from the cache (within `scope`) or a search over the
+    """One decision for `seat` in `g`, from the cache (`Scoped`) or a search over the
     seat's view only. Returns (the stored answer: decision and stats, whether it came from the
     cache). A truncated search (stopped by `deadline`) is answered but not cached, as is a
     bot that does not search (random, greedy: nothing to save, and cheap entries would only
     evict others)."""
     view = eng.game_view(g, seat)
-    if settings["bot"] not in SEARCHING_BOTS or scope is None:
+    if settings["bot"] not in SEARCHING_BOTS:
         cache = None
     # the evaluation is part of the answer: a new model never answers from an old one's cache
     keyed = {**settings, "evaluation": evaluation_version(eng)}
     # the key (a digest of the view) only where an entry may be read or written
-    key = (
-        ""
-        if cache is None
-        else cache_key(eng.INFO.rules_version, g.cat.hash, seat, view, keyed, scope or "")
-    )
+    key = "" if cache is None else cache_key(eng.INFO.rules_version, g.cat.hash, seat, view, keyed)
     stored = cache.get(key) if cache is not None else None
     if stored is not None:
         legal = {dumps(eng.action_to_json(g, seat, a)) for a in eng.legal_actions(g)}
@@ -310,7 +321,8 @@ def answer(
     t0 = time.perf_counter()
     deadline = t0 + (ai.bots.SAFETY_MS if max_ms is None else max_ms) / 1000
     eng, g, seat, settings, budget, cat = p.eng, p.g, p.seat, p.settings, p.budget, p.cat
-    stored, cached = _search(eng, g, seat, settings, budget, cache, cat, deadline, scope)
+    scoped = Scoped(cache, scope) if cache is not None and scope is not None else None
+    stored, cached = _search(eng, g, seat, settings, budget, scoped, cat, deadline)
     out: dict[str, Any] = {
         "decision": stored["decision"],
         "bot": settings["bot"],
@@ -324,17 +336,7 @@ def answer(
         sampler = p.sampler or eng.WorldSampler(eng.game_view(g, seat), cat)
         worlds = [sampler.sample(random.Random(i)) for i in range(PLAN_CHECK_WORLDS)]
         out["turn"], out["turn_complete"] = _rest_of_turn(
-            eng,
-            sampler.base,
-            seat,
-            stored,
-            cached,
-            settings,
-            budget,
-            (cache, scope),
-            cat,
-            deadline,
-            worlds,
+            eng, sampler.base, seat, stored, cached, settings, budget, scoped, cat, deadline, worlds
         )
     out["stats"] = {**out["stats"], "elapsed_ms": round((time.perf_counter() - t0) * 1000, 3)}
     return out
@@ -423,7 +425,7 @@ def _rest_of_turn(
     first_cached: bool,
     settings: dict[str, Any],
     budget: Budget | None,
-    cached_in: tuple[PositionCache | None, str | None],
+    cache: PositionCache | None,
     cat: Catalog | None,
     deadline: float,
     worlds: list[Game],
@@ -440,9 +442,7 @@ def _rest_of_turn(
     while len(steps) < MAX_TURN_STEPS and _planning(eng, g, seat, turn_number):
         if time.perf_counter() >= deadline:
             return steps, False
-        stored, cached = _search(
-            eng, g, seat, settings, budget, cached_in[0], cat, deadline, cached_in[1]
-        )
+        stored, cached = _search(eng, g, seat, settings, budget, cache, cat, deadline)
         if stored["stats"].get("truncated"):
             return steps, False  # the deadline cut this step's search short: not planned
         steps.append(_step(stored, cached))
