@@ -39,7 +39,7 @@ from typing import Any
 
 from ai.base import Action, Budget, Game, Start
 from ai.model import model_for
-from benchmarks.variants import ResampledBot, served
+from benchmarks.variants import ResampledBot, deal_hand, served
 
 # seat -> (the state before its last play, that play): set by `record_play`
 LAST_PLAY: dict[int, tuple[Game, Action]] = {}
@@ -66,10 +66,7 @@ def card_values(
     for card in set(pool):
         g = world.copy()
         rest = [c for c in pool if c != card]
-        size = len(world.hands[seat])
-        g.hands[seat] = [card, *rest[: size - 1]]
-        g.decks[seat] = rest[size - 1 :]
-        g._opts = None
+        deal_hand(g, seat, [card, *rest[: len(world.hands[seat]) - 1]])
         best = None
         for a in eng.legal_actions(g):
             if a[0] != "play" or a[1] != card:
@@ -117,11 +114,7 @@ class InferenceSampler:
     def sample(self, rnd: random.Random) -> Game:
         g = self.inner.sample(rnd)
         for j, (hands, cum) in self.dealt.items():
-            hand = list(rnd.choices(hands, cum_weights=cum)[0])
-            pool = g.hands[j] + g.decks[j]
-            rest = [c for c in pool if c not in hand]
-            rnd.shuffle(rest)
-            g.hands[j], g.decks[j] = hand, rest
+            deal_hand(g, j, list(rnd.choices(hands, cum_weights=cum)[0]), rnd)
         return g
 
 
@@ -243,10 +236,7 @@ def oracle_information(games: int, alternatives: int, runs: int, per_game: int =
 
     def chance(g0: Game, j: int, hand: list[int], card: int, key: int) -> float:
         w = g0.copy()
-        rest = [c for c in g0.hands[j] + g0.decks[j] if c not in hand]
-        random.Random(key).shuffle(rest)
-        w.hands[j], w.decks[j] = list(hand), rest
-        w._opts = None
+        deal_hand(w, j, hand, random.Random(key))
         view = eng.game_view(w, j)
         hits: int = sum(
             bot.choose(view, 1000 + s, None).action[:2] == ("play", card) for s in range(runs)

@@ -309,6 +309,16 @@ def reveal_hands(game: str) -> None:
     eng.game_view = game_view  # type: ignore[method-assign]
 
 
+def deal_hand(g: Game, seat: int, hand: list[int], rnd: random.Random | None = None) -> None:
+    """`hand` dealt to `seat` in `g`, in place: the rest of its cards become its deck, in
+    their order, or shuffled by `rnd` (the seer here, benchmarks/inference.py's worlds)."""
+    rest = [c for c in g.hands[seat] + g.decks[seat] if c not in hand]
+    if rnd is not None:
+        rnd.shuffle(rest)
+    g.hands[seat], g.decks[seat] = list(hand), rest
+    g._opts = None
+
+
 class SeerSampler:
     """A WorldSampler told every other seat's hand: each world deals only their decks'
     order (and the generator). The most any inference on hidden hands could know."""
@@ -323,9 +333,7 @@ class SeerSampler:
                 continue
             pool = g.hands[j] + g.decks[j]
             assert set(hand) <= set(pool), "the true hand is not among the unseen cards"
-            rest = [c for c in pool if c not in hand]
-            rnd.shuffle(rest)
-            g.hands[j], g.decks[j] = list(hand), rest
+            deal_hand(g, j, hand, rnd)
         return g
 
 
